@@ -1,0 +1,41 @@
+#pragma once
+#include <memory>
+
+#include "core/common/status.h"
+#include "core/model/graph.h"
+
+namespace onnx {
+class ModelProto;
+}
+
+namespace ql {
+
+class ExternalDataResolver;
+
+// Builds a Graph over a ModelProto that outlives it. Fails (InvalidModel) on what makes the graph
+// meaningless: an undefined input, a tensor produced twice, a cycle, an unknown graph output.
+class GraphBuilder {
+public:
+    static Result<Graph> build(const onnx::ModelProto& model, ExternalDataResolver& externalData);
+
+private:
+    GraphBuilder(const onnx::ModelProto& model, ExternalDataResolver& externalData)
+        : mModel(model), mExternal(externalData) {}
+    Status addInitializers();
+    Status addGraphInputs();
+    Status addNodes();
+    Status sortTopologically();
+    Status markOutputs();
+    void applyValueInfo();
+    ValueId valueFor(const std::string& name);
+
+    const onnx::ModelProto& mModel;
+    ExternalDataResolver& mExternal;
+    Graph mGraph;
+};
+
+// Filled in after the graph is built (separate files).
+void linkQdqPairs(Graph& graph);
+void computeLayerCosts(Graph& graph);
+
+}  // namespace ql

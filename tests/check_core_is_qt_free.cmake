@@ -1,0 +1,12 @@
+# Fails when a file under core/ includes a Qt header or a ui/ or app/ header.
+file(GLOB_RECURSE sources "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp")
+set(bad "")
+foreach(f ${sources})
+  file(STRINGS "${f}" lines REGEX "#include *[<\"](Q[A-Za-z]|qcustomplot|ui/|app/)")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "core/ must not depend on Qt, ui/ or app/:\n${bad}")
+endif()
