@@ -1,0 +1,60 @@
+#pragma once
+// The main window: opens a model (argument, File > Open, or drop), loads it off the GUI thread and lists
+// its nodes, with the loader's diagnostics in a dock.
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <memory>
+
+class QTableView;
+class QListWidget;
+class QLabel;
+class QProgressBar;
+class QMimeData;
+
+namespace ql::ui {
+
+class ModelDocument;
+class NodeListModel;
+struct LoadOutcome;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ModelDocument* document() const { return mDocument; }
+    // Starts loading in the background; a newer request supersedes an older one.
+    void openModel(const QString& path);
+    bool isLoading() const;
+
+signals:
+    void modelOpened(const QString& path);
+    void modelFailedToOpen(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void chooseAndOpenModel();
+    void loadFinished();
+    void showDiagnostics();
+    void updateTitle();
+
+    ModelDocument* mDocument;
+    NodeListModel* mNodeModel;
+    QTableView* mNodeTable;
+    QListWidget* mDiagnosticsList;
+    QLabel* mStatusLabel;
+    QProgressBar* mBusyBar;
+    QFutureWatcher<std::shared_ptr<LoadOutcome>> mLoadWatcher;
+    QString mPendingPath;
+};
+
+// The path of a .onnx file among dropped URLs, or empty.
+QString onnxPathFromMime(const QMimeData* mime);
+
+}  // namespace ql::ui
