@@ -4,7 +4,7 @@ JOBS ?= 2
 SAMPLE ?= resources/samples/digits_cnn.onnx
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DQL_WERROR=ON
 
-.PHONY: run test build deps configure screenshots clean format
+.PHONY: run test build deps configure screenshots clean format fuzz
 
 deps:
 	@sh packaging/install-deps.sh
@@ -26,3 +26,14 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Runs the model-loader fuzzer (clang + libFuzzer) for FUZZ_SECONDS on the seed corpus.
+FUZZ_SECONDS ?= 600
+fuzz:
+	CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DQL_BUILD_FUZZ=ON -DQL_BUILD_GUI=OFF -DQL_BUILD_TESTS=OFF \
+	  -DQL_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_loader
+	mkdir -p build-fuzz/corpus
+	./build-fuzz/tests/fuzz/fuzz_model_loader build-fuzz/corpus tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) \
+	  -rss_limit_mb=4096 -timeout=10
