@@ -36,4 +36,4 @@ fuzz:
 	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_loader
 	mkdir -p build-fuzz/corpus
 	./build-fuzz/tests/fuzz/fuzz_model_loader build-fuzz/corpus tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) \
-	  -rss_limit_mb=4096 -timeout=10
+	  -rss_limit_mb=4096 -timeout=10 -artifact_prefix=build-fuzz/

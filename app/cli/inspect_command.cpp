@@ -4,6 +4,7 @@
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "core/common/json_util.h"
 #include "core/model/model_summary.h"
 
 namespace ql::cli {
@@ -20,7 +21,7 @@ int runInspect(const InspectOptions& options) {
     if (!model) return kExitBadInput;
     const ModelSummary summary = summarize(*model);
     if (options.json)
-        std::cout << toJson(summary).dump(2) << std::endl;
+        std::cout << dumpJson(toJson(summary)) << std::endl;
     else
         std::cout << toText(summary);
     return kExitOk;

@@ -88,6 +88,21 @@ TEST(InspectCliTest, DiagnosticsAppearButExitIsZero) {
     EXPECT_NE(j["diagnostics"][0]["message"].get<std::string>().find("bogus"), std::string::npos);
 }
 
+TEST(InspectCliTest, NamesThatAreNotUtf8StillGiveValidJson) {
+    // Found by the loader fuzzer: protobuf 2 strings may hold any bytes.
+    TempDir dir;
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4});
+    b.node("Relu", {"x"}, {"y"}, "bad\xff\xfename");
+    b.output("y", DataType::Float, {1, 4});
+    b.save(dir.file("latin1.onnx"));
+    const auto r = cli({"inspect", dir.file("latin1.onnx"), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+    ASSERT_FALSE(j.is_discarded()) << r.out;
+    EXPECT_EQ(j["nodes"], 1);
+}
+
 TEST(InspectCliTest, VersionFlag) {
     const auto r = cli({"--version"});
     EXPECT_EQ(r.exitCode, 0);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_util.h"
 #include "core/model/model.h"
 #include "core/model/model_summary.h"
 
@@ -11,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto model = ql::Model::loadFromBytes({reinterpret_cast<const std::byte*>(data), size}, "fuzz.onnx");
     if (model.isOk()) {
         const ql::ModelSummary summary = ql::summarize(**model);
-        (void)ql::toJson(summary).dump();
+        (void)ql::dumpJson(ql::toJson(summary));
         (void)ql::toText(summary);
     }
     return 0;
