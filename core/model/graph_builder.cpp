@@ -157,6 +157,8 @@ Status GraphBuilder::addNodes() {
             }
             const ValueId id = valueFor(out);
             auto& value = mGraph.mValues[static_cast<size_t>(id)];
+            if (value.producer == node.id)
+                return invalidModel(nodeLabel(proto, static_cast<size_t>(i)) + " lists output '" + out + "' twice");
             if (value.producer != kNoId)
                 return invalidModel("tensor '" + out + "' is produced by both " +
                                     nodeLabel(*mGraph.mNodes[static_cast<size_t>(value.producer)].proto,

@@ -3,9 +3,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <climits>
 #include <filesystem>
@@ -13,6 +11,7 @@
 
 #include "core/model/external_data.h"
 #include "core/model/graph_builder.h"
+#include "core/model/onnx_checks.h"
 
 namespace ql {
 
@@ -49,14 +48,6 @@ bool hasExternalData(const onnx::GraphProto& graph) {
                 if (hasExternalData(g)) return true;
         }
     return false;
-}
-
-// The checker's messages end with a "==> Context:" block that repeats the node; keep them on one line.
-std::string oneLine(std::string message) {
-    for (char& c : message)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!message.empty() && message.back() == ' ') message.pop_back();
-    return message;
 }
 
 }  // namespace
@@ -125,42 +116,15 @@ Result<std::unique_ptr<Model>> Model::finishLoading(std::unique_ptr<Model> model
         // Build the graph first: it validates external data paths before the checker touches them, and it
         // refuses what cannot be shown at all (cycles, undefined inputs).
         { QL_ASSIGN_OR_RETURN(Graph graph, GraphBuilder::build(*model->mProto, *model->mExternalData)); }
-        if (options.runChecker) model->runChecker();
-        if (options.inferShapes) model->inferShapes();
+        const auto diagnostics = runOnnxChecks(*model->mProto, model->mPath, model->mUsesExternalData,
+                                               options.runChecker, options.inferShapes);
+        model->mDiagnostics.insert(model->mDiagnostics.end(), diagnostics.begin(), diagnostics.end());
         QL_ASSIGN_OR_RETURN(model->mGraph, GraphBuilder::build(*model->mProto, *model->mExternalData));
         return model;
     } catch (const std::bad_alloc&) {
         return ioError("out of memory while loading the model");
     } catch (const std::exception& e) {
         return internalError(std::string("unexpected error while loading: ") + e.what());
-    }
-}
-
-void Model::runChecker() {
-    try {
-        if (mUsesExternalData)
-            onnx::checker::check_model(mPath);
-        else
-            onnx::checker::check_model(*mProto);
-    } catch (const std::exception& e) {
-        mDiagnostics.push_back({Diagnostic::Severity::Error, "checker", oneLine(e.what())});
-    }
-}
-
-void Model::inferShapes() {
-    const onnx::ShapeInferenceOptions strict(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
-    try {
-        onnx::shape_inference::InferShapes(*mProto, onnx::OpSchemaRegistry::Instance(), strict);
-        return;
-    } catch (const std::exception& e) {
-        mDiagnostics.push_back({Diagnostic::Severity::Error, "shape-inference", oneLine(e.what())});
-    }
-    // Strict mode stops at the first error; infer what can be inferred for display.
-    try {
-        const onnx::ShapeInferenceOptions lenient(false, 0, true);
-        onnx::shape_inference::InferShapes(*mProto, onnx::OpSchemaRegistry::Instance(), lenient);
-    } catch (const std::exception& e) {
-        mDiagnostics.push_back({Diagnostic::Severity::Warning, "shape-inference", oneLine(e.what())});
     }
 }
 

@@ -52,8 +52,6 @@ public:
 private:
     Model();
     static Result<std::unique_ptr<Model>> finishLoading(std::unique_ptr<Model> model, const LoadOptions& options);
-    void runChecker();
-    void inferShapes();
 
     std::string mPath;
     std::unique_ptr<onnx::ModelProto> mProto;

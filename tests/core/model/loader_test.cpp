@@ -142,6 +142,52 @@ TEST(LoaderTest, TensorProducedTwiceIsRefused) {
     EXPECT_NE(model.status().message().find("'y'"), std::string::npos);
 }
 
+TEST(LoaderTest, NodeListingTheSameOutputTwiceIsRefused) {
+    // Found by the loader fuzzer.
+    ModelBuilder b;
+    b.input("x", DataType::Float, {4});
+    b.node("Split", {"x"}, {"y", "y"}, "split");
+    b.output("y");
+    auto model = b.tryLoad();
+    ASSERT_FALSE(model.isOk());
+    EXPECT_NE(model.status().message().find("'split'"), std::string::npos);
+    EXPECT_NE(model.status().message().find("twice"), std::string::npos);
+}
+
+TEST(LoaderTest, MalformedControlFlowNodeIsADiagnosticNotACrash) {
+    // Found by the loader fuzzer: ONNX's Scan shape inference dereferences a missing body.
+    ModelBuilder b;
+    b.opset("", 11);
+    b.input("x", DataType::Float, {2, 3});
+    b.node("Scan", {"x"}, {"y"}, "scan").i("num_scan_inputs", 1);  // no body attribute
+    b.output("y", DataType::Float, {2, 3});
+    auto model = b.load();
+    ASSERT_TRUE(model);
+    bool fromInference = false;
+    for (const auto& d : model->diagnostics()) fromInference = fromInference || d.source == "shape-inference";
+    EXPECT_TRUE(fromInference);
+    EXPECT_EQ(model->graph().nodes()[0].opType, "Scan");
+}
+
+TEST(LoaderTest, CrashInsideOnnxShapeInferenceBecomesADiagnostic) {
+    // Found by the loader fuzzer: ONNX 1.12's ConvTranspose inference dereferences null on this file.
+    auto model = Model::load(QL_TEST_DATA_DIR "/bad_models/convtranspose_inference_crash.onnx");
+    ASSERT_TRUE(model.isOk()) << model.status().message();
+    bool crashed = false;
+    for (const auto& d : (*model)->diagnostics()) crashed = crashed || d.message.find("crashed") != std::string::npos;
+    EXPECT_TRUE(crashed);
+    EXPECT_EQ((*model)->graph().nodes()[0].opType, "ConvTranspose");
+}
+
+TEST(LoaderTest, FuzzerFindingsLoadOrFailCleanly) {
+    for (const char* file : {"scan_without_body.onnx", "split_output_twice.onnx"}) {
+        auto model = Model::load(std::string(QL_TEST_DATA_DIR "/bad_models/") + file);
+        if (!model.isOk()) {
+            EXPECT_NE(model.status().message().find(file), std::string::npos);
+        }
+    }
+}
+
 TEST(LoaderTest, UnknownGraphOutputIsRefused) {
     ModelBuilder b;
     b.input("x", DataType::Float, {1});
