@@ -7,7 +7,7 @@ PACKAGES="
 cmake ninja-build pkg-config ccache g++ make
 qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-qpa-plugins
 libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev libdnnl-dev ocl-icd-opencl-dev opencl-headers
-libgraphviz-dev nlohmann-json3-dev libstb-dev libcli11-dev
+libgraphviz-dev nlohmann-json3-dev libstb-dev libcli11-dev zlib1g-dev
 libgtest-dev libgmock-dev libbenchmark-dev
 xvfb xauth imagemagick
 libonnx-testdata python3 python3-onnx python3-numpy

@@ -8,6 +8,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QToolBar>
+#include <QTreeWidget>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -18,6 +21,10 @@
 #include <QTableView>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/lint/lint_policy.h"
+#include "core/lint/linter.h"
+#include "core/quant/default_placement.h"
+#include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 #include "ui/node_list_model.h"
 
@@ -27,17 +34,27 @@ struct LoadOutcome {
     QString path;
     std::shared_ptr<Model> model;
     QString error;
+    PrecisionPlan plan;  // the default plan, effective precisions decided by the TensorRT rules
+    LintReport lint;
 };
 
 namespace {
+// Runs on a worker thread: load, default plan, lint (TensorRT 10), so the window shows what will run INT8.
 std::shared_ptr<LoadOutcome> loadModelFile(const QString& path) {
     auto outcome = std::make_shared<LoadOutcome>();
     outcome->path = path;
     auto model = Model::load(path.toStdString());
-    if (model)
-        outcome->model = std::shared_ptr<Model>(std::move(model).value());
-    else
+    if (!model) {
         outcome->error = QString::fromStdString(model.status().message());
+        return outcome;
+    }
+    outcome->model = std::shared_ptr<Model>(std::move(model).value());
+    const Graph& graph = outcome->model->graph();
+    outcome->plan = defaultPrecisionPlan(graph);
+    const LintPolicy policy(TrtVersion::Trt10);
+    const PrecisionPolicy* policies[] = {&policy};
+    outcome->plan.applyPolicies(graph, policies);
+    outcome->lint = lint(graph, outcome->plan);
     return outcome;
 }
 }  // namespace
@@ -54,6 +71,10 @@ QString onnxPathFromMime(const QMimeData* mime) {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), mDocument(new ModelDocument(this)), mNodeModel(new NodeListModel(mDocument, this)) {
     setAcceptDrops(true);
+    mGraphView = new GraphView(this);
+    mGraphView->setDocument(mDocument);
+    setCentralWidget(mGraphView);
+
     mNodeTable = new QTableView(this);
     mNodeTable->setModel(mNodeModel);
     mNodeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -61,7 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
     mNodeTable->verticalHeader()->hide();
     mNodeTable->horizontalHeader()->setStretchLastSection(true);
     mNodeTable->setWordWrap(false);
-    setCentralWidget(mNodeTable);
+    connect(mNodeTable, &QTableView::activated, this, &MainWindow::selectTableNode);
+    connect(mNodeTable, &QTableView::clicked, this, &MainWindow::selectTableNode);
 
     mStatusLabel = new QLabel(tr("Drop an ONNX model here, or use File > Open."), this);
     mBusyBar = new QProgressBar(this);
@@ -76,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadOutcome>>::finished, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
+    connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
     updateTitle();
     resize(1280, 800);
 }
@@ -91,15 +114,63 @@ void MainWindow::createActions() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* fit = view->addAction(tr("&Fit to Window"), mGraphView, &GraphView::fitToWindow);
+    fit->setShortcut(Qt::CTRL | Qt::Key_0);
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), mGraphView, &GraphView::zoomIn);
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), mGraphView, &GraphView::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* showQdq = view->addAction(tr("Show &Q/DQ Nodes"));
+    showQdq->setCheckable(true);
+    connect(showQdq, &QAction::toggled, mGraphView, &GraphView::setShowQdq);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("MainToolBar"));
+    toolbar->addAction(open);
+    toolbar->addAction(fit);
+    mSearchEdit = new QLineEdit(toolbar);
+    mSearchEdit->setPlaceholderText(tr("Find node or tensor (Ctrl+F)"));
+    mSearchEdit->setClearButtonEnabled(true);
+    mSearchEdit->setMaximumWidth(320);
+    toolbar->addWidget(mSearchEdit);
+    connect(mSearchEdit, &QLineEdit::returnPressed, this, &MainWindow::findInGraph);
+    QAction* find = view->addAction(tr("&Find..."), mSearchEdit, [this] {
+        mSearchEdit->setFocus();
+        mSearchEdit->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
 }
 
 void MainWindow::createDocks() {
+    auto* lintDock = new QDockWidget(tr("TensorRT Findings"), this);
+    lintDock->setObjectName(QStringLiteral("LintDock"));
+    mLintTree = new QTreeWidget(lintDock);
+    mLintTree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Node")});
+    mLintTree->setRootIsDecorated(false);
+    mLintTree->setWordWrap(true);
+    mLintTree->setAlternatingRowColors(true);
+    mLintTree->header()->setStretchLastSection(true);
+    connect(mLintTree, &QTreeWidget::itemClicked, this, &MainWindow::selectFindingNode);
+    lintDock->setWidget(mLintTree);
+    addDockWidget(Qt::RightDockWidgetArea, lintDock);
+
+    auto* nodesDock = new QDockWidget(tr("Nodes"), this);
+    nodesDock->setObjectName(QStringLiteral("NodesDock"));
+    nodesDock->setWidget(mNodeTable);
+    addDockWidget(Qt::BottomDockWidgetArea, nodesDock);
+
     auto* dock = new QDockWidget(tr("Diagnostics"), this);
     dock->setObjectName(QStringLiteral("DiagnosticsDock"));
     mDiagnosticsList = new QListWidget(dock);
     mDiagnosticsList->setWordWrap(true);
     dock->setWidget(mDiagnosticsList);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
+    tabifyDockWidget(nodesDock, dock);
+    nodesDock->raise();
+    resizeDocks({lintDock}, {420}, Qt::Horizontal);
+    resizeDocks({nodesDock}, {220}, Qt::Vertical);
 }
 
 void MainWindow::chooseAndOpenModel() {
@@ -137,12 +208,15 @@ void MainWindow::loadFinished() {
             QMessageBox::warning(this, tr("Cannot open model"), outcome->error);
         return;
     }
+    mCurrent = outcome;
     mDocument->replaceModel(outcome->model);
+    showLintFindings();
     const Graph& graph = outcome->model->graph();
-    mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers")
+    mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers. %4")
                               .arg(mDocument->fileName())
                               .arg(graph.nodes().size())
-                              .arg(graph.initializers().size()));
+                              .arg(graph.initializers().size())
+                              .arg(mCoverageText));
     mNodeTable->resizeColumnsToContents();
     emit modelOpened(outcome->path);
 }
@@ -157,6 +231,50 @@ void MainWindow::showDiagnostics() {
                                            QString::fromStdString(d.source), QString::fromStdString(d.message)));
     if (model->diagnostics().empty())
         mDiagnosticsList->addItem(tr("The ONNX checker and shape inference found no problems."));
+}
+
+void MainWindow::showLintFindings() {
+    mLintTree->clear();
+    mGraphView->clearNodeBadges();
+    if (!mCurrent || !mCurrent->model) return;
+    for (const Finding& f : mCurrent->lint.findings) {
+        auto* item = new QTreeWidgetItem(mLintTree);
+        item->setText(0, QString::fromUtf8(severityName(f.severity)));
+        item->setText(1, QString::fromStdString(f.message));
+        item->setText(2, QString::fromStdString(f.nodeName));
+        const QString tip = QString::fromStdString(f.ruleId + ": " + f.message + "\n\nFix: " + f.fix);
+        for (int column = 0; column < 3; ++column) item->setToolTip(column, tip);
+        item->setData(0, Qt::UserRole, f.node);
+        if (f.node != kNoId) mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
+    }
+    mLintTree->resizeColumnToContents(0);
+    mLintTree->setColumnWidth(1, 300);
+    const LintCoverage& c = mCurrent->lint.coverage;
+    mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT 10, %3 fall back")
+                        .arg(c.int8Layers)
+                        .arg(c.weightedLayers)
+                        .arg(c.fallbacks.size());
+}
+
+void MainWindow::showPrecisions() {
+    if (!mCurrent || !mCurrent->model || mCurrent->model.get() != mDocument->model()) return;
+    for (const Node& node : mCurrent->model->graph().nodes())
+        mGraphView->setNodePrecision(node.id, mCurrent->plan.effective(node.id));
+}
+
+void MainWindow::findInGraph() {
+    const QString text = mSearchEdit->text().trimmed();
+    if (text.isEmpty()) return;
+    if (!mGraphView->findAndCenter(text)) statusBar()->showMessage(tr("No node or tensor named '%1'").arg(text), 4000);
+}
+
+void MainWindow::selectFindingNode(QTreeWidgetItem* item) {
+    const NodeId node = item->data(0, Qt::UserRole).toInt();
+    if (node != kNoId) mGraphView->selectNode(node);
+}
+
+void MainWindow::selectTableNode(const QModelIndex& index) {
+    mGraphView->selectNode(index.data(NodeListModel::NodeIdRole).toInt());
 }
 
 void MainWindow::updateTitle() {

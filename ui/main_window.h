@@ -7,12 +7,16 @@
 
 class QTableView;
 class QListWidget;
+class QLineEdit;
+class QTreeWidget;
+class QTreeWidgetItem;
 class QLabel;
 class QProgressBar;
 class QMimeData;
 
 namespace ql::ui {
 
+class GraphView;
 class ModelDocument;
 class NodeListModel;
 struct LoadOutcome;
@@ -42,16 +46,26 @@ private:
     void chooseAndOpenModel();
     void loadFinished();
     void showDiagnostics();
+    void showLintFindings();
+    void showPrecisions();
+    void findInGraph();
+    void selectFindingNode(QTreeWidgetItem* item);
+    void selectTableNode(const QModelIndex& index);
     void updateTitle();
 
     ModelDocument* mDocument;
     NodeListModel* mNodeModel;
     QTableView* mNodeTable;
     QListWidget* mDiagnosticsList;
+    GraphView* mGraphView;
+    QTreeWidget* mLintTree;
+    QLineEdit* mSearchEdit;
+    std::shared_ptr<LoadOutcome> mCurrent;  // the shown model's lint report and plan
     QLabel* mStatusLabel;
     QProgressBar* mBusyBar;
     QFutureWatcher<std::shared_ptr<LoadOutcome>> mLoadWatcher;
     QString mPendingPath;
+    QString mCoverageText;
 };
 
 // The path of a .onnx file among dropped URLs, or empty.

@@ -5,5 +5,12 @@
 namespace ql::cli {
 
 void addInspectCommand(CLI::App& app, int& exitCode);
+void addLintCommand(CLI::App& app, int& exitCode);
+void addConformanceCommand(CLI::App& app, int& exitCode);
+void addRunCommand(CLI::App& app, int& exitCode);
+void addBenchCommand(CLI::App& app, int& exitCode);
+void addCalibrateCommand(CLI::App& app, int& exitCode);
+void addCompareCommand(CLI::App& app, int& exitCode);
+void addQuantizeCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

@@ -10,6 +10,13 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exitCode = ql::cli::kExitOk;
     ql::cli::addInspectCommand(app, exitCode);
+    ql::cli::addLintCommand(app, exitCode);
+    ql::cli::addConformanceCommand(app, exitCode);
+    ql::cli::addRunCommand(app, exitCode);
+    ql::cli::addBenchCommand(app, exitCode);
+    ql::cli::addCalibrateCommand(app, exitCode);
+    ql::cli::addCompareCommand(app, exitCode);
+    ql::cli::addQuantizeCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 namespace ql {
@@ -32,6 +33,14 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
     }
     ::close(fd);
     return file;
+}
+
+void MappedFile::release(std::span<const std::byte> range) const {
+    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<uintptr_t>(range.data()) + page - 1) / page * page;
+    const auto end = (reinterpret_cast<uintptr_t>(range.data()) + range.size()) / page * page;
+    // Advice only: if the OS declines, the pages simply stay.
+    if (mData && page > 0 && end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

@@ -19,6 +19,9 @@ public:
     std::span<const std::byte> bytes() const { return {static_cast<const std::byte*>(mData), mSize}; }
     size_t size() const { return mSize; }
     const std::string& path() const { return mPath; }
+    // Lets the OS drop the whole pages inside `range` (part of bytes()) from this process: a later read
+    // faults them in again from the file. Keeps memory bounded when a large file is read once, in order.
+    void release(std::span<const std::byte> range) const;
 
 private:
     MappedFile() = default;

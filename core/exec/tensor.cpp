@@ -60,6 +60,12 @@ Tensor Tensor::reshaped(Shape shape) const {
     return t;
 }
 
+Tensor Tensor::reinterpreted(DataType dtype) const {
+    Tensor t = *this;
+    if (dataTypeSize(dtype) == dataTypeSize(mDtype)) t.mDtype = dtype;
+    return t;
+}
+
 Tensor Tensor::clone() const {
     Tensor t(mDtype, mShape);
     if (byteSize()) std::memcpy(t.mData, mData, byteSize());

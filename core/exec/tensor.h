@@ -62,6 +62,8 @@ public:
 
     // Same storage, another shape with the same element count (Reshape, Flatten, Squeeze...).
     Tensor reshaped(Shape shape) const;
+    // Same storage seen as another dtype of the same element size (e.g. UINT16 bits as BFLOAT16).
+    Tensor reinterpreted(DataType dtype) const;
     // A deep copy with owned storage.
     Tensor clone() const;
     // Values converted to float (any numeric dtype).

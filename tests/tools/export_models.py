@@ -47,8 +47,13 @@ class UNet(nn.Module):
 
 
 def vit_tiny():
-    return torchvision.models.VisionTransformer(image_size=224, patch_size=16, num_layers=4, num_heads=3,
-                                                hidden_dim=192, mlp_dim=768, num_classes=1000)
+    vit = torchvision.models.VisionTransformer(image_size=224, patch_size=16, num_layers=4, num_heads=3,
+                                               hidden_dim=192, mlp_dim=768, num_classes=1000)
+    # torchvision zero-initialises the classification head, which makes every output exactly 0 and any
+    # comparison with another runtime vacuous; give it seeded random weights like the other layers.
+    nn.init.normal_(vit.heads.head.weight, std=0.05)
+    nn.init.normal_(vit.heads.head.bias, std=0.05)
+    return vit
 
 
 class BigMlp(nn.Module):

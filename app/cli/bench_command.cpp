@@ -1,0 +1,115 @@
+// quantlens-cli bench MODEL [--threads N] [--iters N] [--json]
+// Times the CPU executor on seeded random inputs of the model's input shapes (unknown dimensions = 1).
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.h"
+#include "app/cli/commands.h"
+#include "core/exec/executor.h"
+#include "core/exec/random_inputs.h"
+
+namespace ql::cli {
+
+namespace {
+
+struct BenchCommandOptions {
+    std::string model;
+    int threads = 1;
+    int iters = 20;
+    int warmup = 3;
+    bool json = false;
+    bool profile = false;
+};
+
+// Time per op type, measured between successive node outputs (one observation per node output).
+class OpProfiler : public TensorObserver {
+public:
+    void start() { mLast = std::chrono::steady_clock::now(); }
+    void observe(const Node& producer, ValueId, const Tensor&) override {
+        const auto now = std::chrono::steady_clock::now();
+        mMs[producer.opType] += std::chrono::duration<double, std::milli>(now - mLast).count();
+        mLast = now;
+    }
+    void print(int runs) const {
+        std::vector<std::pair<double, std::string>> rows;
+        for (const auto& [op, ms] : mMs) rows.emplace_back(ms / runs, op);
+        std::sort(rows.rbegin(), rows.rend());
+        for (const auto& [ms, op] : rows) std::cout << "  " << op << ": " << ms << " ms per run" << std::endl;
+    }
+
+private:
+    std::map<std::string, double> mMs;
+    std::chrono::steady_clock::time_point mLast;
+};
+
+struct Timing {
+    double median = 0, min = 0, max = 0;
+};
+
+Result<Timing> timeRuns(Executor& executor, const NamedTensors& inputs, int warmup, int iters) {
+    for (int i = 0; i < warmup; ++i) {
+        auto out = executor.run(inputs);
+        if (!out) return out.status();
+    }
+    std::vector<double> ms;
+    for (int i = 0; i < iters; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto out = executor.run(inputs);
+        if (!out) return out.status();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    return Timing{n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, ms.front(), ms.back()};
+}
+
+int runBench(const BenchCommandOptions& options) {
+    auto model = loadModelOrReport(options.model);
+    if (!model) return kExitBadInput;
+    auto inputs = randomInputs(model->graph());
+    if (!inputs) return failWith(inputs.status());
+    auto executor = Executor::create(model->graph(), {options.threads});
+    if (!executor) return failWith(executor.status());
+    auto timing = timeRuns(**executor, *inputs, options.warmup, options.iters);
+    if (!timing) return failWith(timing.status());
+    if (options.profile && !options.json) {
+        OpProfiler profiler;
+        RunOptions runOptions;
+        runOptions.observer = &profiler;
+        for (int i = 0; i < options.iters; ++i) {
+            profiler.start();
+            if (auto out = (*executor)->run(*inputs, runOptions); !out) return failWith(out.status());
+        }
+        std::cout << "time per op type (" << options.iters << " runs):" << std::endl;
+        profiler.print(options.iters);
+    }
+    if (options.json) {
+        std::cout << nlohmann::json{{"model", options.model}, {"median_ms", timing->median}, {"min_ms", timing->min},
+                                    {"max_ms", timing->max},  {"threads", options.threads},  {"iters", options.iters}}
+                         .dump(2)
+                  << std::endl;
+    } else {
+        std::cout << "median " << timing->median << " ms, min " << timing->min << " ms, max " << timing->max << " ms ("
+                  << options.iters << " runs, " << options.threads << " threads)" << std::endl;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<BenchCommandOptions>();
+    auto* cmd = app.add_subcommand("bench", "Time the CPU executor on random inputs of the model's input shapes");
+    cmd->add_option("MODEL", options->model, "ONNX model file")->required();
+    cmd->add_option("--threads", options->threads, "CPU threads")->check(CLI::Range(1, 256));
+    cmd->add_option("--iters", options->iters, "Timed runs")->check(CLI::Range(1, 100000));
+    cmd->add_option("--warmup", options->warmup, "Untimed runs first")->check(CLI::Range(0, 1000));
+    cmd->add_flag("--json", options->json, "Print one JSON object");
+    cmd->add_flag("--profile", options->profile, "Also print the time spent per op type");
+    cmd->callback([options, &exitCode] { exitCode = runBench(*options); });
+}
+
+}  // namespace ql::cli

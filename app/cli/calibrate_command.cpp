@@ -1,0 +1,74 @@
+// quantlens-cli calibrate MODEL --data DATA [--method entropy|minmax|percentile[:P]|mse] [--samples N]
+//                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10]
+// Runs the model on the calibration data and writes the activation and weight ranges (calibration_file.h),
+// and optionally a TensorRT calibration cache (trt_cache.h).
+#include <iostream>
+
+#include "app/cli/cli_util.h"
+#include "app/cli/commands.h"
+#include "app/cli/data_options.h"
+#include "core/lint/trt_version.h"
+#include "core/quant/calibration_file.h"
+#include "core/quant/trt_cache.h"
+
+namespace ql::cli {
+
+namespace {
+
+struct CalibrateCliOptions {
+    std::string model;
+    std::vector<std::string> data;
+    std::string method = "entropy";
+    int64_t samples = 0;
+    int64_t batch = 8;
+    int threads = 1;
+    std::string output;
+    std::string trtCache;
+    std::string trt = "10";
+};
+
+int runCalibrate(const CalibrateCliOptions& options) {
+    const auto config = parseCalibrationMethod(options.method);
+    if (!config) return failWith(config.status());
+    const auto version = parseTrtVersion(options.trt);
+    if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
+    auto model = loadModelOrReport(options.model);
+    if (!model) return kExitBadInput;
+    const Graph& graph = model->graph();
+    auto data = openDataOption(graph, options.data);
+    if (!data) return failWith(data.status());
+    const CalibrationOptions run{.maxSamples = options.samples, .batchSize = options.batch, .threads = options.threads};
+    auto result = calibrate(graph, **data, *config, run, terminalProgress("calibrating"));
+    endTerminalProgress();
+    if (!result) return failWith(result.status());
+    if (Status s = saveCalibration(graph, *result, options.output); !s.isOk()) return failWith(s);
+    if (!options.trtCache.empty()) {
+        const int number = *version == TrtVersion::Trt86 ? kTrtCacheVersion86 : kTrtCacheVersion10;
+        if (Status s = saveTrtCache(*result, number, options.trtCache); !s.isOk()) return failWith(s);
+    }
+    std::cout << options.output << ": " << result->activations.size() << " activation and " << result->weights.size()
+              << " weight ranges from " << result->samples << " samples (" << calibrationMethodName(result->config)
+              << ")" << std::endl;
+    return kExitOk;
+}
+
+}  // namespace
+
+void addCalibrateCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<CalibrateCliOptions>();
+    auto* cmd = app.add_subcommand("calibrate", "Compute INT8 ranges of every tensor from calibration data");
+    cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
+    cmd->add_option("--data", options->data, "Calibration data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
+    cmd->add_option("--method", options->method, "entropy (default), minmax, percentile[:P] or mse");
+    cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("-o,--output", options->output, "Calibration file to write (CALIB.json)")->required();
+    cmd->add_option("--trt-cache", options->trtCache, "Also write a TensorRT calibration cache");
+    cmd->add_option("--trt", options->trt, "TensorRT version of the cache header: 8.6 or 10 (default 10)");
+    cmd->callback([options, &exitCode] { exitCode = runCalibrate(*options); });
+}
+
+}  // namespace ql::cli

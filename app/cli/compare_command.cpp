@@ -1,0 +1,153 @@
+// quantlens-cli compare MODEL --calib CALIB.json --data DATA [--labels L.npy] [--plan PLAN.json]
+//                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10]
+// Runs FP32 and the simulated precision plan (TensorRT's fallbacks applied) on the same samples and prints
+// the per-layer error, worst SQNR first, and the output agreement / accuracy.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.h"
+#include "app/cli/commands.h"
+#include "app/cli/data_options.h"
+#include "core/common/json_util.h"
+#include "core/lint/lint_policy.h"
+#include "core/quant/analysis.h"
+#include "core/quant/calibration_file.h"
+#include "core/quant/default_placement.h"
+
+namespace ql::cli {
+
+namespace {
+
+struct CompareCliOptions {
+    std::string model;
+    std::string calib;
+    std::vector<std::string> data;
+    std::string labels;
+    std::string plan;
+    std::string mode = "accumulated";
+    std::string trt = "10";
+    int64_t samples = 0;
+    int64_t batch = 8;
+    int threads = 1;
+    bool json = false;
+};
+
+Result<PrecisionPlan> effectivePlan(const Graph& graph, const CompareCliOptions& options) {
+    const auto version = parseTrtVersion(options.trt);
+    if (!version) return invalidArgument("--trt " + options.trt + ": expected 8.6 or 10");
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    if (!options.plan.empty()) {
+        QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, options.plan));
+    }
+    const LintPolicy policy(*version);
+    const PrecisionPolicy* policies[] = {&policy};
+    plan.applyPolicies(graph, policies);
+    return plan;
+}
+
+nlohmann::json reportJson(const Graph& graph, const AnalysisReport& report) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const LayerError& l : report.layers) {
+        const Node& node = graph.node(l.node);
+        // SQNR is +inf for an exact layer; JSON has no infinity, so it is null there.
+        layers.push_back({{"node", node.name},
+                          {"op", node.opType},
+                          {"output", graph.value(l.output).name},
+                          {"precision", precisionName(l.precision)},
+                          {"sqnr_db", l.metrics.sqnrDb},
+                          {"cosine", l.metrics.cosine},
+                          {"mse", l.metrics.mse},
+                          {"max_abs", l.metrics.maxAbs}});
+    }
+    nlohmann::json outputs = nlohmann::json::object();
+    if (report.outputs.samples > 0) {
+        outputs["top1_agreement"] = report.outputs.top1Agreement;
+        if (report.outputs.hasLabels) {
+            outputs["accuracy_fp32"] = report.outputs.accuracyFp32;
+            outputs["accuracy_quant"] = report.outputs.accuracyQuant;
+            outputs["accuracy_delta"] = report.outputs.accuracyQuant - report.outputs.accuracyFp32;
+        }
+    }
+    return {
+        {"mode", analysisModeName(report.mode)}, {"samples", report.samples}, {"layers", layers}, {"outputs", outputs}};
+}
+
+std::string format(const char* pattern, double value) {
+    char text[64];
+    std::snprintf(text, sizeof(text), pattern, value);
+    return text;
+}
+
+void printTable(const Graph& graph, const AnalysisReport& report) {
+    std::printf("%-28s %-14s %-5s %9s %9s %11s %11s  %s\n", "node", "op", "prec", "sqnr_db", "cosine", "mse", "max_abs",
+                "output");
+    for (const LayerError& l : report.layers) {
+        const Node& node = graph.node(l.node);
+        std::printf("%-28s %-14s %-5s %9s %9.6f %11.4e %11.4e  %s\n", node.name.c_str(), node.opType.c_str(),
+                    precisionName(l.precision), format("%.2f", l.metrics.sqnrDb).c_str(), l.metrics.cosine,
+                    l.metrics.mse, l.metrics.maxAbs, graph.value(l.output).name.c_str());
+    }
+    const OutputAgreement& o = report.outputs;
+    if (o.samples == 0) return;
+    std::printf("top-1 agreement: %.2f%% of %lld samples\n", 100.0 * o.top1Agreement,
+                static_cast<long long>(o.samples));
+    if (o.hasLabels)
+        std::printf("accuracy: fp32 %.2f%%, quantized %.2f%%, delta %+.2f points\n", 100.0 * o.accuracyFp32,
+                    100.0 * o.accuracyQuant, 100.0 * (o.accuracyQuant - o.accuracyFp32));
+}
+
+int runCompare(const CompareCliOptions& options) {
+    const std::optional<AnalysisMode> mode = parseAnalysisMode(options.mode);
+    if (!mode) return failWith(invalidArgument("--mode " + options.mode + ": expected accumulated or isolated"));
+    auto model = loadModelOrReport(options.model);
+    if (!model) return kExitBadInput;
+    const Graph& graph = model->graph();
+    auto plan = effectivePlan(graph, options);
+    if (!plan) return failWith(plan.status());
+    auto calibration = loadCalibration(graph, options.calib);
+    if (!calibration) return failWith(calibration.status());
+    auto data = openDataOption(graph, options.data);
+    if (!data) return failWith(data.status());
+    AnalysisOptions analysis{.mode = *mode,
+                             .maxSamples = options.samples,
+                             .batchSize = options.batch,
+                             .threads = options.threads,
+                             .labels = {}};
+    if (!options.labels.empty()) {
+        auto labels = readLabels(options.labels, (*data)->sampleCount());
+        if (!labels) return failWith(labels.status());
+        analysis.labels = std::move(labels).value();
+    }
+    auto report = analyzeQuantization(graph, *plan, *calibration, **data, analysis, terminalProgress("comparing"));
+    endTerminalProgress();
+    if (!report) return failWith(report.status());
+    if (options.json)
+        std::cout << dumpJson(reportJson(graph, *report)) << std::endl;
+    else
+        printTable(graph, *report);
+    return kExitOk;
+}
+
+}  // namespace
+
+void addCompareCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<CompareCliOptions>();
+    auto* cmd = app.add_subcommand("compare", "Per-layer INT8/FP16 error against FP32, worst layer first");
+    cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
+    cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
+    cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
+    cmd->add_option("--labels", options->labels, "Class labels (.npy of integers) for accuracy");
+    cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
+    cmd->add_option("--mode", options->mode, "accumulated (whole plan, default) or isolated (one layer at a time)");
+    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6 or 10");
+    cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_flag("--json", options->json, "Print one JSON object");
+    cmd->callback([options, &exitCode] { exitCode = runCompare(*options); });
+}
+
+}  // namespace ql::cli

@@ -1,0 +1,65 @@
+// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10] [--json] [--fail-on error|warning]
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.h"
+#include "app/cli/commands.h"
+#include "core/lint/lint_report.h"
+#include "core/quant/default_placement.h"
+
+namespace ql::cli {
+
+namespace {
+
+struct LintCliOptions {
+    std::string model;
+    std::string plan;
+    std::string trt = "10";
+    std::string failOn = "error";
+    bool json = false;
+};
+
+bool reachesFailLevel(const std::vector<Finding>& findings, Severity failLevel) {
+    for (const Finding& f : findings)
+        if (f.severity <= failLevel) return true;
+    return false;
+}
+
+int runLint(const LintCliOptions& options) {
+    const auto version = parseTrtVersion(options.trt);
+    if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
+    const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
+    auto model = loadModelOrReport(options.model);
+    if (!model) return kExitBadInput;
+    const Graph& graph = model->graph();
+    PrecisionPlan plan;
+    if (options.plan.empty()) {
+        plan = defaultPrecisionPlan(graph);
+    } else {
+        auto loaded = PrecisionPlan::load(graph, options.plan);
+        if (!loaded) return failWith(loaded.status());
+        plan = std::move(loaded).value();
+    }
+    const LintReport report = lint(graph, plan, {*version});
+    if (options.json)
+        std::cout << toJson(report, graph, *version).dump(2) << std::endl;
+    else
+        std::cout << model->fileName() << ": " << toText(report, graph, *version);
+    return reachesFailLevel(report.findings, failLevel) ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void addLintCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<LintCliOptions>();
+    auto* cmd = app.add_subcommand("lint", "Check a model against TensorRT's INT8 rules, on the node, with the fix");
+    cmd->add_option("MODEL", options->model, "ONNX model file (FP32, or already carrying Q/DQ)")->required();
+    cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
+    cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6 or 10 (default 10)");
+    cmd->add_flag("--json", options->json, "Print one JSON object");
+    cmd->add_option("--fail-on", options->failOn, "Exit 1 when a finding is at or above this severity")
+        ->check(CLI::IsMember({"error", "warning"}));
+    cmd->callback([options, &exitCode] { exitCode = runLint(*options); });
+}
+
+}  // namespace ql::cli

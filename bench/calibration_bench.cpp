@@ -1,0 +1,172 @@
+// Calibration cost: plain FP32 inference over N samples against calibrate() (histogram statistics of
+// every activation, all four methods' amax) over the same samples, and the ratio; best of R rounds.
+//   build-*/bench/bench_calibration [--samples N] [--batch B] [--threads T] [--rounds R] MODEL.onnx...
+// Samples are uniform random in [-1, 1) (generated before timing), one batch size for both runs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/data/data_source.h"
+#include "core/exec/executor.h"
+#include "core/model/model.h"
+#include "core/quant/calibration.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+    int64_t samples = 100;
+    int64_t batch = 1;
+    int threads = 1;
+    int rounds = 3;
+    std::vector<std::string> models;
+};
+
+// Pre-made batches served by index; the random data is made once so neither timed run pays for it.
+class RandomBatches final : public ql::DataSource {
+public:
+    static ql::Result<RandomBatches> create(const ql::Graph& graph, int64_t samples, int64_t batch) {
+        RandomBatches data;
+        data.mSamples = samples;
+        data.mBatch = batch;
+        std::mt19937 rng(42);
+        std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+        for (int64_t first = 0; first < samples; first += batch) {
+            ql::NamedTensors inputs;
+            for (const ql::InputSpec& spec : ql::inputSpecs(graph)) {
+                if (spec.dtype != ql::DataType::Float || !spec.hasShape)
+                    return ql::invalidArgument("input '" + spec.name + "' is not a float tensor of known rank");
+                ql::Shape shape = spec.dims;
+                shape[0] = std::min(batch, samples - first);
+                if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d <= 0; }))
+                    return ql::invalidArgument("input '" + spec.name + "' has a symbolic dim other than the batch");
+                ql::Tensor t(ql::DataType::Float, shape);
+                for (float& v : t.span<float>()) v = uniform(rng);
+                inputs.emplace_back(spec.name, std::move(t));
+            }
+            data.mBatches.push_back(std::move(inputs));
+        }
+        return data;
+    }
+    int64_t sampleCount() const override { return mSamples; }
+    ql::Result<ql::NamedTensors> read(int64_t first, int64_t count) override {
+        if (first % mBatch || (count != mBatch && first + count != mSamples))
+            return ql::invalidArgument("the bench serves whole batches only");
+        return mBatches[static_cast<size_t>(first / mBatch)];
+    }
+    const std::vector<ql::NamedTensors>& batches() const { return mBatches; }
+
+private:
+    std::vector<ql::NamedTensors> mBatches;
+    int64_t mSamples = 0, mBatch = 1;
+};
+
+// Wall and process CPU seconds: on a loaded machine CPU time is the steadier of the two.
+struct Seconds {
+    double wall = 1e300, cpu = 1e300;
+};
+
+struct Stopwatch {
+    Clock::time_point wall = Clock::now();
+    std::clock_t cpu = std::clock();
+    Seconds elapsed() const {
+        return {std::chrono::duration<double>(Clock::now() - wall).count(),
+                static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC};
+    }
+};
+
+ql::Result<Seconds> timeInference(const ql::Graph& graph, const RandomBatches& data, int threads) {
+    QL_ASSIGN_OR_RETURN(auto executor, ql::Executor::create(graph, {threads}));
+    const Stopwatch watch;
+    for (const ql::NamedTensors& batch : data.batches()) {
+        auto outputs = executor->run(batch);
+        if (!outputs.isOk()) return outputs.status();
+    }
+    return watch.elapsed();
+}
+
+ql::Result<Seconds> timeCalibration(const ql::Graph& graph, RandomBatches& data, const Options& o) {
+    ql::CalibrationOptions options;
+    options.batchSize = o.batch;
+    options.threads = o.threads;
+    const Stopwatch watch;
+    auto result = ql::calibrate(graph, data, ql::CalibrationConfig{}, options);
+    if (!result.isOk()) return result.status();
+    return watch.elapsed();
+}
+
+ql::Status benchModel(const std::string& path, const Options& o) {
+    QL_ASSIGN_OR_RETURN(auto model, ql::Model::load(path));
+    const ql::Graph& graph = model->graph();
+    // A model with a fixed batch axis decides the batch, as calibrate() does.
+    int64_t batch = o.batch;
+    for (const ql::InputSpec& spec : ql::inputSpecs(graph))
+        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) batch = spec.dims[0];
+    const int64_t samples = o.samples - o.samples % batch;
+    QL_ASSIGN_OR_RETURN(RandomBatches data, RandomBatches::create(graph, samples, batch));
+    Options run = o;
+    run.batch = batch;
+    Seconds inference, calibration;
+    for (int r = 0; r < o.rounds; ++r) {  // interleaved, so load changes hit both alike
+        QL_ASSIGN_OR_RETURN(const Seconds i, timeInference(graph, data, o.threads));
+        QL_ASSIGN_OR_RETURN(const Seconds c, timeCalibration(graph, data, run));
+        inference = {std::min(inference.wall, i.wall), std::min(inference.cpu, i.cpu)};
+        calibration = {std::min(calibration.wall, c.wall), std::min(calibration.cpu, c.cpu)};
+    }
+    std::printf("%s: %lld samples, batch %lld, %d thread(s), best of %d\n", path.c_str(),
+                static_cast<long long>(samples), static_cast<long long>(batch), o.threads, o.rounds);
+    std::printf("  wall: inference %.3f s, calibrate %.3f s, ratio %.3f\n", inference.wall, calibration.wall,
+                calibration.wall / inference.wall);
+    std::printf("  cpu:  inference %.3f s, calibrate %.3f s, ratio %.3f\n", inference.cpu, calibration.cpu,
+                calibration.cpu / inference.cpu);
+    return ql::Status::ok();
+}
+
+bool parseArgs(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (a == "--samples" && hasValue) {
+            o.samples = std::atoll(argv[++i]);
+        } else if (a == "--batch" && hasValue) {
+            o.batch = std::atoll(argv[++i]);
+        } else if (a == "--threads" && hasValue) {
+            o.threads = std::atoi(argv[++i]);
+        } else if (a == "--rounds" && hasValue) {
+            o.rounds = std::atoi(argv[++i]);
+        } else if (a.starts_with("--")) {
+            return false;
+        } else {
+            o.models.push_back(a);
+        }
+    }
+    return !o.models.empty() && o.samples > 0 && o.batch > 0 && o.threads > 0 && o.rounds > 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    if (!parseArgs(argc, argv, options)) {
+        std::fprintf(stderr,
+                     "usage: %s [--samples N] [--batch B] [--threads T] [--rounds R] MODEL.onnx...\n"
+                     "times FP32 inference and calibrate() over the same N random samples\n",
+                     argv[0]);
+        return 2;
+    }
+    int failures = 0;
+    for (const std::string& path : options.models) {
+        const ql::Status status = benchModel(path, options);
+        if (!status.isOk()) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message().c_str());
+            ++failures;
+        }
+    }
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,117 @@
+#include "core/data/data_source.h"
+
+#include <cstring>
+
+namespace ql {
+namespace {
+
+// "[3,224,224]" with "?" for unknown dims.
+std::string dimsString(std::span<const int64_t> dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i) s += ',';
+        s += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
+    }
+    return s + "]";
+}
+
+bool matches(const Shape& shape, std::span<const int64_t> expected) {
+    if (shape.size() != expected.size()) return false;
+    for (size_t i = 0; i < shape.size(); ++i)
+        if (expected[i] >= 0 && shape[i] != expected[i]) return false;
+    return true;
+}
+
+}  // namespace
+
+std::vector<InputSpec> inputSpecs(const Graph& graph) {
+    std::vector<InputSpec> specs;
+    for (ValueId id : graph.inputs()) {
+        const Value& v = graph.value(id);
+        InputSpec spec{v.name, v.type.dtype, v.type.hasShape, {}};
+        for (const Dim& d : v.type.dims) spec.dims.push_back(d.known() ? d.size : -1);
+        specs.push_back(std::move(spec));
+    }
+    return specs;
+}
+
+std::string numpyDtypeName(DataType dtype) {
+    switch (dtype) {
+        case DataType::Float:
+            return "float32";
+        case DataType::Double:
+            return "float64";
+        case DataType::Float16:
+            return "float16";
+        case DataType::Int8:
+            return "int8";
+        case DataType::Int16:
+            return "int16";
+        case DataType::Int32:
+            return "int32";
+        case DataType::Int64:
+            return "int64";
+        case DataType::UInt8:
+            return "uint8";
+        case DataType::UInt16:
+            return "uint16";
+        case DataType::UInt32:
+            return "uint32";
+        case DataType::UInt64:
+            return "uint64";
+        case DataType::Bool:
+            return "bool";
+        default:
+            return dataTypeName(dtype);
+    }
+}
+
+Result<Shape> checkSample(const Shape& shape, DataType dtype, const InputSpec& spec, const std::string& label) {
+    if (dtype != spec.dtype) {
+        return invalidArgument(label + ": holds " + numpyDtypeName(dtype) + " data but model input '" + spec.name +
+                               "' expects " + numpyDtypeName(spec.dtype) + "; convert it with arr.astype(np." +
+                               numpyDtypeName(spec.dtype) + ")");
+    }
+    if (!spec.hasShape) return shape;
+    if (spec.dims.empty()) {
+        return unsupported("model input '" + spec.name + "' is a scalar: it has no batch axis to stack samples on");
+    }
+    const std::span<const int64_t> sampleDims(spec.dims.data() + 1, spec.dims.size() - 1);
+    if (matches(shape, sampleDims)) return shape;
+    if (shape.size() == spec.dims.size() && shape[0] == 1) {
+        const Shape inner(shape.begin() + 1, shape.end());
+        if (matches(inner, sampleDims)) return inner;
+    }
+    return invalidArgument(label + ": a sample has shape " + shapeString(shape) + " but model input '" + spec.name +
+                           "' " + dimsString(spec.dims) + " expects samples of shape " + dimsString(sampleDims) +
+                           " (the input without its batch axis)");
+}
+
+Result<std::unique_ptr<MultiInputSource>> MultiInputSource::create(Inputs inputs) {
+    if (inputs.empty()) return invalidArgument("no calibration data: the model has no inputs to feed");
+    const int64_t count = inputs.front().second->sampleCount();
+    for (const auto& [name, data] : inputs) {
+        if (data->sampleCount() != count) {
+            return invalidArgument("the data for input '" + name + "' has " + std::to_string(data->sampleCount()) +
+                                   " samples but the data for input '" + inputs.front().first + "' has " +
+                                   std::to_string(count) + "; give every input the same number of samples");
+        }
+    }
+    if (count == 0) return invalidArgument("the calibration data holds no samples");
+    return std::unique_ptr<MultiInputSource>(new MultiInputSource(std::move(inputs), count));
+}
+
+Result<NamedTensors> MultiInputSource::read(int64_t first, int64_t count) {
+    if (first < 0 || count <= 0 || first + count > mCount) {
+        return invalidArgument("samples " + std::to_string(first) + ".." + std::to_string(first + count) +
+                               " requested from data holding " + std::to_string(mCount));
+    }
+    NamedTensors batch;
+    for (auto& [name, data] : mInputs) {
+        QL_ASSIGN_OR_RETURN(Tensor t, data->read(first, count));
+        batch.emplace_back(name, std::move(t));
+    }
+    return batch;
+}
+
+}  // namespace ql

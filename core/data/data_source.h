@@ -1,0 +1,71 @@
+#pragma once
+// Calibration and evaluation data: for every model input, a list of samples read in batches.
+//
+//   DataSource           what calibration and analysis consume: batches as NamedTensors, by input name
+//   InputData            the samples of one input (an array, a folder of .npy files, a folder of images)
+//   InputSpec            what the model expects for one input; every sample is checked against it
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/exec/executor.h"
+#include "core/exec/tensor.h"
+#include "core/model/graph.h"
+
+namespace ql {
+
+// One model input: dtype and dims, dims[0] being the batch axis; -1 marks an unknown or symbolic dim.
+struct InputSpec {
+    std::string name;
+    DataType dtype = DataType::Float;
+    bool hasShape = false;  // false: the rank is unknown and any sample shape is accepted
+    std::vector<int64_t> dims;
+};
+
+// The graph inputs (initializers excluded) with their declared types.
+std::vector<InputSpec> inputSpecs(const Graph& graph);
+
+// numpy's name for a dtype ("float32"), for messages that tell the user how to convert an array.
+std::string numpyDtypeName(DataType dtype);
+
+// Checks one sample (no batch axis) against `spec`; `label` names the file in the message. A leading axis
+// of 1 is accepted when the sample has the model's full rank, and removed. Returns the sample shape.
+Result<Shape> checkSample(const Shape& shape, DataType dtype, const InputSpec& spec, const std::string& label);
+
+// The samples of one model input.
+class InputData {
+public:
+    virtual ~InputData() = default;
+    virtual int64_t sampleCount() const = 0;
+    // Samples [first, first + count) stacked on a new leading axis.
+    virtual Result<Tensor> read(int64_t first, int64_t count) = 0;
+};
+
+// Batches of samples for all inputs of a model.
+class DataSource {
+public:
+    virtual ~DataSource() = default;
+    virtual int64_t sampleCount() const = 0;
+    // Samples [first, first + count) for every input, keyed by input name; count > 0, first + count <= sampleCount().
+    virtual Result<NamedTensors> read(int64_t first, int64_t count) = 0;
+};
+
+// A DataSource over one InputData per model input; all inputs must have the same number of samples.
+class MultiInputSource final : public DataSource {
+public:
+    using Inputs = std::vector<std::pair<std::string, std::unique_ptr<InputData>>>;
+    static Result<std::unique_ptr<MultiInputSource>> create(Inputs inputs);
+
+    int64_t sampleCount() const override { return mCount; }
+    Result<NamedTensors> read(int64_t first, int64_t count) override;
+
+private:
+    MultiInputSource(Inputs inputs, int64_t count) : mInputs(std::move(inputs)), mCount(count) {}
+    Inputs mInputs;
+    int64_t mCount = 0;
+};
+
+}  // namespace ql

@@ -1,0 +1,19 @@
+#pragma once
+#include "core/exec/kernel.h"
+
+namespace ql {
+
+// Activations with attributes, on float/double/float16/bfloat16: Elu (alpha), Celu (alpha), LeakyRelu
+// (alpha), HardSigmoid (alpha, beta), HardSwish, Selu (alpha, gamma), ThresholdedRelu (alpha).
+class ActivationKernel final : public Kernel {
+public:
+    enum class Op { Elu, Celu, LeakyRelu, HardSigmoid, HardSwish, Selu, ThresholdedRelu };
+    Status init(const KernelInit& info) override;
+    Status compute(KernelContext& ctx) override;
+
+private:
+    Op mOp = Op::Elu;
+    float mAlpha = 0, mBeta = 0, mGamma = 0;
+};
+
+}  // namespace ql

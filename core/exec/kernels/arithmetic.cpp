@@ -1,0 +1,60 @@
+#include "core/exec/kernels/arithmetic.h"
+
+#include "core/exec/kernels/elementwise_util.h"
+
+namespace ql {
+
+namespace {
+
+template <typename T>
+T divide(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+        if (b == 0) return 0;  // undefined in ONNX; never trap
+        if constexpr (std::is_signed_v<T>)
+            if (b == -1) return static_cast<T>(0 - static_cast<uint64_t>(a));  // INT_MIN / -1 wraps
+    }
+    return static_cast<T>(a / b);
+}
+
+template <typename T>
+void run(ArithmeticKernel::Op op, const Tensor& a, const Tensor& b, Tensor& out) {
+    switch (op) {
+        case ArithmeticKernel::Op::Add:
+            return broadcastBinary<T, T>(a, b, out, [](T x, T y) { return wrapping(x, y, std::plus<>()); });
+        case ArithmeticKernel::Op::Sub:
+            return broadcastBinary<T, T>(a, b, out, [](T x, T y) { return wrapping(x, y, std::minus<>()); });
+        case ArithmeticKernel::Op::Mul:
+            return broadcastBinary<T, T>(a, b, out, [](T x, T y) { return wrapping(x, y, std::multiplies<>()); });
+        case ArithmeticKernel::Op::Div:
+            return broadcastBinary<T, T>(a, b, out, [](T x, T y) { return divide(x, y); });
+    }
+}
+
+}  // namespace
+
+Status ArithmeticKernel::init(const KernelInit& info) {
+    const std::string& type = info.node.opType;
+    mOp = type == "Sub" ? Op::Sub : type == "Mul" ? Op::Mul : type == "Div" ? Op::Div : Op::Add;
+    return Status::ok();
+}
+
+Status ArithmeticKernel::compute(KernelContext& ctx) {
+    if (!ctx.hasInput(0) || !ctx.hasInput(1)) return ctx.fail("needs two inputs");
+    const DataType dtype = ctx.input(0).dtype();
+    if (ctx.input(1).dtype() != dtype)
+        return ctx.fail(std::string("inputs have different element types ") + dataTypeName(dtype) + " and " +
+                        dataTypeName(ctx.input(1).dtype()) + "; insert a Cast");
+    const Tensor a = promoteHalf(ctx.input(0)), b = promoteHalf(ctx.input(1));
+    const Tensor* ins[] = {&a, &b};
+    QL_ASSIGN_OR_RETURN(Shape shape, broadcastInputs(ctx, ins));
+    Tensor out(a.dtype(), shape);
+    const bool ok = a.dtype() != DataType::Bool && visitComputeType(a.dtype(), [&](auto tag) {
+                        using T = typename decltype(tag)::type;
+                        if constexpr (!std::is_same_v<T, bool>) run<T>(mOp, a, b, out);
+                    });
+    if (!ok) return unsupportedType(ctx, dtype);
+    setOutputAs(ctx, 0, std::move(out), dtype);
+    return Status::ok();
+}
+
+}  // namespace ql

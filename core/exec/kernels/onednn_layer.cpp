@@ -1,0 +1,115 @@
+#include "core/exec/kernels/onednn_layer.h"
+
+#include "core/common/half.h"
+#include "core/exec/onednn_util.h"
+
+namespace ql {
+
+using namespace onednn;
+
+namespace {
+
+// Constant weights in the primitive's layout, made once into memory of their own (the tensor handed to the
+// kernel may be a temporary float conversion).
+const dnnl::memory& cachedCopy(dnnl::memory& cache, const Tensor& w, const dnnl::memory::desc& user,
+                               const dnnl::memory::desc& want) {
+    if (!cache) {
+        cache = dnnl::memory(want, engine());
+        reorder(wrap(w, user), cache);
+    }
+    return cache;
+}
+
+}  // namespace
+
+void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x) {
+    p.src = pd.src_desc();
+    p.weights = pd.weights_desc();
+    p.dst = pd.dst_desc();
+    const auto plainSrc = plainDesc(x), plainDst = plainDesc(p.outputShape);
+    if (p.src != plainSrc) p.toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), plainSrc, engine(), p.src));
+    if (p.dst != plainDst)
+        p.fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), p.dst, engine(), plainDst));
+}
+
+Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& w, const Tensor* bias,
+                           bool constantWeights) {
+    dnnl::memory src = wrap(x, plainDesc(x.shape()));
+    if (p.toSrc) {
+        dnnl::memory userSrc = src;
+        src = dnnl::memory(p.src, engine());
+        p.toSrc.execute(stream(), userSrc, src);
+    }
+    const dnnl::memory weights = constantWeights ? cachedCopy(p.cachedWeights, w, p.userWeights, p.weights)
+                                                 : inLayout(wrap(w, p.userWeights), p.weights);
+    Tensor y(DataType::Float, p.outputShape);
+    dnnl::memory userDst = wrap(y, plainDesc(p.outputShape));
+    dnnl::memory dst = p.fromDst ? dnnl::memory(p.dst, engine()) : userDst;
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    if (p.hasBias) args[DNNL_ARG_BIAS] = wrap(*bias, plainDesc({bias->elementCount()}));
+    p.primitive.execute(stream(), args);
+    if (p.fromDst) p.fromDst.execute(stream(), dst, userDst);
+    stream().wait();
+    return y;
+}
+
+MatMulPlan makeMatMulPlan(const dnnl::memory::desc& a, const dnnl::memory::desc& b, const Shape& dst, bool constantB,
+                          float alpha, float beta) {
+    MatMulPlan plan;
+    plan.userB = b;
+    const auto wantB = constantB ? dnnl::memory::desc(b.dims(), b.data_type(), dnnl::memory::format_tag::any) : b;
+    dnnl::primitive_attr attr;
+    if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+    if (beta != 0.0f) {
+        dnnl::post_ops ops;
+        ops.append_sum(beta);
+        attr.set_post_ops(ops);
+    }
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, wantB, plainDesc(dst)), attr, engine());
+    plan.primitive = dnnl::matmul(pd);
+    plan.b = pd.weights_desc();
+    plan.dst = pd.dst_desc();
+    return plan;
+}
+
+void runMatMul(MatMulPlan& plan, const dnnl::memory::desc& a, const Tensor& aData, const Tensor& b, Tensor& dst,
+               bool constantB) {
+    const dnnl::memory weights =
+        constantB ? cachedCopy(plan.cachedB, b, plan.userB, plan.b) : inLayout(wrap(b, plan.userB), plan.b);
+    plan.primitive.execute(
+        stream(), {{DNNL_ARG_SRC, wrap(aData, a)}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, wrap(dst, plan.dst)}});
+    stream().wait();
+}
+
+const void* constantInputData(const KernelInit& info, size_t input) {
+    if (input >= info.node.inputs.size() || info.node.inputs[input] == kNoId) return nullptr;
+    const Initializer* init = info.graph.initializerOf(info.node.inputs[input]);
+    return init && !init->rawBytes.empty() ? init->rawBytes.data() : nullptr;
+}
+
+bool isFloatingType(DataType dtype) {
+    return dtype == DataType::Float || dtype == DataType::Float16 || dtype == DataType::BFloat16 ||
+           dtype == DataType::Double;
+}
+
+Tensor asFloat(const Tensor& t) {
+    if (t.dtype() == DataType::Float) return t;
+    return Tensor::fromVector<float>(DataType::Float, t.shape(), t.toFloats());
+}
+
+Tensor fromFloat(const Tensor& t, DataType dtype) {
+    if (dtype == DataType::Float) return t;
+    Tensor out(dtype, t.shape());
+    const float* in = t.data<float>();
+    for (int64_t i = 0; i < t.elementCount(); ++i) {
+        if (dtype == DataType::Double)
+            out.data<double>()[i] = in[i];
+        else if (dtype == DataType::Float16)
+            out.data<uint16_t>()[i] = floatToHalf(in[i]);
+        else
+            out.data<uint16_t>()[i] = floatToBfloat16(in[i]);
+    }
+    return out;
+}
+
+}  // namespace ql

@@ -1,0 +1,52 @@
+#pragma once
+// Running a oneDNN forward primitive that takes src, weights, optional bias and dst (Conv, ConvTranspose):
+// inputs are reordered into the layouts the primitive chose, constant weights only once, and the result is
+// written (or reordered) into a plain output tensor. Also float conversion for the 16/64-bit float dtypes
+// the primitives are not given directly.
+#include <dnnl.hpp>
+#include <map>
+
+#include "core/exec/kernel.h"
+
+namespace ql {
+
+struct WeightedPrimitive {
+    dnnl::primitive primitive;
+    dnnl::memory::desc src, weights, dst;
+    dnnl::memory::desc userWeights;  // the weights' layout in the ONNX tensor
+    dnnl::memory cachedWeights;      // reordered constant weights, filled on first run
+    dnnl::reorder toSrc, fromDst;    // plain input -> src and dst -> plain output, when the layouts differ
+    bool hasBias = false;
+    Shape outputShape;
+};
+
+// Fills src / weights / dst and the activation reorders from the primitive's choices; `x` is the input shape.
+void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x);
+
+// Runs `p` and returns the float output (allocated, plain layout).
+Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& w, const Tensor* bias,
+                           bool constantWeights);
+
+// A float matmul dst = alpha * a x b (+ beta * dst when beta != 0, so the caller pre-fills dst), for
+// Gemm and MatMul. `a` and `b` describe the user's (possibly transposed, strided) layouts.
+struct MatMulPlan {
+    dnnl::primitive primitive;
+    dnnl::memory::desc userB, b, dst;
+    dnnl::memory cachedB;
+};
+MatMulPlan makeMatMulPlan(const dnnl::memory::desc& a, const dnnl::memory::desc& b, const Shape& dst, bool constantB,
+                          float alpha, float beta);
+void runMatMul(MatMulPlan& plan, const dnnl::memory::desc& a, const Tensor& aData, const Tensor& b, Tensor& dst,
+               bool constantB);
+
+// The bytes of input `input` when it is an initializer stored raw (the executor passes those without copying),
+// else null. A kernel may cache work derived from the input (reordered weights) while the tensor it is given
+// still points at these bytes; an override or an interceptor's replacement points elsewhere.
+const void* constantInputData(const KernelInit& info, size_t input);
+
+// Float copies of Float16 / BFloat16 / Double tensors (Float passes through unchanged), and back.
+Tensor asFloat(const Tensor& t);
+Tensor fromFloat(const Tensor& t, DataType dtype);
+bool isFloatingType(DataType dtype);
+
+}  // namespace ql

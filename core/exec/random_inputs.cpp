@@ -1,0 +1,85 @@
+#include "core/exec/random_inputs.h"
+
+#include <random>
+
+#include "core/common/half.h"
+
+namespace ql {
+
+namespace {
+
+template <typename T, typename Draw>
+void fill(Tensor& t, Draw&& draw) {
+    for (T& v : t.span<T>()) v = static_cast<T>(draw());
+}
+
+Status fillRandom(Tensor& t, std::mt19937& rng) {
+    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+    std::uniform_int_distribution<int> small(0, 7);
+    auto r = [&] { return real(rng); };
+    auto i = [&] { return small(rng); };
+    switch (t.dtype()) {
+        case DataType::Float:
+            fill<float>(t, r);
+            break;
+        case DataType::Double:
+            fill<double>(t, r);
+            break;
+        case DataType::Float16:
+            fill<uint16_t>(t, [&] { return floatToHalf(r()); });
+            break;
+        case DataType::BFloat16:
+            fill<uint16_t>(t, [&] { return floatToBfloat16(r()); });
+            break;
+        case DataType::Int8:
+            fill<int8_t>(t, i);
+            break;
+        case DataType::UInt8:
+            fill<uint8_t>(t, i);
+            break;
+        case DataType::Int16:
+            fill<int16_t>(t, i);
+            break;
+        case DataType::UInt16:
+            fill<uint16_t>(t, i);
+            break;
+        case DataType::Int32:
+            fill<int32_t>(t, i);
+            break;
+        case DataType::UInt32:
+            fill<uint32_t>(t, i);
+            break;
+        case DataType::Int64:
+            fill<int64_t>(t, i);
+            break;
+        case DataType::UInt64:
+            fill<uint64_t>(t, i);
+            break;
+        case DataType::Bool:
+            fill<uint8_t>(t, [&] { return i() & 1; });
+            break;
+        default:
+            return unsupported(std::string("cannot make random values of type ") + dataTypeName(t.dtype()));
+    }
+    return Status::ok();
+}
+
+}  // namespace
+
+Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed) {
+    std::mt19937 rng(seed);
+    NamedTensors inputs;
+    for (ValueId id : graph.inputs()) {
+        const Value& v = graph.value(id);
+        if (!v.type.hasShape)
+            return invalidArgument("input '" + v.name + "' has no declared shape; give its data explicitly");
+        Shape shape;
+        for (const Dim& d : v.type.dims) shape.push_back(d.known() ? d.size : 1);
+        Tensor t(v.type.dtype, shape);
+        QL_RETURN_IF_ERROR(fillRandom(t, rng).withContext("input '" + v.name + "'"));
+        inputs.emplace_back(v.name, std::move(t));
+    }
+    return inputs;
+}
+
+}  // namespace ql

@@ -1,0 +1,217 @@
+#include "core/export/batchnorm_folding.h"
+
+#include <cmath>
+#include <functional>
+
+#include "core/export/proto_graph.h"
+
+namespace ql {
+namespace {
+
+std::string displayName(const onnx::NodeProto& node) {
+    return node.name().empty() ? node.op_type() + " -> " + node.output(0) : node.name();
+}
+
+int64_t intAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) {
+    for (const auto& attr : node.attribute())
+        if (attr.name() == name) return attr.i();
+    return fallback;
+}
+
+float floatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) {
+    for (const auto& attr : node.attribute())
+        if (attr.name() == name) return attr.f();
+    return fallback;
+}
+
+void setFloatAttr(onnx::NodeProto& node, const std::string& name, float value) {
+    for (auto& attr : *node.mutable_attribute())
+        if (attr.name() == name) return attr.set_f(value);
+    auto* attr = node.add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::FLOAT);
+    attr->set_f(value);
+}
+
+// The BatchNormalization's per-channel affine map y = x * scale + shift.
+struct ChannelAffine {
+    std::vector<float> scale;
+    std::vector<float> shift;
+};
+
+// A constant float initializer only this node reads, or nullptr.
+onnx::TensorProto* privateConstant(onnx::GraphProto& graph, const std::string& name) {
+    if (name.empty() || isOverridable(graph, name) || referenceCount(graph, name) != 1) return nullptr;
+    auto* tensor = findInitializer(graph, name);
+    return tensor && tensor->data_type() == onnx::TensorProto::FLOAT ? tensor : nullptr;
+}
+
+Result<ChannelAffine> batchNormAffine(onnx::GraphProto& graph, const onnx::NodeProto& bn) {
+    std::vector<std::vector<float>> params;
+    for (int i = 1; i <= 4; ++i) {
+        auto* tensor =
+            i < bn.input_size() && !isOverridable(graph, bn.input(i)) ? findInitializer(graph, bn.input(i)) : nullptr;
+        if (!tensor) return unsupported("its input " + std::to_string(i) + " is not a constant initializer");
+        QL_ASSIGN_OR_RETURN(auto values, readFloatInitializer(*tensor));
+        params.push_back(std::move(values));
+    }
+    const size_t channels = params[0].size();
+    for (const auto& p : params)
+        if (p.size() != channels) return unsupported("its scale, bias, mean and var differ in length");
+    const float epsilon = floatAttr(bn, "epsilon", 1e-5f);
+    ChannelAffine affine;
+    for (size_t c = 0; c < channels; ++c) {
+        const float s = params[0][c] / std::sqrt(params[3][c] + epsilon);
+        affine.scale.push_back(s);
+        affine.shift.push_back(params[1][c] - params[2][c] * s);
+    }
+    return affine;
+}
+
+// Maps a flat weight index to the output channel it feeds; also gives the layer's output channel count.
+struct WeightLayout {
+    int64_t channels = 0;
+    std::function<int64_t(int64_t)> channelOf;
+};
+
+Result<WeightLayout> weightLayout(const onnx::NodeProto& layer, const onnx::TensorProto& weight) {
+    std::vector<int64_t> dims(weight.dims().begin(), weight.dims().end());
+    if (dims.size() < 2) return unsupported("its weight has rank " + std::to_string(dims.size()));
+    int64_t inner = 1;
+    for (size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
+    const std::string& op = layer.op_type();
+    if (op == "Conv") return WeightLayout{dims[0], [=](int64_t i) { return i / (dims[1] * inner); }};
+    if (op == "ConvTranspose") {
+        // [C_in, C_out/group, k...]: input channel c of group c / (C_in/group) feeds output group * C_out/group + j.
+        const int64_t group = intAttr(layer, "group", 1);
+        if (group <= 0 || dims[0] % group != 0) return unsupported("its group does not divide the weight");
+        const int64_t inPerGroup = dims[0] / group;
+        return WeightLayout{dims[1] * group, [=](int64_t i) {
+                                const int64_t c = i / (dims[1] * inner), j = (i / inner) % dims[1];
+                                return (c / inPerGroup) * dims[1] + j;
+                            }};
+    }
+    if (dims.size() != 2) return unsupported("its Gemm weight is not 2-D");
+    if (intAttr(layer, "transB", 0) != 0) return WeightLayout{dims[0], [=](int64_t i) { return i / dims[1]; }};
+    return WeightLayout{dims[1], [=](int64_t i) { return i % dims[1]; }};
+}
+
+// Conv / ConvTranspose bias: [M]; absent means zeros.
+std::vector<float> foldedConvBias(const std::vector<float>& bias, const ChannelAffine& bn) {
+    std::vector<float> out(bn.scale.size());
+    for (size_t c = 0; c < out.size(); ++c) out[c] = (bias.empty() ? 0.0f : bias[c]) * bn.scale[c] + bn.shift[c];
+    return out;
+}
+
+// Gemm C is unidirectionally broadcast to [rows, N]; the folded C keeps its rows and gets N columns.
+Result<onnx::TensorProto> foldedGemmBias(const onnx::TensorProto* c, float beta, const ChannelAffine& bn,
+                                         const std::string& name) {
+    const auto n = static_cast<int64_t>(bn.scale.size());
+    std::vector<float> values{0.0f};
+    std::vector<int64_t> dims;
+    if (c) {
+        QL_ASSIGN_OR_RETURN(values, readFloatInitializer(*c));
+        dims.assign(c->dims().begin(), c->dims().end());
+    }
+    if (dims.size() > 2) return unsupported("its C has rank " + std::to_string(dims.size()));
+    const int64_t rows = dims.size() == 2 ? dims[0] : 1;
+    const int64_t cols = dims.empty() ? 1 : dims.back();
+    if (cols != 1 && cols != n) return unsupported("its C does not broadcast to the output channels");
+    std::vector<float> out(static_cast<size_t>(rows * n));
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < n; ++j) {
+            const float v = c ? beta * values[static_cast<size_t>(r * cols + (cols == 1 ? 0 : j))] : 0.0f;
+            out[static_cast<size_t>(r * n + j)] = v * bn.scale[j] + bn.shift[j];
+        }
+    return makeFloatTensor(name, rows == 1 ? std::vector<int64_t>{n} : std::vector<int64_t>{rows, n}, out);
+}
+
+Status foldInto(onnx::GraphProto& graph, onnx::NodeProto& layer, const ChannelAffine& bn) {
+    auto* weight = layer.input_size() > 1 ? privateConstant(graph, layer.input(1)) : nullptr;
+    if (!weight) return unsupported("the weight of '" + displayName(layer) + "' is not a float initializer it owns");
+    const bool hasBias = layer.input_size() > 2 && !layer.input(2).empty();
+    auto* bias = hasBias ? privateConstant(graph, layer.input(2)) : nullptr;
+    if (hasBias && !bias)
+        return unsupported("the bias of '" + displayName(layer) + "' is not a float initializer it owns");
+    QL_ASSIGN_OR_RETURN(auto layout, weightLayout(layer, *weight));
+    if (layout.channels != static_cast<int64_t>(bn.scale.size()))
+        return unsupported("'" + displayName(layer) + "' has " + std::to_string(layout.channels) + " channels");
+    const bool gemm = layer.op_type() == "Gemm";
+    onnx::TensorProto newBias;
+    const std::string biasName = hasBias ? layer.input(2) : uniqueValueName(graph, layer.output(0) + "_bias");
+    if (gemm) {
+        QL_ASSIGN_OR_RETURN(newBias, foldedGemmBias(bias, floatAttr(layer, "beta", 1.0f), bn, biasName));
+    } else {
+        std::vector<float> old;
+        if (bias) {
+            QL_ASSIGN_OR_RETURN(old, readFloatInitializer(*bias));
+        }
+        if (bias && old.size() != bn.scale.size()) return unsupported("its bias length differs from its channels");
+        newBias = makeFloatTensor(biasName, {layout.channels}, foldedConvBias(old, bn));
+    }
+    QL_ASSIGN_OR_RETURN(auto w, readFloatInitializer(*weight));
+    for (size_t i = 0; i < w.size(); ++i)
+        w[i] *= bn.scale[static_cast<size_t>(layout.channelOf(static_cast<int64_t>(i)))];
+    *weight = makeFloatTensor(weight->name(), {weight->dims().begin(), weight->dims().end()}, w);
+    if (bias)
+        *bias = std::move(newBias);
+    else
+        *graph.add_initializer() = std::move(newBias);
+    while (layer.input_size() < 3) layer.add_input("");
+    layer.set_input(2, biasName);
+    if (gemm) setFloatAttr(layer, "beta", 1.0f);
+    return Status::ok();
+}
+
+// Why this BatchNormalization cannot be folded, or the layer it folds into.
+Result<int> foldTarget(onnx::GraphProto& graph, const onnx::NodeProto& bn) {
+    if (intAttr(bn, "training_mode", 0) != 0) return unsupported("it runs in training mode");
+    if (intAttr(bn, "spatial", 1) == 0) return unsupported("it is not spatial");
+    for (int i = 1; i < bn.output_size(); ++i)
+        if (!bn.output(i).empty()) return unsupported("its running statistics are outputs");
+    const std::string& x = bn.input(0);
+    const int producer = producerIndex(graph, x);
+    if (producer < 0) return unsupported("its input is not produced by a layer");
+    const auto& layer = graph.node(producer);
+    if (!layer.domain().empty() ||
+        (layer.op_type() != "Conv" && layer.op_type() != "ConvTranspose" && layer.op_type() != "Gemm"))
+        return unsupported("it follows " + layer.op_type() + ", not Conv, ConvTranspose or Gemm");
+    if (referenceCount(graph, x) != 1) return unsupported("'" + x + "' has other consumers");
+    return producer;
+}
+
+Status foldOne(onnx::GraphProto& graph, int bnIndex) {
+    const onnx::NodeProto bn = graph.node(bnIndex);
+    QL_ASSIGN_OR_RETURN(int producer, foldTarget(graph, bn));
+    QL_ASSIGN_OR_RETURN(auto affine, batchNormAffine(graph, bn));
+    QL_RETURN_IF_ERROR(foldInto(graph, *graph.mutable_node(producer), affine));
+    graph.mutable_node(producer)->set_output(0, bn.output(0));
+    graph.mutable_node()->DeleteSubrange(bnIndex, 1);
+    return Status::ok();
+}
+
+}  // namespace
+
+Status foldBatchNorms(onnx::GraphProto& graph, std::vector<PreparationStep>& steps) {
+    for (int i = 0; i < graph.node_size();) {
+        const auto& node = graph.node(i);
+        if (node.op_type() != "BatchNormalization" || !node.domain().empty() || node.input_size() < 5) {
+            ++i;
+            continue;
+        }
+        const std::string name = displayName(node);
+        const int producer = producerIndex(graph, node.input(0));
+        const std::string target = producer >= 0 ? displayName(graph.node(producer)) : std::string();
+        Status folded = foldOne(graph, i);
+        if (folded.isOk()) {
+            steps.push_back({"fold-batchnorm", name, "into " + target});
+            continue;  // node i is now the next node
+        }
+        if (folded.code() != StatusCode::Unsupported) return folded.withContext("BatchNormalization '" + name + "'");
+        steps.push_back({"keep-batchnorm", name, folded.message()});
+        ++i;
+    }
+    return Status::ok();
+}
+
+}  // namespace ql

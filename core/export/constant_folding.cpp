@@ -1,0 +1,120 @@
+#include "core/export/constant_folding.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/exec/executor.h"
+#include "core/exec/tensor_proto.h"
+#include "core/export/proto_graph.h"
+#include "core/model/model.h"
+#include "core/model/tensor_data.h"
+
+namespace ql {
+namespace {
+
+// Bigger results are kept as nodes unless their inputs are at least as big.
+constexpr size_t kMaxGrownBytes = size_t{16} << 20;
+
+bool foldableOp(const onnx::NodeProto& node) {
+    static const std::set<std::string> kept = {"QuantizeLinear",
+                                               "DequantizeLinear",
+                                               "RandomNormal",
+                                               "RandomUniform",
+                                               "RandomNormalLike",
+                                               "RandomUniformLike",
+                                               "Multinomial",
+                                               "Bernoulli",
+                                               "If",
+                                               "Loop",
+                                               "Scan",
+                                               "Constant"};
+    if (!node.domain().empty() && node.domain() != "ai.onnx") return false;
+    for (const auto& attr : node.attribute())
+        if (attr.has_g() || attr.graphs_size() > 0) return false;
+    return kept.count(node.op_type()) == 0;
+}
+
+const onnx::TensorProto* constantInput(onnx::GraphProto& graph, const std::string& name) {
+    return name.empty() || isOverridable(graph, name) ? nullptr : findInitializer(graph, name);
+}
+
+// The node's distinct constant inputs (omitted optional inputs skipped), or empty when one is not constant.
+std::vector<const onnx::TensorProto*> constantInputs(onnx::GraphProto& graph, const onnx::NodeProto& node) {
+    std::vector<const onnx::TensorProto*> inputs;
+    for (const auto& name : node.input()) {
+        if (name.empty()) continue;
+        const auto* tensor = constantInput(graph, name);
+        if (!tensor) return {};
+        if (std::find(inputs.begin(), inputs.end(), tensor) == inputs.end()) inputs.push_back(tensor);
+    }
+    return inputs;
+}
+
+// Runs one node on its constant inputs in a one-node model with the model's opsets.
+Result<std::vector<onnx::TensorProto>> evaluate(const onnx::ModelProto& model, const onnx::NodeProto& node,
+                                                const std::vector<const onnx::TensorProto*>& inputs) {
+    onnx::ModelProto single;
+    single.set_ir_version(model.ir_version());
+    *single.mutable_opset_import() = model.opset_import();
+    auto* graph = single.mutable_graph();
+    graph->set_name("fold");
+    *graph->add_node() = node;
+    for (const auto* input : inputs) *graph->add_initializer() = *input;
+    for (const auto& output : node.output())
+        if (!output.empty()) graph->add_output()->set_name(output);
+    const std::string bytes = single.SerializeAsString();
+    QL_ASSIGN_OR_RETURN(auto loaded, Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
+                                                          "constant folding", {.runChecker = false}));
+    QL_ASSIGN_OR_RETURN(auto executor, Executor::create(loaded->graph()));
+    QL_ASSIGN_OR_RETURN(auto outputs, executor->run({}));
+    std::vector<onnx::TensorProto> tensors;
+    for (const auto& [name, tensor] : outputs) tensors.push_back(tensorToProto(name, tensor));
+    return tensors;
+}
+
+size_t byteSize(const onnx::TensorProto& tensor) {
+    return static_cast<size_t>(tensorElementCount(tensor)) * dataTypeSize(dataTypeFromOnnx(tensor.data_type()));
+}
+
+// Replaces node `index` by initializers when it is constant; returns whether it did.
+Result<bool> foldNode(onnx::ModelProto& model, int index, std::vector<PreparationStep>& steps) {
+    auto& graph = *model.mutable_graph();
+    const onnx::NodeProto node = graph.node(index);
+    for (const auto& output : node.output())
+        if (isGraphOutput(graph, output)) return false;  // keep the model's outputs computed by nodes
+    std::vector<onnx::TensorProto> results;
+    if (node.op_type() == "Constant" && node.domain().empty()) {
+        auto tensor = constantNodeTensor(node);
+        if (!tensor) return false;  // e.g. a sparse value: left as it is
+        tensor->set_name(node.output(0));
+        results.push_back(std::move(tensor).value());
+    } else {
+        if (!foldableOp(node) || node.input_size() == 0) return false;
+        const auto inputs = constantInputs(graph, node);
+        if (inputs.empty()) return false;
+        auto evaluated = evaluate(model, node, inputs);
+        if (!evaluated) return false;  // an op the executor cannot run stays a node
+        size_t inBytes = 0, outBytes = 0;
+        for (const auto* input : inputs) inBytes += byteSize(*input);
+        for (const auto& tensor : *evaluated) outBytes += byteSize(tensor);
+        if (outBytes > kMaxGrownBytes && outBytes > inBytes) return false;
+        results = std::move(evaluated).value();
+    }
+    const std::string name = node.name().empty() ? node.op_type() + " -> " + node.output(0) : node.name();
+    steps.push_back({"fold-constant", name, std::to_string(results.size()) + " output(s) became initializers"});
+    for (auto& tensor : results) *graph.add_initializer() = std::move(tensor);
+    graph.mutable_node()->DeleteSubrange(index, 1);
+    return true;
+}
+
+}  // namespace
+
+Status foldConstants(onnx::ModelProto& model, std::vector<PreparationStep>& steps) {
+    for (int i = 0; i < model.graph().node_size();) {
+        QL_ASSIGN_OR_RETURN(bool folded, foldNode(model, i, steps));
+        if (!folded) ++i;
+    }
+    return Status::ok();
+}
+
+}  // namespace ql

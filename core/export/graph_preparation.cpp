@@ -1,0 +1,58 @@
+#include "core/export/graph_preparation.h"
+
+#include <onnx/onnx_pb.h>
+
+#include "core/export/batchnorm_folding.h"
+#include "core/export/constant_folding.h"
+#include "core/export/proto_graph.h"
+
+namespace ql {
+
+Result<onnx::ModelProto> selfContainedProto(const Model& model) {
+    onnx::ModelProto proto = model.proto();
+    for (const auto& init : model.graph().initializers()) {
+        if (!init.external) continue;
+        auto* tensor = findInitializer(*proto.mutable_graph(), init.name);
+        if (!tensor) return internalError("initializer '" + init.name + "' vanished from the copy");
+        tensor->set_raw_data(reinterpret_cast<const char*>(init.rawBytes.data()), init.rawBytes.size());
+        tensor->clear_external_data();
+        tensor->set_data_location(onnx::TensorProto::DEFAULT);
+    }
+    return proto;
+}
+
+namespace {
+
+std::string checkerError(const Model& model) {
+    for (const auto& diagnostic : model.diagnostics())
+        if (diagnostic.severity == Diagnostic::Severity::Error && diagnostic.source == "checker")
+            return diagnostic.message;
+    return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Model>> reloadModel(const onnx::ModelProto& proto, const Model& source) {
+    std::string bytes;
+    if (!proto.SerializeToString(&bytes))
+        return unsupported(source.fileName() + ": the prepared model exceeds the 2 GB protobuf limit");
+    auto loaded = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), source.fileName());
+    if (!loaded) return loaded.status().withContext(source.fileName() + " (prepared)");
+    // A model the checker already rejected may keep its problems; we must not add any.
+    if (checkerError(source).empty() && !checkerError(**loaded).empty())
+        return internalError(source.fileName() +
+                             ": the prepared model fails the ONNX checker: " + checkerError(**loaded));
+    return loaded;
+}
+
+Result<PreparedModel> prepareModel(const Model& model) {
+    QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(model));
+    PreparedModel prepared;
+    QL_RETURN_IF_ERROR(foldConstants(proto, prepared.steps).withContext(model.fileName()));
+    QL_RETURN_IF_ERROR(foldBatchNorms(*proto.mutable_graph(), prepared.steps).withContext(model.fileName()));
+    removeUnusedInitializers(*proto.mutable_graph());
+    QL_ASSIGN_OR_RETURN(prepared.model, reloadModel(proto, model));
+    return prepared;
+}
+
+}  // namespace ql

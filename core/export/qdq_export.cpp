@@ -1,0 +1,94 @@
+#include "core/export/qdq_export.h"
+
+#include <onnx/version_converter/convert.h>
+
+#include <exception>
+
+#include "core/common/atomic_file.h"
+#include "core/export/graph_preparation.h"
+#include "core/export/qdq_writer.h"
+
+namespace ql {
+namespace {
+
+// ONNX's version converter; it throws on ops it cannot convert, which becomes a Status naming the model.
+Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
+    if (model->graph().opsetVersion("") >= kQdqMinOpset) return model;
+    QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(*model));
+    onnx::ModelProto converted;
+    try {
+        converted = onnx::version_conversion::ConvertVersion(proto, kQdqMinOpset);
+    } catch (const std::exception& e) {
+        return unsupported(model->fileName() + ": cannot raise opset " +
+                           std::to_string(model->graph().opsetVersion("")) + " to 13 for Q/DQ: " + e.what());
+    }
+    converted.set_ir_version(std::max<int64_t>(converted.ir_version(), 7));  // opset 13 needs IR 7
+    return reloadModel(converted, *model);
+}
+
+PrecisionByName precisionsByName(const Graph& graph, const PrecisionPlan& plan) {
+    PrecisionByName precisions;
+    for (const Node& node : graph.nodes())
+        if (static_cast<size_t>(node.id) < plan.size()) precisions[node.name] = plan.effective(node.id);
+    return precisions;
+}
+
+AmaxByName amaxByName(const CalibrationResult& calibration) {
+    AmaxByName amax;
+    for (const auto& range : calibration.activations) amax[range.name] = range.amax;
+    return amax;
+}
+
+}  // namespace
+
+Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
+                            const QdqOptions& options) {
+    if (plan.size() != model.graph().nodes().size())
+        return invalidArgument(model.fileName() + ": the precision plan was made for another model");
+    QL_ASSIGN_OR_RETURN(auto prepared, prepareModel(model));
+    QdqExport result;
+    result.steps = std::move(prepared.steps);
+    QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
+    QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(), precisionsByName(model.graph(), plan),
+                                                   amaxByName(calibration), options));
+    QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options));
+    return result;
+}
+
+nlohmann::json qdqSummaryJson(const QdqExport& result) {
+    const Graph& graph = result.prepared->graph();
+    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), qdq = nlohmann::json::array();
+    for (const auto& step : result.steps)
+        steps.push_back({{"action", step.action}, {"node", step.node}, {"detail", step.detail}});
+    for (const auto& layer : result.placement.layers)
+        layers.push_back({{"layer", layer.layer},
+                          {"op", layer.op},
+                          {"precision", precisionName(layer.precision)},
+                          {"reason", layer.reason}});
+    for (const auto& edge : result.placement.edges)
+        qdq.push_back({{"layer", graph.node(edge.consumer).name},
+                       {"input", edge.input},
+                       {"tensor", graph.value(edge.tensor).name},
+                       {"kind", edge.weight ? "weight" : "activation"},
+                       {"scale", edge.scales},
+                       {"axis", edge.axis},
+                       {"reason", edge.reason}});
+    return {{"format", "quantlens-qdq-summary"},
+            {"version", 1},
+            {"model", result.prepared->fileName()},
+            {"opset", graph.opsetVersion("")},
+            {"preparation", steps},
+            {"layers", layers},
+            {"qdq", qdq}};
+}
+
+Status saveQdqExport(const QdqExport& result, const std::string& modelPath, const std::string& summaryPath) {
+    std::string bytes;
+    if (!result.proto.SerializeToString(&bytes))
+        return unsupported(modelPath + ": the Q/DQ model exceeds the 2 GB protobuf limit");
+    QL_RETURN_IF_ERROR(writeFileAtomically(modelPath, bytes));
+    if (summaryPath.empty()) return Status::ok();
+    return writeFileAtomically(summaryPath, qdqSummaryJson(result).dump(2) + "\n");
+}
+
+}  // namespace ql

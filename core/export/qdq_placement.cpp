@@ -1,0 +1,199 @@
+#include "core/export/qdq_placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/exec/tensor_proto.h"
+#include "core/model/constant_values.h"
+#include "core/quant/weight_ranges.h"
+
+namespace ql {
+namespace {
+
+// Scales must be positive (TRT-QDQ-SCALE-POSITIVE): an all-zero channel gets this floor instead of 0.
+constexpr float kMinAmax = 1e-8f;
+
+float scaleOf(float amax) {
+    return (std::isfinite(amax) && amax > kMinAmax ? amax : kMinAmax) / 127.0f;
+}
+
+bool isWeighted(const Node& node) {
+    return node.domain.empty() && (node.opType == "Conv" || node.opType == "ConvTranspose" || node.opType == "Gemm" ||
+                                   node.opType == "MatMul");
+}
+
+class Placer {
+public:
+    Placer(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax, const QdqOptions& options)
+        : mGraph(graph), mPrecisions(precisions), mAmax(amax), mOptions(options) {
+        buildConcatGroups();
+    }
+
+    Result<QdqPlacement> run() {
+        mPlacement.layers.resize(mGraph.nodes().size());
+        for (const Node& node : mGraph.nodes()) {
+            auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
+            decision = {node.name, node.opType, precisionOf(node), ""};
+            if (isWeighted(node) && decision.precision == Precision::Int8) QL_RETURN_IF_ERROR(placeWeighted(node));
+        }
+        for (const Node& node : mGraph.nodes()) {
+            if (node.opType == "Add" && precisionOf(node) == Precision::Int8) placeResidualAdd(node);
+            if (node.opType == "Concat" && precisionOf(node) == Precision::Int8) placeConcatInputs(node);
+        }
+        return std::move(mPlacement);
+    }
+
+private:
+    Precision precisionOf(const Node& node) const {
+        auto it = mPrecisions.find(node.name);
+        return it == mPrecisions.end() ? Precision::Fp32 : it->second;
+    }
+
+    // Every tensor of a Concat (inputs and output) joins one group whose amax is the largest member's.
+    void buildConcatGroups() {
+        for (const Node& node : mGraph.nodes()) {
+            if (node.opType != "Concat" || node.outputs.empty()) continue;
+            std::vector<ValueId> members(node.inputs.begin(), node.inputs.end());
+            members.push_back(node.outputs[0]);
+            std::optional<float> groupAmax;
+            for (ValueId v : members)
+                if (auto a = rawAmax(v)) groupAmax = std::max(groupAmax.value_or(0.0f), *a);
+            if (!groupAmax) continue;
+            for (ValueId v : members)
+                if (v != kNoId) mGroupAmax[v] = std::max(mGroupAmax[v], *groupAmax);
+        }
+    }
+
+    std::optional<float> rawAmax(ValueId v) const {
+        if (v == kNoId) return std::nullopt;
+        auto it = mAmax.find(mGraph.value(v).name);
+        return it == mAmax.end() ? std::nullopt : std::optional<float>(it->second);
+    }
+
+    std::optional<float> amaxOf(ValueId v) const {
+        auto group = mGroupAmax.find(v);
+        return group != mGroupAmax.end() ? std::optional<float>(group->second) : rawAmax(v);
+    }
+
+    // An activation edge, or nullopt when the tensor has no calibrated amax.
+    std::optional<QdqEdge> activationEdge(const Node& node, int32_t input, const std::string& reason) const {
+        const ValueId v = node.inputs[static_cast<size_t>(input)];
+        auto amax = amaxOf(v);
+        if (!amax) return std::nullopt;
+        return QdqEdge{node.id, input, v, false, 1, {scaleOf(*amax)}, reason};
+    }
+
+    Result<QdqEdge> weightEdge(const Node& node, ValueId weight) const {
+        const Initializer* init = mGraph.initializerOf(weight);
+        if (!init) return internalError("weight of '" + node.name + "' is not an initializer after preparation");
+        QL_ASSIGN_OR_RETURN(Tensor tensor, tensorFromProto(*init->proto));
+        const bool deconv = node.opType == "ConvTranspose";
+        auto axis = weightChannelAxis(node, 1, tensor.rank());
+        if (deconv && mOptions.perChannelConvTranspose) axis = mOptions.tensorRtMajor >= 10 ? 1 : 0;
+        if (!axis) return internalError("no channel axis for the weight of '" + node.name + "'");
+        QL_ASSIGN_OR_RETURN(auto amax, perChannelAmax(tensor, *axis));
+        std::string reason = "weight per channel on axis " + std::to_string(*axis);
+        if (deconv && !mOptions.perChannelConvTranspose) {
+            amax = {*std::max_element(amax.begin(), amax.end())};
+            reason = "ConvTranspose weight per tensor (TRT-DECONV-WEIGHT-AXIS)";
+        } else if (deconv) {
+            reason += " (TensorRT " + std::to_string(mOptions.tensorRtMajor) + ".x ConvTranspose axis)";
+        }
+        std::vector<float> scales;
+        for (float a : amax) scales.push_back(scaleOf(a));
+        return QdqEdge{node.id, 1, weight, true, scales.size() > 1 ? *axis : 1, std::move(scales), reason};
+    }
+
+    // Why input `v` of an INT8 layer cannot be quantized, or empty. QuantizeLinear (opset 13) takes FLOAT.
+    std::string unquantizable(ValueId v) const {
+        if (v == kNoId) return "an input is missing";
+        const Value& value = mGraph.value(v);
+        const DataType dtype = isConstant(mGraph, v) ? constantDataType(mGraph, v) : value.type.dtype;
+        if (dtype != DataType::Float && dtype != DataType::Undefined)
+            return "input '" + value.name + "' is " + dataTypeName(dtype) + "; only FLOAT tensors are quantized";
+        if (!isConstant(mGraph, v) && !amaxOf(v))
+            return "input '" + value.name + "' has no calibrated scale (TRT-CALIB-MISSING-SCALE)";
+        return {};
+    }
+
+    Status placeWeighted(const Node& node) {
+        auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
+        std::vector<QdqEdge> edges;
+        for (int32_t input = 0; input < 2 && input < static_cast<int32_t>(node.inputs.size()); ++input) {
+            const ValueId v = node.inputs[static_cast<size_t>(input)];
+            const bool weight = input == 1 && isConstant(mGraph, v);
+            std::string problem = unquantizable(v);
+            if (problem.empty() && !weight && isConstant(mGraph, v)) problem = "its data input is a constant";
+            if (!problem.empty()) {
+                decision.precision = Precision::Fp32;
+                decision.reason = problem;
+                return Status::ok();
+            }
+            if (weight) {
+                QL_ASSIGN_OR_RETURN(auto edge, weightEdge(node, v));
+                edges.push_back(std::move(edge));
+            } else {
+                edges.push_back(*activationEdge(node, input, "INT8 layer input"));
+            }
+        }
+        decision.reason = "INT8 weighted layer: inputs quantized, bias float";
+        mInt8Layers.insert(node.id);
+        for (auto& e : edges) mPlacement.edges.push_back(std::move(e));
+        return Status::ok();
+    }
+
+    bool fromInt8Layer(ValueId v) const {
+        const NodeId producer = v == kNoId ? kNoId : mGraph.value(v).producer;
+        return producer != kNoId && mInt8Layers.count(producer) != 0;
+    }
+
+    // TRT-QDQ-RESIDUAL-ADD: quantize the skip input, not the edge from the weighted layer it fuses with.
+    void placeResidualAdd(const Node& node) {
+        if (node.inputs.size() != 2 || isConstant(mGraph, node.inputs[0]) || isConstant(mGraph, node.inputs[1])) return;
+        const bool first = fromInt8Layer(node.inputs[0]), second = fromInt8Layer(node.inputs[1]);
+        if (!first && !second) return;
+        const int32_t skip = first ? 1 : 0;  // both from layers: the first fuses, the second is the skip
+        auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
+        if (auto edge = activationEdge(node, skip, "residual Add skip input (TRT-QDQ-RESIDUAL-ADD)")) {
+            mPlacement.edges.push_back(std::move(*edge));
+            decision.reason = "residual Add fused with '" +
+                              mGraph.node(mGraph.value(node.inputs[1 - skip]).producer).name +
+                              "'; skip input quantized";
+        } else {
+            decision.reason = "skip input has no calibrated scale: not fused (TRT-CALIB-MISSING-SCALE)";
+        }
+    }
+
+    bool quantizedAsInput(ValueId v) const {
+        return std::any_of(mPlacement.edges.begin(), mPlacement.edges.end(),
+                           [&](const QdqEdge& e) { return e.tensor == v && !e.weight; });
+    }
+
+    // An INT8 Concat whose output is quantized gets its inputs quantized with the shared scale, so it runs INT8.
+    void placeConcatInputs(const Node& node) {
+        if (node.outputs.empty() || !quantizedAsInput(node.outputs[0])) return;
+        for (int32_t i = 0; i < static_cast<int32_t>(node.inputs.size()); ++i)
+            if (!isConstant(mGraph, node.inputs[static_cast<size_t>(i)]))
+                if (auto edge = activationEdge(node, i, "Concat input, shared scale (TRT-QDQ-CONCAT-SCALES)"))
+                    mPlacement.edges.push_back(std::move(*edge));
+        mPlacement.layers[static_cast<size_t>(node.id)].reason = "INT8 Concat: inputs share one scale";
+    }
+
+    const Graph& mGraph;
+    const PrecisionByName& mPrecisions;
+    const AmaxByName& mAmax;
+    const QdqOptions& mOptions;
+    std::unordered_map<ValueId, float> mGroupAmax;
+    std::set<NodeId> mInt8Layers;
+    QdqPlacement mPlacement;
+};
+
+}  // namespace
+
+Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
+                              const QdqOptions& options) {
+    return Placer(graph, precisions, amax, options).run();
+}
+
+}  // namespace ql

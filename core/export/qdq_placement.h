@@ -1,0 +1,57 @@
+#pragma once
+// Where Q/DQ pairs go so TensorRT fuses them (TRT-QDQ-* in TRT-INT8-RULES.md), decided on the prepared
+// graph: which tensor feeding which node input is quantized, with which scales and axis, and why.
+//   - INT8 Conv / ConvTranspose / Gemm / MatMul: the activation input(s) per tensor; constant weights per
+//     channel (Conv axis 0, Gemm transB ? 0 : 1, MatMul last axis), ConvTranspose per tensor unless the
+//     options ask for the target version's axis (TensorRT 8.x: 0, 10.x: 1). Biases stay float.
+//   - a residual Add after an INT8 weighted layer: the skip input only, never the layer->Add edge.
+//   - Concat: every quantized tensor of a Concat (inputs and output) uses one scale, the max.
+//   - FP16/FP32 layers get nothing; an INT8 layer with an input lacking a calibrated scale falls back.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/model/graph.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+struct QdqOptions {
+    bool perChannelConvTranspose = false;  // false: one scale for the whole ConvTranspose weight
+    int tensorRtMajor = 10;                // chooses the ConvTranspose per-channel axis: 8 -> 0, 10 -> 1
+    bool int8Weights = true;               // false: float weights behind a QuantizeLinear->DequantizeLinear pair
+};
+
+// Effective precision by node name; nodes not listed run FP32.
+using PrecisionByName = std::unordered_map<std::string, Precision>;
+// Calibrated amax by activation tensor name.
+using AmaxByName = std::unordered_map<std::string, float>;
+
+struct QdqEdge {
+    NodeId consumer = kNoId;
+    int32_t input = 0;  // input slot of `consumer`
+    ValueId tensor = kNoId;
+    bool weight = false;
+    int64_t axis = 1;           // written on every Q/DQ; meaningful when scales.size() > 1
+    std::vector<float> scales;  // amax / 127, floored to stay positive
+    std::string reason;
+};
+
+struct LayerDecision {
+    std::string layer;
+    std::string op;
+    Precision precision = Precision::Fp32;
+    std::string reason;
+};
+
+struct QdqPlacement {
+    std::vector<QdqEdge> edges;
+    std::vector<LayerDecision> layers;  // one per node, in graph order
+};
+
+Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
+                              const QdqOptions& options);
+
+}  // namespace ql

@@ -1,0 +1,91 @@
+#include "core/lint/lint_context.h"
+
+namespace ql {
+
+namespace {
+
+int64_t inputKey(NodeId layer, size_t slot) {
+    return static_cast<int64_t>(layer) * 4096 + static_cast<int64_t>(slot);
+}
+
+}  // namespace
+
+bool isOp(const Node& node, std::string_view opType) {
+    return node.opType == opType && (node.domain.empty() || node.domain == "ai.onnx");
+}
+
+bool isWeightedLayer(const Node& node) {
+    return isOp(node, "Conv") || isOp(node, "ConvTranspose") || isOp(node, "Gemm") || isOp(node, "MatMul");
+}
+
+std::string joinInts(const std::vector<int64_t>& values) {
+    std::string out = "[";
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i > 0) out += ',';
+        out += std::to_string(values[i]);
+    }
+    return out + "]";
+}
+
+LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version)
+    : mGraph(graph), mPlan(plan), mVersion(version) {
+    for (const QdqLink& link : graph.qdqLinks()) {
+        if (link.layer == kNoId) continue;
+        mLinkByInput.emplace(inputKey(link.layer, static_cast<size_t>(link.layerInput)), &link);
+    }
+    for (const Node& node : graph.nodes())
+        if (isOp(node, "DequantizeLinear") || isOp(node, "QuantizeLinear")) mExplicit = true;
+}
+
+bool LintContext::int8Planned(NodeId node) const {
+    if (!mExplicit) return static_cast<size_t>(node) < mPlan.size() && mPlan.requested(node) == Precision::Int8;
+    const Node& n = mGraph.node(node);
+    for (size_t slot = 0; slot < n.inputs.size(); ++slot)
+        if (inputLink(node, slot) != nullptr) return true;
+    return false;
+}
+
+const QdqLink* LintContext::inputLink(NodeId layer, size_t slot) const {
+    auto it = mLinkByInput.find(inputKey(layer, slot));
+    return it == mLinkByInput.end() ? nullptr : it->second;
+}
+
+const Node* LintContext::producer(ValueId value) const {
+    if (value == kNoId) return nullptr;
+    const NodeId id = mGraph.value(value).producer;
+    return id == kNoId ? nullptr : &mGraph.node(id);
+}
+
+std::vector<int64_t> LintContext::dims(ValueId value) const {
+    std::vector<int64_t> out;
+    if (value == kNoId) return out;
+    if (const Initializer* init = mGraph.initializerOf(value)) return init->dims;
+    const TensorType& type = mGraph.value(value).type;
+    if (!type.hasShape) return out;
+    for (const Dim& d : type.dims) out.push_back(d.known() ? d.size : -1);
+    return out;
+}
+
+ValueId LintContext::throughQdq(ValueId value) const {
+    const Node* dq = producer(value);
+    if (dq == nullptr || !isOp(*dq, "DequantizeLinear") || dq->inputs.empty()) return value;
+    const Node* q = producer(dq->inputs[0]);
+    if (q != nullptr && isOp(*q, "QuantizeLinear") && !q->inputs.empty()) return q->inputs[0];
+    return dq->inputs[0];
+}
+
+Finding LintContext::finding(const RuleInfo& rule, const Node& node, Severity severity, std::string message,
+                             std::string fix, bool causesFallback) const {
+    Finding f;
+    f.ruleId = std::string(rule.id);
+    f.severity = severity;
+    f.node = node.id;
+    f.nodeName = node.name;
+    f.opType = node.opType;
+    f.message = std::move(message);
+    f.fix = std::move(fix);
+    f.causesFallback = causesFallback;
+    return f;
+}
+
+}  // namespace ql

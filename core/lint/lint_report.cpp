@@ -1,0 +1,67 @@
+#include "core/lint/lint_report.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ql {
+
+nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion version) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const Finding& f : report.findings)
+        findings.push_back({{"rule", f.ruleId},
+                            {"severity", severityName(f.severity)},
+                            {"node", f.nodeName},
+                            {"op", f.opType},
+                            {"message", f.message},
+                            {"fix", f.fix}});
+    nlohmann::json fallbacks = nlohmann::json::array();
+    for (const LayerFallback& fb : report.coverage.fallbacks)
+        fallbacks.push_back({{"node", graph.node(fb.node).name},
+                             {"op", graph.node(fb.node).opType},
+                             {"rule", fb.ruleId},
+                             {"reason", fb.reason}});
+    return {{"trt", trtVersionName(version)},
+            {"findings", std::move(findings)},
+            {"coverage",
+             {{"int8_layers", report.coverage.int8Layers},
+              {"weighted_layers", report.coverage.weightedLayers},
+              {"fallbacks", std::move(fallbacks)}}}};
+}
+
+std::string coverageSummary(const LintCoverage& coverage) {
+    std::map<std::string, int> perRule;
+    for (const LayerFallback& fb : coverage.fallbacks) ++perRule[fb.ruleId];
+    std::ostringstream out;
+    out << coverage.int8Layers << " of " << coverage.weightedLayers << " weighted layers run INT8; "
+        << coverage.fallbacks.size() << " fall back";
+    const char* separator = ": ";
+    for (const auto& [rule, count] : perRule) {
+        out << separator << rule << " (" << count << ")";
+        separator = ", ";
+    }
+    return out.str();
+}
+
+std::string toText(const LintReport& report, const Graph& graph, TrtVersion version) {
+    std::map<Severity, int> counts;
+    for (const Finding& f : report.findings) ++counts[f.severity];
+    std::ostringstream out;
+    out << "TensorRT " << trtVersionName(version) << " lint: " << counts[Severity::Error] << " error(s), "
+        << counts[Severity::Warning] << " warning(s), " << counts[Severity::Info] << " info\n";
+    for (Severity severity : {Severity::Error, Severity::Warning, Severity::Info}) {
+        if (counts[severity] == 0) continue;
+        out << "\n" << severityName(severity) << ":\n";
+        for (const Finding& f : report.findings) {
+            if (f.severity != severity) continue;
+            out << "  [" << f.ruleId << "] " << f.nodeName << " (" << f.opType << "): " << f.message << "\n";
+            if (!f.fix.empty()) out << "      fix: " << f.fix << "\n";
+        }
+    }
+    out << "\n" << coverageSummary(report.coverage) << "\n";
+    for (const LayerFallback& fb : report.coverage.fallbacks)
+        out << "  " << graph.node(fb.node).name << ": " << fb.ruleId << "\n";
+    return out.str();
+}
+
+}  // namespace ql

@@ -1,0 +1,65 @@
+#include "core/lint/linter.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/lint/lint_context.h"
+#include "core/lint/rule_registry.h"
+
+namespace ql {
+
+namespace {
+
+LintCoverage coverageOf(const LintContext& context, const std::vector<Finding>& findings) {
+    LintCoverage coverage;
+    std::set<NodeId> fallenBack;
+    for (const Finding* f : fallbackFindings(findings)) {
+        const Node& node = context.graph().node(f->node);
+        if (!isWeightedLayer(node) || !context.int8Planned(node.id)) continue;
+        fallenBack.insert(node.id);
+        coverage.fallbacks.push_back({node.id, f->ruleId, f->message});
+    }
+    for (const Node& node : context.graph().nodes()) {
+        if (!isWeightedLayer(node)) continue;
+        ++coverage.weightedLayers;
+        if (context.int8Planned(node.id) && fallenBack.count(node.id) == 0) ++coverage.int8Layers;
+    }
+    return coverage;
+}
+
+}  // namespace
+
+std::vector<const Finding*> fallbackFindings(const std::vector<Finding>& findings) {
+    std::vector<const Finding*> out;
+    std::set<NodeId> seen;
+    for (const Finding& f : findings)
+        if (f.causesFallback && f.node != kNoId && seen.insert(f.node).second) out.push_back(&f);
+    std::sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) { return a->node < b->node; });
+    return out;
+}
+
+LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+    const LintContext context(graph, plan, options.version);
+    LintReport report;
+    for (const auto& rule : lintRules()) {
+        if (!rule->appliesTo(options.version)) continue;
+        try {
+            rule->check(context, report.findings);
+        } catch (const std::exception& e) {  // a bug in a rule must not take the whole lint (or the app) down
+            Finding f;
+            f.ruleId = std::string(rule->info().id);
+            f.severity = Severity::Info;
+            f.message = std::string("this rule could not check the model (internal error: ") + e.what() + ")";
+            f.fix = "report this model to the QuantLens developers";
+            report.findings.push_back(std::move(f));
+        }
+    }
+    std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity < b.severity;
+        return a.node < b.node;
+    });
+    report.coverage = coverageOf(context, report.findings);
+    return report;
+}
+
+}  // namespace ql

@@ -1,0 +1,42 @@
+#pragma once
+// Runs every lint rule that applies to the target TensorRT version and derives the INT8 coverage of the
+// weighted layers: which run INT8 and which fall back, with the rule that says why.
+#include <string>
+#include <vector>
+
+#include "core/lint/finding.h"
+#include "core/lint/trt_version.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+struct LintOptions {
+    TrtVersion version = TrtVersion::Trt10;
+};
+
+struct LayerFallback {
+    NodeId node = kNoId;
+    std::string ruleId;
+    std::string reason;  // the finding's message
+};
+
+struct LintCoverage {
+    int weightedLayers = 0;
+    int int8Layers = 0;                    // weighted layers planned INT8 that TensorRT will run in INT8
+    std::vector<LayerFallback> fallbacks;  // weighted layers planned INT8 that fall back (one per layer)
+};
+
+struct LintReport {
+    std::vector<Finding> findings;  // by severity (errors first), then in graph order
+    LintCoverage coverage;
+};
+
+// `plan` gives the requested precision of every node of `graph` (e.g. defaultPrecisionPlan(graph)); it is ignored
+// for models that already carry Q/DQ, where TensorRT follows the Q/DQ nodes.
+LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options = {});
+
+// The first finding that makes each node fall back to float (the reason the effective precision differs from
+// the requested one); one entry per node, in graph order.
+std::vector<const Finding*> fallbackFindings(const std::vector<Finding>& findings);
+
+}  // namespace ql

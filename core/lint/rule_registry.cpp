@@ -1,0 +1,55 @@
+// The lint rules, one row each (like the kernel registry): order here is the order findings are produced in
+// before sorting, so keep related rules together.
+#include "core/lint/rule_registry.h"
+
+#include "core/lint/rules/rules.h"
+
+namespace ql {
+
+namespace {
+
+using RuleFactory = std::unique_ptr<LintRule> (*)();
+
+constexpr RuleFactory kRuleTable[] = {
+    // Build failures: operators and Q/DQ the parser rejects.
+    &rules::makeUnsupportedOpRule,
+    &rules::makeOpsetRangeRule,
+    &rules::makeQdqNonsymmetricRule,
+    &rules::makeQdqBiasRule,
+    &rules::makeQdqActivationPerChannelRule,
+    &rules::makeQdqAxisMismatchRule,
+    &rules::makeConvTransposeWeightAxisRule,
+    // Layers without an INT8 implementation.
+    &rules::makeGroupedConvAlignmentRule,
+    &rules::makeInstanceNormRule,
+    &rules::makeSoftmaxNormInt8Rule,
+    &rules::makeMissingScaleRule,
+    // Q/DQ placement that blocks fusions.
+    &rules::makeQdqBlocksBnFusionRule,
+    &rules::makeResidualAddRule,
+    &rules::makeConcatScalesRule,
+    &rules::makeResizeQdqRule,
+    // Performance and numerics.
+    &rules::makeInt8ChannelAlignmentRule,
+    &rules::makeInt8GemvRule,
+    &rules::makeInt64InitializerRule,
+};
+
+}  // namespace
+
+const std::vector<std::unique_ptr<LintRule>>& lintRules() {
+    static const std::vector<std::unique_ptr<LintRule>> rules = [] {
+        std::vector<std::unique_ptr<LintRule>> out;
+        for (RuleFactory make : kRuleTable) out.push_back(make());
+        return out;
+    }();
+    return rules;
+}
+
+const LintRule* findLintRule(std::string_view id) {
+    for (const auto& rule : lintRules())
+        if (rule->info().id == id) return rule.get();
+    return nullptr;
+}
+
+}  // namespace ql

@@ -1,0 +1,70 @@
+// trt-int8-channel-alignment: INT8 tensor-core kernels want channel counts that are multiples of 16.
+#include "core/lint/lint_context.h"
+#include "core/lint/rules/rules.h"
+
+namespace ql::rules {
+
+namespace {
+
+constexpr RuleInfo kInfo{
+    "trt-int8-channel-alignment", Severity::Warning, kAllTrtVersions,
+    "TensorRT's INT8 tensor-core kernels process channels in blocks of 16 (32 on some GPUs). A convolution or matrix "
+    "multiply whose input channels (C) or output channels (K) are not a multiple of 16 is padded, so INT8 may be no "
+    "faster than FP16 for it while still costing accuracy. It still builds and runs.",
+    "NVIDIA TensorRT Engine Explorer (TREx) linters: \"INT8 convolution ... C and K divisible by 16\"; "
+    "TRT-INT8-RULES.md rule table (trt-int8-channel-alignment)"};
+
+struct Channels {
+    int64_t c = -1;  // input channels / reduction size
+    int64_t k = -1;  // output channels / columns
+};
+
+int64_t at(const std::vector<int64_t>& d, size_t i) {
+    return i < d.size() ? d[i] : -1;
+}
+
+std::optional<Channels> channelsOf(const LintContext& context, const Node& node) {
+    const std::vector<int64_t> a = context.dims(node.inputs[0]);
+    const std::vector<int64_t> w = context.dims(node.inputs[1]);
+    if (isOp(node, "Conv") || isOp(node, "ConvTranspose")) {
+        if (node.intAttribute("group", 1) != 1 || w.size() < 3) return std::nullopt;  // grouped: other rule
+        return isOp(node, "Conv") ? Channels{w[1], w[0]} : Channels{w[0], w[1]};
+    }
+    if (isOp(node, "Gemm")) {
+        if (w.size() != 2) return std::nullopt;
+        return node.intAttribute("transB", 0) ? Channels{w[1], w[0]} : Channels{w[0], w[1]};
+    }
+    if (a.empty() || w.size() < 2) return std::nullopt;  // MatMul
+    return Channels{at(a, a.size() - 1), at(w, w.size() - 1)};
+}
+
+class Int8ChannelAlignmentRule final : public LintRule {
+public:
+    const RuleInfo& info() const override { return kInfo; }
+
+    void check(const LintContext& context, std::vector<Finding>& findings) const override {
+        for (const Node& node : context.graph().nodes()) {
+            if (!isWeightedLayer(node) || node.inputs.size() < 2 || !context.int8Planned(node.id)) continue;
+            const auto ch = channelsOf(context, node);
+            if (!ch || ch->c < 0 || ch->k < 0) continue;
+            std::string odd;
+            if (ch->c % 16 != 0) odd = lintText("C=", ch->c);
+            if (ch->k % 16 != 0) odd += lintText(odd.empty() ? "" : " and ", "K=", ch->k);
+            if (odd.empty()) continue;
+            findings.push_back(context.finding(
+                kInfo, node, Severity::Warning,
+                lintText("INT8 ", node.opType, " with ", ch->c, " input and ", ch->k, " output channels: ", odd,
+                         " not a multiple of 16, so the INT8 kernel is padded and may be no faster than FP16"),
+                "measure this layer in FP16 and INT8 and keep the faster one, or pad the channels to a multiple of "
+                "16"));
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule() {
+    return std::make_unique<Int8ChannelAlignmentRule>();
+}
+
+}  // namespace ql::rules

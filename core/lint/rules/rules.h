@@ -1,0 +1,28 @@
+#pragma once
+// Factories of the lint rules, one rule per file in this folder; rule_registry.cpp lists them in one table.
+#include <memory>
+
+#include "core/lint/lint_rule.h"
+
+namespace ql::rules {
+
+std::unique_ptr<LintRule> makeGroupedConvAlignmentRule();
+std::unique_ptr<LintRule> makeConvTransposeWeightAxisRule();
+std::unique_ptr<LintRule> makeQdqAxisMismatchRule();
+std::unique_ptr<LintRule> makeInt64InitializerRule();
+std::unique_ptr<LintRule> makeInstanceNormRule();
+std::unique_ptr<LintRule> makeUnsupportedOpRule();
+std::unique_ptr<LintRule> makeOpsetRangeRule();
+std::unique_ptr<LintRule> makeResidualAddRule();
+std::unique_ptr<LintRule> makeQdqBlocksBnFusionRule();
+std::unique_ptr<LintRule> makeMissingScaleRule();
+std::unique_ptr<LintRule> makeQdqNonsymmetricRule();
+std::unique_ptr<LintRule> makeQdqBiasRule();
+std::unique_ptr<LintRule> makeQdqActivationPerChannelRule();
+std::unique_ptr<LintRule> makeConcatScalesRule();
+std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule();
+std::unique_ptr<LintRule> makeInt8GemvRule();
+std::unique_ptr<LintRule> makeSoftmaxNormInt8Rule();
+std::unique_ptr<LintRule> makeResizeQdqRule();
+
+}  // namespace ql::rules

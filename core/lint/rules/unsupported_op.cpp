@@ -1,0 +1,69 @@
+// trt-unsupported-op: operators TensorRT's ONNX parser cannot import (including quantized-operator format).
+#include <set>
+
+#include "core/lint/lint_context.h"
+#include "core/lint/rules/rules.h"
+#include "core/lint/trt_op_support.h"
+
+namespace ql::rules {
+
+namespace {
+
+constexpr RuleInfo kInfo{
+    "trt-unsupported-op", Severity::Error, kAllTrtVersions,
+    "TensorRT's ONNX parser imports a fixed list of operators; any other operator stops the build with \"No importer "
+    "registered for op\" unless you supply a plugin. Models quantized in ONNX Runtime's QOperator format or with its "
+    "dynamic quantization (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger, DynamicQuantizeLinear) cannot be "
+    "imported at all: TensorRT only reads quantization written as QuantizeLinear/DequantizeLinear (Q/DQ) pairs.",
+    "onnx-tensorrt docs/operators.md (10.15 at fa5aa9f, 8.6-GA); TensorRT Developer Guide 8.x \"Working with QAT "
+    "Networks\"; TRT-INT8-RULES.md TRT-OP-UNSUPPORTED, TRT-QOP-FORMAT"};
+
+bool isQuantizedOperatorFormat(const std::string& op) {
+    static const std::set<std::string> ops = {"QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
+                                              "DynamicQuantizeLinear"};
+    return ops.count(op) > 0;
+}
+
+class UnsupportedOpRule final : public LintRule {
+public:
+    const RuleInfo& info() const override { return kInfo; }
+
+    void check(const LintContext& context, std::vector<Finding>& findings) const override {
+        const char* version = trtVersionName(context.version());
+        for (const Node& node : context.graph().nodes()) {
+            const bool defaultDomain = node.domain.empty() || node.domain == "ai.onnx";
+            if (defaultDomain && isQuantizedOperatorFormat(node.opType)) {
+                findings.push_back(context.finding(
+                    kInfo, node, Severity::Error,
+                    lintText(node.opType, " is ONNX Runtime's quantized-operator format, which TensorRT ", version,
+                             " cannot import"),
+                    "quantize in Q/DQ format instead (ONNX Runtime QuantFormat.QDQ with static calibration, or "
+                    "QuantLens export), starting from the float model"));
+                continue;
+            }
+            if (!defaultDomain) {
+                findings.push_back(context.finding(
+                    kInfo, node, Severity::Error,
+                    lintText("operator ", node.domain, "::", node.opType,
+                             " is not an ONNX standard operator; TensorRT ", version, " has no importer for it"),
+                    "export without this custom operator, or provide a TensorRT plugin named " + node.opType));
+                continue;
+            }
+            const TrtOpSupport support = trtOpSupport(node.opType, context.version());
+            if (support == TrtOpSupport::Yes) continue;
+            findings.push_back(context.finding(
+                kInfo, node, Severity::Error,
+                lintText(node.opType, support == TrtOpSupport::No ? " is not supported by" : " is not listed for",
+                         " TensorRT ", version, "'s ONNX parser; the build fails"),
+                "replace this operator with supported ones before export, or provide a TensorRT plugin"));
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<LintRule> makeUnsupportedOpRule() {
+    return std::make_unique<UnsupportedOpRule>();
+}
+
+}  // namespace ql::rules

@@ -1,0 +1,233 @@
+#include "core/quant/analysis.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/exec/kernels/registry.h"
+#include "core/quant/simulation.h"
+
+namespace ql {
+
+namespace {
+
+// A fixed batch axis of any input decides the batch size (the remainder of the samples is left out),
+// as calibrate() does.
+struct Batching {
+    int64_t size = 1;
+    bool fixed = false;
+};
+
+Batching batchingFor(const Graph& graph, int64_t batchSize) {
+    for (const InputSpec& spec : inputSpecs(graph))
+        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) return {spec.dims[0], true};
+    return {std::max<int64_t>(1, batchSize), false};
+}
+
+bool isFloat(const Tensor& t) {
+    return !t.empty() && t.dtype() == DataType::Float;
+}
+
+// Keeps every float node output of the FP32 run, for the quantized run to compare against.
+class CaptureObserver final : public TensorObserver {
+public:
+    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+        if (isFloat(tensor)) mTensors[value] = tensor;
+    }
+    std::unordered_map<ValueId, Tensor> mTensors;
+};
+
+// Compares every node output of the quantized run with the captured FP32 one, then drops the capture.
+class CompareObserver final : public TensorObserver {
+public:
+    CompareObserver(CaptureObserver& reference, std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen)
+        : mReference(reference), mErrors(errors), mSeen(seen) {}
+    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+        auto it = mReference.mTensors.find(value);
+        if (it == mReference.mTensors.end() || !isFloat(tensor)) return;
+        mErrors[static_cast<size_t>(value)].add(it->second, tensor);
+        mSeen[static_cast<size_t>(value)] = true;
+        mReference.mTensors.erase(it);
+    }
+
+private:
+    CaptureObserver& mReference;
+    std::vector<ErrorAccumulator>& mErrors;
+    std::vector<bool>& mSeen;
+};
+
+// On the FP32 run: runs each non-FP32 node a second time, on its own kernel instance, with only its own
+// inputs (and outputs) simulated, and compares with the FP32 outputs the run produces.
+class IsolatingInterceptor final : public NodeInterceptor {
+public:
+    IsolatingInterceptor(const Graph& graph, const PrecisionPlan& plan, QuantSimulator& simulator, int threads,
+                         std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen)
+        : mGraph(graph), mPlan(plan), mSimulator(simulator), mThreads(threads), mErrors(errors), mSeen(seen) {}
+
+    Status prepare() {
+        mKernels.resize(mGraph.nodes().size());
+        for (const Node& node : mGraph.nodes()) {
+            if (mPlan.effective(node.id) == Precision::Fp32) continue;
+            const int64_t opset = mGraph.opsetVersion(node.domain);
+            const KernelRegistration* reg = findKernel(node.domain, node.opType, opset);
+            if (!reg) return unsupported(nodeErrorMessage(node, "no kernel for this operator"));
+            auto kernel = reg->create();
+            QL_RETURN_IF_ERROR(kernel->init(KernelInit{node, mGraph, opset}));
+            mKernels[static_cast<size_t>(node.id)] = std::move(kernel);
+        }
+        return Status::ok();
+    }
+
+    Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
+        Kernel* kernel = mKernels[static_cast<size_t>(node.id)].get();
+        mIsolated.clear();
+        if (!kernel) return Status::ok();
+        std::vector<Tensor> simulated = inputs;
+        QL_RETURN_IF_ERROR(mSimulator.beforeNode(node, simulated));
+        std::vector<const Tensor*> pointers;
+        for (const Tensor& t : simulated) pointers.push_back(t.empty() ? nullptr : &t);
+        mIsolated.assign(node.outputs.size(), Tensor());
+        KernelContext ctx(node, pointers, mIsolated, mThreads);
+        QL_RETURN_IF_ERROR(kernel->compute(ctx));
+        return mSimulator.afterNode(node, mIsolated);
+    }
+
+    Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
+        for (size_t o = 0; o < mIsolated.size() && o < outputs.size(); ++o) {
+            const ValueId value = node.outputs[o];
+            if (value == kNoId || !isFloat(outputs[o]) || !isFloat(mIsolated[o])) continue;
+            mErrors[static_cast<size_t>(value)].add(outputs[o], mIsolated[o]);
+            mSeen[static_cast<size_t>(value)] = true;
+        }
+        mIsolated.clear();
+        return Status::ok();
+    }
+
+private:
+    const Graph& mGraph;
+    const PrecisionPlan& mPlan;
+    QuantSimulator& mSimulator;
+    int mThreads;
+    std::vector<ErrorAccumulator>& mErrors;
+    std::vector<bool>& mSeen;
+    std::vector<std::unique_ptr<Kernel>> mKernels;  // per node; null for FP32 nodes
+    std::vector<Tensor> mIsolated;                  // the current node's isolated outputs
+};
+
+// Index of the largest value of each of the `rows` rows of `t` (first one on ties).
+std::vector<int64_t> argmaxRows(const Tensor& t, int64_t rows) {
+    const std::vector<float> v = t.toFloats();
+    const size_t width = v.size() / static_cast<size_t>(rows);
+    std::vector<int64_t> out;
+    for (int64_t r = 0; r < rows; ++r) {
+        const auto begin = v.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(r) * width);
+        out.push_back(std::max_element(begin, begin + static_cast<std::ptrdiff_t>(width)) - begin);
+    }
+    return out;
+}
+
+// Counts of agreeing / correct top-1 predictions, turned into rates at the end.
+struct AgreementCounter {
+    int64_t samples = 0, agree = 0, correctFp32 = 0, correctQuant = 0;
+
+    void add(const Tensor& fp32, const Tensor& quant, int64_t first, int64_t count,
+             const std::vector<int64_t>& labels) {
+        if (fp32.rank() == 0 || fp32.dim(0) != count || fp32.elementCount() == 0 || fp32.shape() != quant.shape())
+            return;
+        const std::vector<int64_t> a = argmaxRows(fp32, count), b = argmaxRows(quant, count);
+        for (int64_t i = 0; i < count; ++i) {
+            const size_t k = static_cast<size_t>(i);
+            agree += a[k] == b[k];
+            if (!labels.empty()) {
+                const int64_t label = labels[static_cast<size_t>(first + i)];
+                correctFp32 += a[k] == label;
+                correctQuant += b[k] == label;
+            }
+        }
+        samples += count;
+    }
+
+    OutputAgreement result(bool hasLabels) const {
+        OutputAgreement out;
+        out.samples = samples;
+        if (samples == 0) return out;
+        const double n = static_cast<double>(samples);
+        out.top1Agreement = static_cast<double>(agree) / n;
+        out.hasLabels = hasLabels;
+        out.accuracyFp32 = static_cast<double>(correctFp32) / n;
+        out.accuracyQuant = static_cast<double>(correctQuant) / n;
+        return out;
+    }
+};
+
+std::vector<LayerError> rankLayers(const Graph& graph, const PrecisionPlan& plan,
+                                   const std::vector<ErrorAccumulator>& errors, const std::vector<bool>& seen) {
+    std::vector<LayerError> layers;
+    for (const Node& node : graph.nodes())
+        for (ValueId out : node.outputs)
+            if (out != kNoId && seen[static_cast<size_t>(out)])
+                layers.push_back({node.id, out, plan.effective(node.id), errors[static_cast<size_t>(out)].metrics()});
+    std::stable_sort(layers.begin(), layers.end(),
+                     [](const LayerError& a, const LayerError& b) { return a.metrics.sqnrDb < b.metrics.sqnrDb; });
+    return layers;
+}
+
+}  // namespace
+
+const char* analysisModeName(AnalysisMode mode) {
+    return mode == AnalysisMode::Isolated ? "isolated" : "accumulated";
+}
+
+std::optional<AnalysisMode> parseAnalysisMode(std::string_view text) {
+    if (text == "accumulated") return AnalysisMode::Accumulated;
+    if (text == "isolated") return AnalysisMode::Isolated;
+    return std::nullopt;
+}
+
+Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPlan& plan,
+                                           const CalibrationResult& calibration, DataSource& data,
+                                           const AnalysisOptions& options, const ProgressFn& progress,
+                                           std::stop_token stop) {
+    const Batching batch = batchingFor(graph, options.batchSize);
+    int64_t total = data.sampleCount();
+    if (options.maxSamples > 0) total = std::min(total, options.maxSamples);
+    if (total == 0 || (batch.fixed && total < batch.size))
+        return invalidArgument("the comparison needs at least " + std::to_string(batch.fixed ? batch.size : 1) +
+                               " samples but the data holds " + std::to_string(total));
+    if (!options.labels.empty() && static_cast<int64_t>(options.labels.size()) < total)
+        return invalidArgument("the labels hold " + std::to_string(options.labels.size()) + " values for " +
+                               std::to_string(total) + " samples");
+    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    QL_ASSIGN_OR_RETURN(auto simulator, QuantSimulator::create(graph, plan, calibration));
+    QL_ASSIGN_OR_RETURN(auto executor, Executor::create(graph, {options.threads}));
+    std::vector<ErrorAccumulator> errors(graph.values().size());
+    std::vector<bool> seen(graph.values().size(), false);
+    IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen);
+    if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
+    AgreementCounter agreement;
+    for (int64_t first = 0; first < usable; first += batch.size) {
+        if (stop.stop_requested()) return cancelled();
+        const int64_t count = std::min(batch.size, usable - first);
+        QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
+        CaptureObserver capture;
+        RunOptions fp32Run{.stop = stop};
+        if (options.mode == AnalysisMode::Accumulated)
+            fp32Run.observer = &capture;
+        else
+            fp32Run.interceptor = &isolating;
+        QL_ASSIGN_OR_RETURN(NamedTensors fp32, executor->run(inputs, fp32Run));
+        CompareObserver compare(capture, errors, seen);
+        RunOptions quantRun{.interceptor = simulator.get(), .stop = stop};
+        if (options.mode == AnalysisMode::Accumulated) quantRun.observer = &compare;
+        QL_ASSIGN_OR_RETURN(NamedTensors quant, executor->run(inputs, quantRun));
+        if (!fp32.empty()) agreement.add(fp32[0].second, quant[0].second, first, count, options.labels);
+        if (progress) progress(first + count, usable);
+    }
+    AnalysisReport report;
+    report.mode = options.mode;
+    report.samples = usable;
+    report.layers = rankLayers(graph, plan, errors, seen);
+    report.outputs = agreement.result(!options.labels.empty());
+    return report;
+}
+
+}  // namespace ql

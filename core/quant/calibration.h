@@ -1,0 +1,66 @@
+#pragma once
+// Calibration of a whole model: runs the executor over the calibration data, observes every float
+// tensor (graph inputs and node outputs) with one signed histogram observer each (calibrationObserver:
+// extremes and a 2 * bins histogram, one pass per batch, on the executor thread, no copy of the tensor;
+// memory is per tensor, never per sample), and turns the statistics into the amax of every method;
+// the configured one is the tensor's amax. Weights of Conv/ConvTranspose/Gemm/MatMul get per-channel amax.
+// Long work in the shape of STYLE rule 8: progress callback, and a stop token checked once per batch.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/data/data_source.h"
+#include "core/quant/calibrator.h"
+
+namespace ql {
+
+// Called after each batch with the samples done so far and the samples to do in total.
+using ProgressFn = std::function<void(int64_t done, int64_t total)>;
+
+struct TensorRange {
+    std::string name;  // the value's name
+    float amax = 0.0f;
+    float min = 0.0f, max = 0.0f;                           // observed extremes, for reports and plots
+    int64_t nonFinite = 0;                                  // NaN/Inf values seen (ignored by the statistics)
+    std::optional<MethodAmax> amaxByMethod = std::nullopt;  // absent when read from a file written without it
+    Histogram histogram{};  // signed, at most kPlotHistogramBins bins; no bins when absent (older files)
+
+    float scale() const { return amax / 127.0f; }  // the INT8 scale of the symmetric range
+};
+
+// Bins of TensorRange::histogram: the observer's 2 * bins merged down (4096 -> 512 by default), enough
+// to plot and small in CALIB.json.
+inline constexpr size_t kPlotHistogramBins = 512;
+
+struct WeightRange {
+    std::string name;  // the initializer
+    NodeId layer = kNoId;
+    int64_t axis = 0;         // the output-channel axis (see weight_ranges.h)
+    std::vector<float> amax;  // one per channel
+};
+
+struct CalibrationResult {
+    CalibrationConfig config;
+    int64_t samples = 0;                   // samples actually run
+    std::vector<TensorRange> activations;  // in graph value order
+    std::vector<WeightRange> weights;      // in node order
+};
+
+struct CalibrationOptions {
+    int64_t maxSamples = 0;  // 0: all samples of the data
+    int64_t batchSize = 8;   // used when the model's batch axis is not fixed
+    int threads = 1;
+};
+
+Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const CalibrationConfig& config,
+                                    const CalibrationOptions& options = {}, const ProgressFn& progress = {},
+                                    std::stop_token stop = {});
+
+// Per-channel amax of every weight that Conv, ConvTranspose, Gemm and MatMul read from a constant.
+Result<std::vector<WeightRange>> weightRanges(const Graph& graph);
+
+}  // namespace ql

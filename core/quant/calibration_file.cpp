@@ -1,0 +1,179 @@
+#include "core/quant/calibration_file.h"
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "core/common/atomic_file.h"
+
+namespace ql {
+namespace {
+
+constexpr const char* kFormat = "quantlens-calibration";
+constexpr int kVersion = 1;
+
+Status badField(const std::string& label, const std::string& what) {
+    return invalidArgument(label + ": " + what + "; the file is not a valid QuantLens calibration");
+}
+
+Result<float> finiteNumber(const nlohmann::json& object, const char* key, const std::string& label,
+                           const std::string& owner) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number() || !std::isfinite(it->get<double>()))
+        return badField(label, std::string(key) + " of '" + owner + "' is missing or not a finite number");
+    return it->get<float>();
+}
+
+constexpr const char* kMethodKeys[] = {"minmax", "percentile", "entropy", "mse"};
+
+float* methodField(MethodAmax& m, size_t i) {
+    float* fields[] = {&m.minmax, &m.percentile, &m.entropy, &m.mse};
+    return fields[i];
+}
+
+nlohmann::json activationToJson(const TensorRange& r) {
+    nlohmann::json j = {
+        {"amax", r.amax}, {"scale", r.scale()}, {"min", r.min}, {"max", r.max}, {"nonFinite", r.nonFinite}};
+    if (r.amaxByMethod) {
+        MethodAmax m = *r.amaxByMethod;
+        for (size_t i = 0; i < std::size(kMethodKeys); ++i) j["amax_by_method"][kMethodKeys[i]] = *methodField(m, i);
+    }
+    if (r.histogram.bins()) j["histogram"] = {{"range", r.histogram.range}, {"counts", r.histogram.counts}};
+    return j;
+}
+
+Result<MethodAmax> methodAmaxFromJson(const nlohmann::json& j, const std::string& label, const std::string& name) {
+    if (!j.is_object()) return badField(label, "\"amax_by_method\" of '" + name + "' is not an object");
+    MethodAmax m;
+    for (size_t i = 0; i < std::size(kMethodKeys); ++i) {
+        QL_ASSIGN_OR_RETURN(*methodField(m, i), finiteNumber(j, kMethodKeys[i], label, name + "\" amax_by_method"));
+        if (*methodField(m, i) < 0) return badField(label, "an amax_by_method of '" + name + "' is negative");
+    }
+    return m;
+}
+
+// A signed histogram: {"range": R >= 0, "counts": [an even number of non-negative integers]}.
+Result<Histogram> histogramFromJson(const nlohmann::json& j, const std::string& label, const std::string& name) {
+    const std::string what = "\"histogram\" of '" + name + "'";
+    if (!j.is_object() || !j.contains("counts") || !j["counts"].is_array())
+        return badField(label, what + " needs \"range\" and a \"counts\" array");
+    Histogram h{{}, 0.0, false};
+    QL_ASSIGN_OR_RETURN(const float range, finiteNumber(j, "range", label, name + "\" histogram"));
+    h.range = j["range"].get<double>();
+    if (range < 0) return badField(label, what + " has a negative range");
+    for (const auto& c : j["counts"]) {
+        // Parsed text gives unsigned numbers; json built in code may hold signed ones.
+        if (!c.is_number_unsigned() && !(c.is_number_integer() && c.get<int64_t>() >= 0))
+            return badField(label, what + " has a count that is not a non-negative integer");
+        h.counts.push_back(c.get<uint64_t>());
+    }
+    if (h.counts.empty() || h.counts.size() % 2)
+        return badField(label, what + " needs an even, non-zero number of counts (bins over [-range, range])");
+    return h;
+}
+
+Result<TensorRange> activationFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
+                                       const std::string& label) {
+    if (!graph.findValue(name)) return notFound(label + ": tensor '" + name + "' is not in the model");
+    if (!j.is_object()) return badField(label, "the entry of tensor '" + name + "' is not an object");
+    TensorRange r;
+    r.name = name;
+    QL_ASSIGN_OR_RETURN(r.amax, finiteNumber(j, "amax", label, name));
+    if (r.amax < 0) return badField(label, "\"amax\" of '" + name + "' is negative");
+    r.min = -r.amax;
+    r.max = r.amax;
+    if (j.contains("min")) {
+        QL_ASSIGN_OR_RETURN(r.min, finiteNumber(j, "min", label, name));
+    }
+    if (j.contains("max")) {
+        QL_ASSIGN_OR_RETURN(r.max, finiteNumber(j, "max", label, name));
+    }
+    if (j.contains("nonFinite") && !j["nonFinite"].is_number_integer())
+        return badField(label, "\"nonFinite\" of '" + name + "' is not an integer");
+    r.nonFinite = j.value("nonFinite", int64_t{0});
+    // Files written before histograms were kept have neither; both stay absent then.
+    if (j.contains("amax_by_method")) {
+        QL_ASSIGN_OR_RETURN(r.amaxByMethod, methodAmaxFromJson(j["amax_by_method"], label, name));
+    }
+    if (j.contains("histogram")) {
+        QL_ASSIGN_OR_RETURN(r.histogram, histogramFromJson(j["histogram"], label, name));
+    }
+    return r;
+}
+
+Result<WeightRange> weightFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
+                                   const std::string& label) {
+    if (!graph.findValue(name)) return notFound(label + ": weight '" + name + "' is not in the model");
+    if (!j.is_object() || !j.contains("node") || !j["node"].is_string() || !j.contains("amax") ||
+        !j["amax"].is_array() || !j.contains("axis") || !j["axis"].is_number_integer())
+        return badField(label, "weight '" + name + "' needs \"node\", \"axis\" and an \"amax\" array");
+    const std::string nodeName = j["node"];
+    const std::optional<NodeId> node = graph.findNode(nodeName);
+    if (!node) return notFound(label + ": node '" + nodeName + "' (of weight '" + name + "') is not in the model");
+    WeightRange w{name, *node, j["axis"].get<int64_t>(), {}};
+    for (const auto& v : j["amax"]) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+            return badField(label, "weight '" + name + "' has an amax that is not a non-negative number");
+        w.amax.push_back(v.get<float>());
+    }
+    return w;
+}
+
+}  // namespace
+
+nlohmann::json calibrationToJson(const Graph& graph, const CalibrationResult& result) {
+    nlohmann::json activations = nlohmann::json::object(), weights = nlohmann::json::object();
+    for (const TensorRange& r : result.activations) activations[r.name] = activationToJson(r);
+    for (const WeightRange& w : result.weights)
+        weights[w.name] = {{"node", graph.node(w.layer).name}, {"axis", w.axis}, {"amax", w.amax}};
+    return {{"format", kFormat},         {"version", kVersion},        {"method", calibrationMethodName(result.config)},
+            {"samples", result.samples}, {"activations", activations}, {"weights", weights}};
+}
+
+Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann::json& json,
+                                              const std::string& label) {
+    if (!json.is_object() || json.value("format", nlohmann::json()) != kFormat)
+        return badField(label, std::string("\"format\" must be \"") + kFormat + "\"");
+    if (json.value("version", nlohmann::json()) != kVersion)
+        return unsupported(label + ": unsupported calibration version; this QuantLens reads version 1");
+    CalibrationResult result;
+    const auto method = json.find("method");
+    if (method == json.end() || !method->is_string()) return badField(label, "\"method\" is missing");
+    auto config = parseCalibrationMethod(*method);
+    if (!config.isOk()) return config.status().withContext(label);
+    result.config = *config;
+    result.samples = json.value("samples", nlohmann::json(0)).is_number_integer() ? json["samples"].get<int64_t>() : 0;
+    const auto activations = json.find("activations");
+    if (activations == json.end() || !activations->is_object())
+        return badField(label, "\"activations\" is missing or not an object");
+    for (const auto& [name, entry] : activations->items()) {
+        QL_ASSIGN_OR_RETURN(TensorRange r, activationFromJson(graph, name, entry, label));
+        result.activations.push_back(std::move(r));
+    }
+    const auto weights = json.find("weights");
+    if (weights != json.end() && !weights->is_object()) return badField(label, "\"weights\" is not an object");
+    if (weights != json.end()) {
+        for (const auto& [name, entry] : weights->items()) {
+            QL_ASSIGN_OR_RETURN(WeightRange w, weightFromJson(graph, name, entry, label));
+            result.weights.push_back(std::move(w));
+        }
+    }
+    return result;
+}
+
+Status saveCalibration(const Graph& graph, const CalibrationResult& result, const std::string& path) {
+    return writeFileAtomically(path, calibrationToJson(graph, result).dump(2) + "\n");
+}
+
+Result<CalibrationResult> loadCalibration(const Graph& graph, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ioError(path + ": cannot open the calibration file");
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded()) return badField(path, "not valid JSON");
+    return calibrationFromJson(graph, json, path);
+}
+
+}  // namespace ql

@@ -1,0 +1,22 @@
+#pragma once
+// The default requested precisions: INT8 where TensorRT runs INT8 once Q/DQ pairs are placed as NVIDIA's
+// tools place them, FP32 elsewhere. Rules (from /work/shared/docs/TRT-INT8-RULES.md, TRT-INT8-CAPABLE and
+// TRT-QDQ-PROPAGATION; NVIDIA's Q/DQ placement recommendations; ModelOpt's default INT8 op set):
+//   weighted    Conv, ConvTranspose, Gemm, MatMul: always INT8 (their inputs get Q/DQ).
+//   epilogue    Relu, LeakyRelu, Clip (Relu6), BatchNormalization (folded), directly after an INT8 node:
+//               INT8, fused into the producer.
+//   quantizable Add (the residual add fused with a conv), AveragePool, GlobalAveragePool, MaxPool,
+//               GlobalMaxPool: INT8 when one of their float inputs comes from an INT8 node.
+//   pass-through data movement (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Concat, Slice, Split,
+//               Identity, Pad, Resize, Gather, Tile, Expand, DepthToSpace, SpaceToDepth): INT8 only between
+//               INT8 layers: every float input comes from an INT8 node and every consumer is INT8 (no graph
+//               output), so no extra reformat is needed.
+// Float inputs are the inputs whose type is floating point (or unknown) and which are not initializers,
+// so shape and index inputs do not count. The rules run to a fixed point.
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+PrecisionPlan defaultPrecisionPlan(const Graph& graph);
+
+}  // namespace ql

@@ -1,0 +1,45 @@
+#include "core/quant/error_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ql {
+
+void ErrorAccumulator::add(const Tensor& reference, const Tensor& quantized) {
+    if (reference.shape() != quantized.shape()) return;
+    const std::vector<float> r = reference.toFloats();
+    const std::vector<float> q = quantized.toFloats();
+    for (size_t i = 0; i < r.size(); ++i) {
+        if (!std::isfinite(r[i]) || !std::isfinite(q[i])) continue;
+        const double a = r[i], b = q[i], e = a - b;
+        mRefSquares += a * a;
+        mQuantSquares += b * b;
+        mDot += a * b;
+        mErrSquares += e * e;
+        mMaxAbs = std::max(mMaxAbs, std::abs(e));
+        ++mCount;
+    }
+}
+
+ErrorMetrics ErrorAccumulator::metrics() const {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    ErrorMetrics m;
+    m.count = mCount;
+    m.maxAbs = mMaxAbs;
+    m.mse = mCount > 0 ? mErrSquares / static_cast<double>(mCount) : 0.0;
+    if (mErrSquares == 0.0)
+        m.sqnrDb = inf;
+    else
+        m.sqnrDb = mRefSquares == 0.0 ? -inf : 10.0 * std::log10(mRefSquares / mErrSquares);
+    const double norms = std::sqrt(mRefSquares) * std::sqrt(mQuantSquares);
+    if (mErrSquares == 0.0)
+        m.cosine = 1.0;  // identical (the formula could miss 1 by an ulp)
+    else if (norms > 0.0)
+        m.cosine = std::clamp(mDot / norms, -1.0, 1.0);
+    else
+        m.cosine = mRefSquares == mQuantSquares ? 1.0 : 0.0;  // both zero: identical; one zero: unrelated
+    return m;
+}
+
+}  // namespace ql

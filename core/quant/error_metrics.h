@@ -1,0 +1,29 @@
+#pragma once
+// How far a quantized tensor is from its FP32 reference, accumulated over batches (in double, in element
+// order, so the same data always gives the same numbers).
+#include <cstdint>
+
+#include "core/exec/tensor.h"
+
+namespace ql {
+
+struct ErrorMetrics {
+    double sqnrDb = 0.0;  // 10 log10(sum ref^2 / sum (ref - q)^2); +inf when identical
+    double cosine = 1.0;  // cosine similarity of the two tensors seen as vectors
+    double mse = 0.0;
+    double maxAbs = 0.0;
+    int64_t count = 0;  // elements compared (non-finite pairs are skipped)
+};
+
+class ErrorAccumulator {
+public:
+    // Both tensors are read as float; a shape mismatch is ignored (the pair is skipped).
+    void add(const Tensor& reference, const Tensor& quantized);
+    ErrorMetrics metrics() const;
+
+private:
+    double mRefSquares = 0.0, mQuantSquares = 0.0, mDot = 0.0, mErrSquares = 0.0, mMaxAbs = 0.0;
+    int64_t mCount = 0;
+};
+
+}  // namespace ql

@@ -1,0 +1,174 @@
+#include "core/quant/histogram_amax.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace ql {
+
+double percentileAmax(const Histogram& h, double percentile) {
+    const uint64_t total = h.total();
+    if (total == 0 || h.range == 0.0) return 0.0;
+    const double target = percentile / 100.0 * static_cast<double>(total);
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < h.bins(); ++i) {
+        cumulative += h.counts[i];
+        if (static_cast<double>(cumulative) >= target) return h.binEdge(i + 1);
+    }
+    return h.binEdge(h.bins());
+}
+
+// Entropy calibration, as TensorRT's IInt8EntropyCalibrator2 describes it. Sources: Szymon Migacz,
+// "8-bit Inference with TensorRT", GTC 2017 (slides "Entropy Calibration - pseudocode"); the NVIDIA
+// TensorRT developer guide ("INT8 calibration ... entropy"); pytorch-quantization / ModelOpt
+// calib/histogram.py `_compute_amax_entropy`; MXNet / ONNX Runtime `_smooth_distribution`.
+//
+// Input: counts h[0..B) of |x| over [0, R], bin width w = R / B.
+//  0. h[0] := h[1]: exact zeros (ReLU outputs) would otherwise dominate P (pytorch-quantization does this).
+//  1. For each candidate i = startBin .. L, L = 1 + the last non-empty bin (i = L clips nothing; candidates
+//     past L would clip nothing either, and the histogram's range can exceed the data, see histogram_observer.h):
+//     P = h[0..i) with the outliers sum(h[i..B)) added to P[i-1]: what clipping at i*w keeps.
+//     Q = h[0..i) (without the outliers) merged into `levels` groups, bin j in group floor(j * levels / i)
+//         (np.digitize over np.linspace(0, i, levels + 1), as pytorch-quantization), then expanded back:
+//         each group's sum is spread evenly over the group's bins where P is non-zero, zero elsewhere
+//         (MXNet / ONNX Runtime; pytorch-quantization uses the bins where h is non-zero, which makes every
+//         candidate whose last bin is empty infinitely bad and so keeps more of a sparse tail).
+//     Normalise P and Q to sum 1. Where P > 0 but Q = 0 (a group with no counts of its own), Q gets
+//     eps = 1e-4 and is renormalised (the smoothing of MXNet/ONNX Runtime, needed only where P > 0
+//     since bins with P = 0 add nothing to KL).
+//     KL(P || Q) = sum over P > 0 of P log(P / Q).
+//  2. The i with the smallest KL wins; on ties the largest i (as pytorch-quantization's "last argmin").
+//  3. amax = i * w, the upper edge of the last kept bin (pytorch-quantization's calib_bin_edges[i];
+//     the GTC slide writes (i + 0.5) * w, half a bin more).
+// tests/tools/entropy_reference.py implements the same steps in numpy; the C++ test checks both agree.
+namespace {
+
+constexpr double kSmoothing = 1e-4;
+// KLs closer than this are ties (the larger i wins); the prefix-sum form below rounds differently from
+// a bin-by-bin sum, and a tie (e.g. KL = 0 for every candidate of a flat histogram) must stay a tie.
+constexpr double kTie = 1e-12;
+
+size_t lastNonEmptyBin(const Histogram& h) {
+    size_t last = 0;
+    for (size_t i = 0; i < h.bins(); ++i)
+        if (h.counts[i]) last = i;
+    return last;
+}
+
+// Prefix sums over the bins [0, k) of h (after step 0), so each candidate costs O(levels), not O(i):
+// calibration evaluates ~2000 candidates for every activation tensor of the model.
+struct EntropyTables {
+    std::vector<double> h, sum, hLogH;
+    std::vector<int64_t> nonZero;
+
+    explicit EntropyTables(std::vector<double> bins) : h(std::move(bins)) {
+        sum.assign(h.size() + 1, 0.0);
+        hLogH.assign(h.size() + 1, 0.0);
+        nonZero.assign(h.size() + 1, 0);
+        for (size_t k = 0; k < h.size(); ++k) {
+            sum[k + 1] = sum[k] + h[k];
+            hLogH[k + 1] = hLogH[k] + (h[k] > 0.0 ? h[k] * std::log(h[k]) : 0.0);
+            nonZero[k + 1] = nonZero[k] + (h[k] > 0.0);
+        }
+    }
+};
+
+// One group of Q (step 1) for candidate i: its mass in h, its mass in P, and its bins where P > 0.
+struct Group {
+    double hMass = 0.0, pMass = 0.0;
+    int64_t nonZero = 0;
+};
+
+// KL(P || Q) of clipping at bin i (step 1 above), from the tables: sum P log P - sum P log Q, where Q is
+// constant over the non-zero bins of a group.
+double clippingDivergence(const EntropyTables& t, size_t i, size_t levels, std::vector<Group>& groups) {
+    const double total = t.sum.back();  // = sum of P
+    const double outliers = total - t.sum[i];
+    const double lastP = t.h[i - 1] + outliers;
+    groups.clear();
+    double qSum = 0.0;
+    int64_t smoothedBins = 0;  // bins with P > 0 in groups with no counts of their own: Q = eps there
+    for (size_t g = 0; g < levels; ++g) {
+        const size_t begin = (g * i + levels - 1) / levels, end = ((g + 1) * i + levels - 1) / levels;
+        if (begin >= end) continue;
+        Group group{t.sum[end] - t.sum[begin], t.sum[end] - t.sum[begin], t.nonZero[end] - t.nonZero[begin]};
+        if (end == i) {
+            group.pMass += outliers;
+            if (t.h[i - 1] <= 0.0 && lastP > 0.0) ++group.nonZero;
+        }
+        if (group.nonZero == 0) continue;
+        if (group.hMass > 0.0)
+            qSum += group.hMass;
+        else
+            smoothedBins += group.nonZero;
+        groups.push_back(group);
+    }
+    if (total <= 0.0 || qSum <= 0.0) return std::numeric_limits<double>::infinity();
+    const double smoothed = 1.0 + kSmoothing * static_cast<double>(smoothedBins);
+    double pLogQ = 0.0;
+    for (const Group& g : groups) {
+        const double q = (g.hMass > 0.0 ? g.hMass / static_cast<double>(g.nonZero) / qSum : kSmoothing) / smoothed;
+        pLogQ += g.pMass * std::log(q);
+    }
+    const double pLogP = t.hLogH[i - 1] + (lastP > 0.0 ? lastP * std::log(lastP) : 0.0);
+    return (pLogP - pLogQ) / total - std::log(total);
+}
+
+}  // namespace
+
+double entropyAmax(const Histogram& hist, int startBin, int levels) {
+    if (hist.range == 0.0 || hist.total() == 0) return 0.0;
+    std::vector<double> h(hist.counts.begin(), hist.counts.end());
+    if (h.size() > 1) h[0] = h[1];
+    const EntropyTables tables(std::move(h));
+    const size_t last = lastNonEmptyBin(hist) + 1;
+    const size_t first = std::clamp<size_t>(static_cast<size_t>(std::max(startBin, 1)), 1, last);
+    size_t best = last;
+    double bestKl = std::numeric_limits<double>::infinity();
+    std::vector<Group> groups;
+    groups.reserve(static_cast<size_t>(levels));
+    for (size_t i = first; i <= last; ++i) {
+        const double kl = clippingDivergence(tables, i, static_cast<size_t>(levels), groups);
+        if (kl <= bestKl + kTie) {
+            bestKl = std::min(kl, bestKl);
+            best = i;
+        }
+    }
+    return hist.binEdge(best);
+}
+
+double mseAmax(const Histogram& h, int startBin, int levels) {
+    if (h.range == 0.0 || h.total() == 0) return 0.0;
+    const double maxLevel = levels - 1;
+    const auto center = [&](size_t j) { return (static_cast<double>(j) + 0.5) * h.binWidth(); };
+    // Only non-empty bins add error; packed so the inner loop is branch-free and vectorises.
+    std::vector<double> counts, centers;
+    for (size_t j = 0; j < h.bins(); ++j) {
+        if (!h.counts[j]) continue;
+        counts.push_back(static_cast<double>(h.counts[j]));
+        centers.push_back(center(j));
+    }
+    // Adding and removing 1.5 * 2^52 rounds half to even, as std::nearbyint in the default rounding mode
+    // (x / scale stays far below 2^51), without a library call.
+    constexpr double kRound = 6755399441055744.0;
+    const size_t last = lastNonEmptyBin(h);
+    const size_t first = std::min(static_cast<size_t>(std::max(startBin, 0)), last);
+    size_t best = last;
+    double bestError = std::numeric_limits<double>::infinity();
+    for (size_t i = first; i <= last; ++i) {
+        const double scale = center(i) / maxLevel;
+        double error = 0.0;
+        for (size_t k = 0; k < counts.size(); ++k) {
+            const double q = std::min((centers[k] / scale + kRound) - kRound, maxLevel) * scale;
+            error += counts[k] * (q - centers[k]) * (q - centers[k]);
+        }
+        if (error < bestError) {
+            bestError = error;
+            best = i;
+        }
+    }
+    return center(best);
+}
+
+}  // namespace ql

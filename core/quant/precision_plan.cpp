@@ -1,0 +1,137 @@
+#include "core/quant/precision_plan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "core/common/atomic_file.h"
+#include "core/quant/default_placement.h"
+
+namespace ql {
+namespace {
+
+constexpr const char* kFormat = "quantlens-plan";
+constexpr int kVersion = 1;
+
+Result<Precision> precisionFromJson(const nlohmann::json& value, const std::string& what, const std::string& label) {
+    const std::optional<Precision> p = value.is_string() ? parsePrecision(value.get<std::string>()) : std::nullopt;
+    if (!p)
+        return invalidArgument(label + ": " + what + " is " + value.dump() + "; use \"fp32\", \"fp16\" or \"int8\"");
+    return *p;
+}
+
+Status checkHeader(const nlohmann::json& json, const std::string& label) {
+    if (!json.is_object()) return invalidArgument(label + ": a precision plan is a JSON object");
+    const auto format = json.find("format");
+    if (format == json.end() || !format->is_string() || format->get<std::string>() != kFormat)
+        return invalidArgument(label + ": not a QuantLens precision plan (\"format\" must be \"" + kFormat + "\")");
+    const auto version = json.find("version");
+    if (version == json.end() || !version->is_number_integer() || version->get<int>() != kVersion) {
+        return unsupported(label + ": unsupported plan version " +
+                           (version == json.end() ? "(none)" : version->dump()) + "; this QuantLens reads version " +
+                           std::to_string(kVersion));
+    }
+    if (!json.contains("nodes") || !json["nodes"].is_object())
+        return invalidArgument(label + ": the plan lacks a \"nodes\" object mapping node names to precisions");
+    return Status::ok();
+}
+
+}  // namespace
+
+const char* precisionName(Precision precision) {
+    switch (precision) {
+        case Precision::Fp32:
+            return "fp32";
+        case Precision::Fp16:
+            return "fp16";
+        case Precision::Int8:
+            return "int8";
+    }
+    return "fp32";
+}
+
+std::optional<Precision> parsePrecision(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
+        if (lower == precisionName(p)) return p;
+    return std::nullopt;
+}
+
+PrecisionPlan::PrecisionPlan(const Graph& graph, Precision precision)
+    : mEntries(graph.nodes().size(), Entry{precision, precision, {}}) {}
+
+void PrecisionPlan::setRequested(NodeId node, Precision precision) {
+    entry(node) = Entry{precision, precision, {}};
+}
+
+void PrecisionPlan::setEffective(NodeId node, Precision precision, const std::string& reason) {
+    Entry& e = entry(node);
+    e.effective = precision;
+    if (!reason.empty()) e.reason += (e.reason.empty() ? "" : "; ") + reason;
+}
+
+void PrecisionPlan::applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies) {
+    for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}};
+    for (const PrecisionPolicy* policy : policies) policy->apply(graph, *this);
+}
+
+nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
+    nlohmann::json nodes = nlohmann::json::object(), effective = nlohmann::json::object();
+    for (const Node& n : graph.nodes()) {
+        const Entry& e = entry(n.id);
+        nodes[n.name] = precisionName(e.requested);
+        if (e.effective != e.requested || !e.reason.empty())
+            effective[n.name] = {{"precision", precisionName(e.effective)}, {"reason", e.reason}};
+    }
+    nlohmann::json json = {{"format", kFormat}, {"version", kVersion}, {"nodes", nodes}};
+    if (!effective.empty()) json["effective"] = effective;
+    return json;
+}
+
+Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann::json& json,
+                                              const std::string& label) {
+    QL_RETURN_IF_ERROR(checkHeader(json, label));
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    if (json.contains("default")) {
+        QL_ASSIGN_OR_RETURN(Precision all, precisionFromJson(json["default"], "\"default\"", label));
+        plan = PrecisionPlan(graph, all);
+    }
+    std::vector<std::string> unknown;
+    for (const auto& [name, value] : json["nodes"].items()) {
+        const std::optional<NodeId> node = graph.findNode(name);
+        if (!node) {
+            unknown.push_back(name);
+            continue;
+        }
+        QL_ASSIGN_OR_RETURN(Precision p, precisionFromJson(value, "the precision of node '" + name + "'", label));
+        plan.setRequested(*node, p);
+    }
+    if (!unknown.empty()) {
+        std::string names;
+        for (size_t i = 0; i < unknown.size() && i < 10; ++i) names += (i ? ", '" : "'") + unknown[i] + "'";
+        if (unknown.size() > 10) names += " and " + std::to_string(unknown.size() - 10) + " more";
+        return notFound(label + ": the plan names " + std::to_string(unknown.size()) +
+                        " node(s) the model does not have: " + names + "; was it written for another model?");
+    }
+    return plan;
+}
+
+Result<PrecisionPlan> PrecisionPlan::load(const Graph& graph, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ioError(path + ": cannot open the precision plan");
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded()) return invalidArgument(path + ": not valid JSON; a precision plan is a JSON object");
+    return fromJson(graph, json, path);
+}
+
+Status PrecisionPlan::save(const Graph& graph, const std::string& path) const {
+    if (graph.nodes().size() != mEntries.size())
+        return internalError(path + ": the plan was made for a graph with another node count");
+    return writeFileAtomically(path, toJson(graph).dump(2) + "\n");
+}
+
+}  // namespace ql

@@ -1,0 +1,84 @@
+#pragma once
+// The precision plan: for every node, the precision the user requests (FP32, FP16, INT8) and the precision
+// TensorRT will effectively use, with the reason when the two differ.
+//
+// Requested precisions come from defaultPrecisionPlan() (default_placement.h), a plan file, or edits.
+// Effective precisions start equal to the requested ones; PrecisionPolicy objects (the TensorRT rules)
+// then downgrade nodes with setEffective(node, precision, reason). applyPolicies() recomputes them all.
+//
+// Plan file (JSON), documented in docs/plan-schema.md:
+//   {
+//     "format": "quantlens-plan",          required
+//     "version": 1,                        required
+//     "default": "fp32",                   optional: precision of unlisted nodes; absent: the default placement
+//     "nodes": { "<node name>": "int8" }   required; values "fp32" | "fp16" | "int8" (any case)
+//     "effective": { ... }                 written by save() for people and tools, ignored by load()
+//   }
+// Unknown node names are an error listing them; so is an unknown precision or format.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/model/graph.h"
+
+namespace ql {
+
+enum class Precision { Fp32, Fp16, Int8 };
+
+const char* precisionName(Precision precision);  // "fp32", "fp16", "int8"
+std::optional<Precision> parsePrecision(std::string_view text);
+
+class PrecisionPlan;
+
+// A rule that may lower the effective precision of nodes, e.g. "INT8 requested, FP32 effective: 6 channels
+// per group, not a multiple of 4". It reads the graph and the plan and calls plan.setEffective().
+class PrecisionPolicy {
+public:
+    virtual ~PrecisionPolicy() = default;
+    virtual void apply(const Graph& graph, PrecisionPlan& plan) const = 0;
+};
+
+class PrecisionPlan {
+public:
+    PrecisionPlan() = default;
+    // Every node of `graph` at `precision`.
+    PrecisionPlan(const Graph& graph, Precision precision);
+
+    size_t size() const { return mEntries.size(); }
+    Precision requested(NodeId node) const { return entry(node).requested; }
+    Precision effective(NodeId node) const { return entry(node).effective; }
+    // Why effective differs from requested; empty when they agree.
+    const std::string& reason(NodeId node) const { return entry(node).reason; }
+
+    // Sets the requested precision and resets the node's effective precision to it.
+    void setRequested(NodeId node, Precision precision);
+    // Sets the effective precision; the reason is appended ("; ") to any earlier one, so every rule that
+    // touched the node stays visible. Later calls win on the precision.
+    void setEffective(NodeId node, Precision precision, const std::string& reason);
+    // Effective = requested for every node, reasons cleared; then each policy in order.
+    void applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies);
+
+    nlohmann::json toJson(const Graph& graph) const;
+    // `label` names the source (a file) in messages.
+    static Result<PrecisionPlan> fromJson(const Graph& graph, const nlohmann::json& json, const std::string& label);
+    static Result<PrecisionPlan> load(const Graph& graph, const std::string& path);
+    Status save(const Graph& graph, const std::string& path) const;
+
+private:
+    struct Entry {
+        Precision requested = Precision::Fp32;
+        Precision effective = Precision::Fp32;
+        std::string reason;
+    };
+    const Entry& entry(NodeId node) const { return mEntries.at(static_cast<size_t>(node)); }
+    Entry& entry(NodeId node) { return mEntries.at(static_cast<size_t>(node)); }
+
+    std::vector<Entry> mEntries;  // per node, in graph order
+};
+
+}  // namespace ql

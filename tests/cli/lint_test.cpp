@@ -1,0 +1,148 @@
+// quantlens-cli lint: JSON contract, text report, --trt, --plan, --fail-on and exit codes.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/model_builder.h"
+#include "tests/support/process.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+using test::TempDir;
+
+test::ProcessResult cli(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {QL_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test::runProcess(argv);
+}
+
+// FP32: an aligned conv and a 6-channel depthwise conv (a warning and an INT8 fallback on TensorRT 10).
+ModelBuilder depthwiseModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 16, 8, 8});
+    b.initializer("w1", {16, 16, 1, 1}, test::seededFloats(256));
+    b.initializer("w2", {16, 1, 3, 3}, test::seededFloats(144));
+    b.initializer("w3", {6, 16, 1, 1}, test::seededFloats(96));
+    b.initializer("w4", {6, 1, 3, 3}, test::seededFloats(54));
+    b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+    b.node("Conv", {"c1", "w2"}, {"c2"}, "dw16").i("group", 16).ints("pads", {1, 1, 1, 1});
+    b.node("Conv", {"c2", "w3"}, {"c3"}, "conv3");
+    b.node("Conv", {"c3", "w4"}, {"y"}, "dw6").i("group", 6).ints("pads", {1, 1, 1, 1});
+    b.output("y");
+    return b;
+}
+
+// A model with an operator TensorRT cannot import.
+ModelBuilder unsupportedModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {3, 3});
+    b.node("Det", {"x"}, {"y"}, "det");
+    b.output("y");
+    return b;
+}
+
+TEST(LintCliTest, JsonHasTheContractKeys) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    const auto r = cli({"lint", dir.file("m.onnx"), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;  // warnings only, default fail level is error
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("findings"));
+    bool sawDepthwise = false;
+    for (const auto& f : j["findings"]) {
+        for (const char* key : {"rule", "severity", "node", "op", "message", "fix"})
+            EXPECT_TRUE(f.contains(key)) << key;
+        if (f["rule"] == "trt-grouped-conv-int8-alignment") {
+            sawDepthwise = true;
+            EXPECT_EQ(f["node"], "dw6");
+            EXPECT_EQ(f["severity"], "warning");
+        }
+    }
+    EXPECT_TRUE(sawDepthwise) << r.out;
+    EXPECT_EQ(j["coverage"]["weighted_layers"], 4);
+    EXPECT_EQ(j["coverage"]["int8_layers"], 3);
+    ASSERT_EQ(j["coverage"]["fallbacks"].size(), 1u);
+    EXPECT_EQ(j["coverage"]["fallbacks"][0]["node"], "dw6");
+}
+
+TEST(LintCliTest, TextGroupsBySeverityAndEndsWithCoverage) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    const auto r = cli({"lint", dir.file("m.onnx")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("warning:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[trt-grouped-conv-int8-alignment] dw6 (Conv)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3 of 4 weighted layers run INT8; 1 fall back: trt-grouped-conv-int8-alignment (1)"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(LintCliTest, FailOnWarningTurnsWarningsIntoExitOne) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "warning"}).exitCode, 1);
+    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "error"}).exitCode, 0);
+}
+
+TEST(LintCliTest, ErrorsExitOne) {
+    TempDir dir;
+    unsupportedModel().save(dir.file("det.onnx"));
+    const auto r = cli({"lint", dir.file("det.onnx"), "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["findings"].size(), 1u);
+    EXPECT_EQ(j["findings"][0]["rule"], "trt-unsupported-op");
+    EXPECT_EQ(j["findings"][0]["severity"], "error");
+}
+
+TEST(LintCliTest, PlanKeepsALayerOutOfInt8) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    test::writeFile(dir.file("plan.json"), R"({"format": "quantlens-plan", "version": 1, "nodes": {"dw6": "fp16"}})");
+    const auto r = cli({"lint", dir.file("m.onnx"), "--plan", dir.file("plan.json"), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const auto& f : j["findings"]) EXPECT_NE(f["rule"], "trt-grouped-conv-int8-alignment");
+    EXPECT_EQ(j["coverage"]["int8_layers"], 3);
+    EXPECT_TRUE(j["coverage"]["fallbacks"].empty());
+}
+
+TEST(LintCliTest, TrtVersionSwitchesVersionDependentRules) {
+    // A 6-channel depthwise conv with Q/DQ: the 8.6 build fails, 10.x falls back.
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 6, 8, 8});
+    b.initializer("w", {6, 1, 3, 3}, test::seededFloats(54));
+    for (const char* t : {"x", "w"}) {
+        b.initializer(std::string(t) + "_s", {}, {0.02f});
+        b.initializer(std::string(t) + "_z", DataType::Int8, {}, {0});
+        b.node("QuantizeLinear", {t, std::string(t) + "_s", std::string(t) + "_z"}, {std::string(t) + "_q"});
+        b.node("DequantizeLinear", {std::string(t) + "_q", std::string(t) + "_s", std::string(t) + "_z"},
+               {std::string(t) + "_dq"});
+    }
+    b.node("Conv", {"x_dq", "w_dq"}, {"y"}, "dw").i("group", 6).ints("pads", {1, 1, 1, 1});
+    b.output("y");
+    TempDir dir;
+    b.save(dir.file("q.onnx"));
+    EXPECT_EQ(cli({"lint", dir.file("q.onnx"), "--trt", "8.6"}).exitCode, 1);
+    EXPECT_EQ(cli({"lint", dir.file("q.onnx"), "--trt", "10"}).exitCode, 0);
+}
+
+TEST(LintCliTest, BadInputExitsTwo) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    test::writeFile(dir.file("bad.onnx"), "not a model");
+    test::writeFile(dir.file("bad_plan.json"),
+                    R"({"format": "quantlens-plan", "version": 1, "nodes": {"nope": "int8"}})");
+    EXPECT_EQ(cli({"lint", dir.file("missing.onnx")}).exitCode, 2);
+    EXPECT_EQ(cli({"lint", dir.file("bad.onnx")}).exitCode, 2);
+    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--trt", "7"}).exitCode, 2);
+    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "info"}).exitCode, 2);
+    const auto r = cli({"lint", dir.file("m.onnx"), "--plan", dir.file("bad_plan.json")});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ql

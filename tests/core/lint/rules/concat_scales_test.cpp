@@ -1,0 +1,37 @@
+// trt-concat-scales: Concat inputs and output share one scale.
+#include <gtest/gtest.h>
+
+#include "tests/core/lint/lint_test_util.h"
+
+namespace ql {
+namespace {
+
+constexpr const char* kRule = "trt-concat-scales";
+
+std::unique_ptr<Model> concat(float scaleA, float scaleB, float scaleOut) {
+    test::ModelBuilder b;
+    b.input("a", DataType::Float, {1, 2, 4, 4});
+    b.input("c", DataType::Float, {1, 2, 4, 4});
+    const std::string a = test::addQdq(b, "a", test::perTensor(scaleA));
+    const std::string c = test::addQdq(b, "c", test::perTensor(scaleB));
+    b.node("Concat", {a, c}, {"cat"}, "concat").i("axis", 1);
+    const std::string out = test::addQdq(b, "cat", test::perTensor(scaleOut));
+    b.node("Relu", {out}, {"y"}, "relu");
+    b.output("y");
+    return b.load();
+}
+
+TEST(ConcatScalesRuleTest, DifferentScalesAddRequantizes) {
+    const auto f = test::findingsOf(*concat(0.1f, 0.2f, 0.2f), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Warning);
+    EXPECT_EQ(f[0].nodeName, "concat");
+    EXPECT_NE(f[0].message.find("0.1"), std::string::npos) << f[0].message;
+}
+
+TEST(ConcatScalesRuleTest, SharedScaleIsFine) {
+    EXPECT_TRUE(test::findingsOf(*concat(0.2f, 0.2f, 0.2f), kRule).empty());
+}
+
+}  // namespace
+}  // namespace ql

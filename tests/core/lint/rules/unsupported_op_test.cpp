@@ -1,0 +1,80 @@
+// trt-unsupported-op: operators TensorRT cannot import, including ONNX Runtime's quantized-operator format.
+#include <gtest/gtest.h>
+
+#include "tests/core/lint/lint_test_util.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+
+constexpr const char* kRule = "trt-unsupported-op";
+
+TEST(UnsupportedOpRuleTest, UnsupportedOperatorFailsTheBuild) {
+    auto model = [](const std::string& op) {
+        ModelBuilder b;
+        b.input("x", DataType::Float, {3, 3});
+        b.node(op, {"x"}, {"y"}, "op");
+        b.output("y");
+        return b.load();
+    };
+    const auto f = test::findingsOf(*model("Det"), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Error);
+    EXPECT_EQ(f[0].opType, "Det");
+    EXPECT_TRUE(test::findingsOf(*model("Relu"), kRule).empty());
+}
+
+TEST(UnsupportedOpRuleTest, UniqueIsNotSupported) {
+    ModelBuilder b(13);
+    b.input("x", DataType::Float, {4});
+    b.node("Unique", {"x"}, {"y"}, "unique");
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Error);
+    EXPECT_EQ(f[0].nodeName, "unique");
+}
+
+TEST(UnsupportedOpRuleTest, HardmaxIsSupportedOnlyFromTrt10) {
+    ModelBuilder b(13);
+    b.input("x", DataType::Float, {2, 4});
+    b.node("Hardmax", {"x"}, {"y"}, "hardmax");
+    b.output("y");
+    const auto model = b.load();
+    EXPECT_EQ(test::findingsOf(*model, kRule, TrtVersion::Trt86).size(), 1u);
+    EXPECT_TRUE(test::findingsOf(*model, kRule, TrtVersion::Trt10).empty());
+}
+
+// What onnxruntime.quantization.quantize_dynamic writes for a Conv: DynamicQuantizeLinear + ConvInteger.
+TEST(UnsupportedOpRuleTest, OnnxRuntimeDynamicQuantizationIsNotImportable) {
+    ModelBuilder b(13);
+    b.input("x", DataType::Float, {1, 3, 8, 8});
+    b.initializer("w_quantized", DataType::Int8, {4, 3, 3, 3}, std::vector<double>(108, 1.0));
+    b.initializer("w_zero_point", DataType::Int8, {}, {0});
+    b.node("DynamicQuantizeLinear", {"x"}, {"x_q", "x_scale", "x_zp"}, "x_DynamicQuantizeLinear");
+    b.node("ConvInteger", {"x_q", "w_quantized", "x_zp", "w_zero_point"}, {"y_int"}, "conv_quant");
+    b.node("Cast", {"y_int"}, {"y"}, "cast").i("to", 1);
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 2u);
+    for (const auto& finding : f) {
+        EXPECT_EQ(finding.severity, Severity::Error);
+        EXPECT_NE(finding.fix.find("Q/DQ"), std::string::npos) << finding.fix;
+    }
+}
+
+TEST(UnsupportedOpRuleTest, CustomDomainOperatorNeedsAPlugin) {
+    ModelBuilder b(13);
+    b.opset("com.example", 1);
+    b.input("x", DataType::Float, {4});
+    b.node("Relu", {"x"}, {"r"}, "relu");
+    b.node("MyOp", {"r"}, {"y"}, "custom").domain("com.example");
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].nodeName, "custom");
+}
+
+}  // namespace
+}  // namespace ql

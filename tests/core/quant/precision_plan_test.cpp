@@ -1,0 +1,227 @@
+#include "core/quant/precision_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/quant/default_placement.h"
+#include "tests/support/model_builder.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+using test::TempDir;
+
+// x -> conv -> relu -> pool -> reshape -> gemm -> softmax -> y
+std::unique_ptr<Model> classifier() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 8, 8});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.initializer("shape", DataType::Int64, {2}, {1, 64});
+    b.initializer("fc", {64, 10}, test::seededFloats(640));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv").ints("pads", {1, 1, 1, 1});
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("MaxPool", {"r"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    b.node("Reshape", {"p", "shape"}, {"f"}, "reshape");
+    b.node("Gemm", {"f", "fc"}, {"g"}, "gemm");
+    b.node("Softmax", {"g"}, {"y"}, "softmax");
+    b.output("y");
+    return b.load();
+}
+
+Precision requestedOf(const Graph& g, const PrecisionPlan& plan, const char* name) {
+    return plan.requested(*g.findNode(name));
+}
+
+TEST(DefaultPlacement, Int8ForWeightedLayersAndWhatFusesBetweenThem) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "conv"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "relu"), Precision::Int8);     // fused into the conv
+    EXPECT_EQ(requestedOf(g, plan, "pool"), Precision::Int8);     // after an INT8 layer
+    EXPECT_EQ(requestedOf(g, plan, "reshape"), Precision::Int8);  // between INT8 layers
+    EXPECT_EQ(requestedOf(g, plan, "gemm"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "softmax"), Precision::Fp32);  // no INT8 implementation
+}
+
+TEST(DefaultPlacement, ResidualAddAndItsActivationAreInt8) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 4, 4});
+    b.initializer("w1", {4, 4, 1, 1}, test::seededFloats(16, 1));
+    b.initializer("w2", {4, 4, 1, 1}, test::seededFloats(16, 2));
+    b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+    b.node("Relu", {"c1"}, {"r1"}, "relu1");
+    b.node("Conv", {"r1", "w2"}, {"c2"}, "conv2");
+    b.node("Add", {"c2", "r1"}, {"s"}, "add");
+    b.node("Relu", {"s"}, {"y"}, "relu2");
+    b.node("Sigmoid", {"y"}, {"z"}, "sigmoid");
+    b.output("z");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "add"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "relu2"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "sigmoid"), Precision::Fp32);
+}
+
+TEST(DefaultPlacement, PassThroughChainsNeedInt8OnBothSides) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {2, 6});
+    b.initializer("w", {6, 6}, test::seededFloats(36));
+    b.initializer("w2", {2, 6}, test::seededFloats(12, 3));
+    b.initializer("shape", DataType::Int64, {2}, {6, 2});
+    b.node("Reshape", {"x", "shape"}, {"xr"}, "input_reshape");  // fed by a graph input: stays FP32
+    b.node("Transpose", {"xr"}, {"xt"}, "input_transpose");
+    b.node("MatMul", {"xt", "w"}, {"m"}, "matmul");
+    b.node("Reshape", {"m", "shape"}, {"a"}, "reshape_a");  // matmul -> reshape -> transpose -> matmul
+    b.node("Transpose", {"a"}, {"t"}, "transpose_a");
+    b.node("MatMul", {"t", "w2"}, {"m2"}, "matmul2");
+    b.node("Flatten", {"m2"}, {"y"}, "flatten");       // ends at a graph output: stays FP32
+    b.node("Transpose", {"m"}, {"u"}, "transpose_b");  // feeds a non-INT8 op: stays FP32
+    b.node("Softmax", {"u"}, {"v"}, "softmax");
+    b.output("y");
+    b.output("v");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "input_reshape"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "input_transpose"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "reshape_a"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "transpose_a"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "flatten"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "transpose_b"), Precision::Fp32);
+}
+
+class GroupedConvPolicy final : public PrecisionPolicy {
+public:
+    void apply(const Graph& graph, PrecisionPlan& plan) const override {
+        for (const Node& n : graph.nodes())
+            if (n.opType == "Conv" && plan.requested(n.id) == Precision::Int8)
+                plan.setEffective(n.id, Precision::Fp16, "test-rule: grouped conv");
+    }
+};
+
+class EverythingFp32Policy final : public PrecisionPolicy {
+public:
+    void apply(const Graph& graph, PrecisionPlan& plan) const override {
+        for (const Node& n : graph.nodes())
+            if (plan.effective(n.id) != Precision::Fp32) plan.setEffective(n.id, Precision::Fp32, "second rule");
+    }
+};
+
+TEST(PrecisionPlan, PoliciesLowerTheEffectivePrecisionWithAReason) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(g);
+    const NodeId conv = *g.findNode("conv"), gemm = *g.findNode("gemm");
+    const GroupedConvPolicy grouped;
+    const EverythingFp32Policy fp32;
+    const std::vector<const PrecisionPolicy*> policies = {&grouped, &fp32};
+    plan.applyPolicies(g, policies);
+    EXPECT_EQ(plan.requested(conv), Precision::Int8);
+    EXPECT_EQ(plan.effective(conv), Precision::Fp32);
+    EXPECT_EQ(plan.reason(conv), "test-rule: grouped conv; second rule");
+    EXPECT_EQ(plan.reason(gemm), "second rule");
+    EXPECT_EQ(plan.reason(*g.findNode("softmax")), "");
+    // Re-applying starts from the requested precisions: reasons do not pile up.
+    const std::vector<const PrecisionPolicy*> justGrouped = {&grouped};
+    plan.applyPolicies(g, justGrouped);
+    EXPECT_EQ(plan.effective(conv), Precision::Fp16);
+    EXPECT_EQ(plan.reason(conv), "test-rule: grouped conv");
+    EXPECT_EQ(plan.effective(gemm), Precision::Int8);
+    // A new request resets the node's effective precision.
+    plan.setRequested(conv, Precision::Fp16);
+    EXPECT_EQ(plan.effective(conv), Precision::Fp16);
+    EXPECT_EQ(plan.reason(conv), "");
+}
+
+TEST(PrecisionPlan, SavesAndLoadsRequestedPrecisions) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(g);
+    plan.setRequested(*g.findNode("gemm"), Precision::Fp16);
+    plan.setEffective(*g.findNode("conv"), Precision::Fp32, "why");
+    TempDir dir;
+    ASSERT_TRUE(plan.save(g, dir.file("plan.json")).isOk());
+    auto loaded = PrecisionPlan::load(g, dir.file("plan.json"));
+    ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
+    for (const Node& n : g.nodes()) {
+        EXPECT_EQ(loaded->requested(n.id), plan.requested(n.id)) << n.name;
+        EXPECT_EQ(loaded->effective(n.id), loaded->requested(n.id)) << "effective is derived, not loaded";
+    }
+    const nlohmann::json json = plan.toJson(g);
+    EXPECT_EQ(json["format"], "quantlens-plan");
+    EXPECT_EQ(json["version"], 1);
+    EXPECT_EQ(json["nodes"]["gemm"], "fp16");
+    EXPECT_EQ(json["effective"]["conv"]["reason"], "why");
+}
+
+Result<PrecisionPlan> fromText(const Graph& g, const std::string& text) {
+    return PrecisionPlan::fromJson(g, nlohmann::json::parse(text), "plan.json");
+}
+
+TEST(PrecisionPlan, PartialPlansStartFromTheDefaultsOrTheGivenDefault) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    auto partial = fromText(g, R"({"format": "quantlens-plan", "version": 1, "nodes": {"softmax": "FP16"}})");
+    ASSERT_TRUE(partial.isOk()) << partial.status().message();
+    EXPECT_EQ(requestedOf(g, *partial, "softmax"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, *partial, "conv"), Precision::Int8);
+    auto allFp16 =
+        fromText(g, R"({"format": "quantlens-plan", "version": 1, "default": "fp16", "nodes": {"conv": "int8"}})");
+    ASSERT_TRUE(allFp16.isOk()) << allFp16.status().message();
+    EXPECT_EQ(requestedOf(g, *allFp16, "conv"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, *allFp16, "gemm"), Precision::Fp16);
+}
+
+void expectError(const Result<PrecisionPlan>& r, const std::vector<std::string>& fragments) {
+    ASSERT_FALSE(r.isOk());
+    EXPECT_NE(r.status().message().find("plan.json"), std::string::npos) << r.status().message();
+    for (const auto& f : fragments) EXPECT_NE(r.status().message().find(f), std::string::npos) << r.status().message();
+}
+
+TEST(PrecisionPlan, UnknownNodeNamesAreAnErrorNamingThem) {
+    auto model = classifier();
+    const auto r = fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1,
+        "nodes": {"conv": "int8", "conv_9": "int8", "head": "fp16"}})");
+    expectError(r, {"2 node(s)", "'conv_9'", "'head'"});
+    EXPECT_EQ(r.status().code(), StatusCode::NotFound);
+}
+
+TEST(PrecisionPlan, RejectsBadPrecisionsFormatsAndVersions) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    expectError(fromText(g, R"({"format": "quantlens-plan", "version": 1, "nodes": {"conv": "int4"}})"),
+                {"'conv'", "\"int4\"", "\"int8\""});
+    expectError(fromText(g, R"({"format": "quantlens-plan", "version": 1, "nodes": {"conv": 8}})"), {"'conv'"});
+    expectError(fromText(g, R"({"format": "quantlens-plan", "version": 1, "default": "int2", "nodes": {}})"),
+                {"\"default\""});
+    expectError(fromText(g, R"({"format": "other", "version": 1, "nodes": {}})"), {"format"});
+    expectError(fromText(g, R"({"format": 3, "version": 1, "nodes": {}})"), {"format"});
+    expectError(fromText(g, R"({"format": "quantlens-plan", "version": 2, "nodes": {}})"), {"version 2"});
+    expectError(fromText(g, R"({"format": "quantlens-plan", "version": 1})"), {"\"nodes\""});
+    expectError(fromText(g, R"([1, 2])"), {"JSON object"});
+}
+
+TEST(PrecisionPlan, LoadReportsUnreadableFiles) {
+    auto model = classifier();
+    TempDir dir;
+    test::writeFile(dir.file("plan.json"), "{ not json");
+    expectError(PrecisionPlan::load(model->graph(), dir.file("plan.json")), {"not valid JSON"});
+    auto missing = PrecisionPlan::load(model->graph(), dir.file("missing.json"));
+    ASSERT_FALSE(missing.isOk());
+    EXPECT_EQ(missing.status().code(), StatusCode::IoError);
+}
+
+TEST(PrecisionPlan, ParsesPrecisionNames) {
+    EXPECT_EQ(parsePrecision("INT8"), Precision::Int8);
+    EXPECT_EQ(parsePrecision("fp16"), Precision::Fp16);
+    EXPECT_EQ(parsePrecision("Fp32"), Precision::Fp32);
+    EXPECT_EQ(parsePrecision("bf16"), std::nullopt);
+    EXPECT_STREQ(precisionName(Precision::Int8), "int8");
+}
+
+}  // namespace
+}  // namespace ql

@@ -1,0 +1,149 @@
+#include "ui/graph/graph_node_item.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+namespace ql::ui {
+
+namespace {
+
+constexpr double kMargin = 8;  // room around the box for the outline, selection and badges
+constexpr double kRadius = 4;
+constexpr double kBadge = 14;
+
+QString baseToolTip(const VisibleNode& node) {
+    const QString title = QString::fromStdString(node.title).toHtmlEscaped();
+    const QString subtitle = QString::fromStdString(node.subtitle).toHtmlEscaped();
+    switch (node.kind) {
+        case VisibleKind::Operator:
+            return QStringLiteral("<b>%1</b><br>%2").arg(title, subtitle);
+        case VisibleKind::Block:
+            return QStringLiteral("<b>%1</b><br>%2, collapsed. Double-click to expand.").arg(title, subtitle);
+        case VisibleKind::GraphInput:
+            return QStringLiteral("Input <b>%1</b><br>%2").arg(title, subtitle);
+        case VisibleKind::GraphOutput:
+            return QStringLiteral("Output <b>%1</b><br>%2").arg(title, subtitle);
+    }
+    return title;
+}
+
+}  // namespace
+
+GraphNodeItem::GraphNodeItem(int index, const VisibleNode& node, const NodeMetrics& metrics, const QRectF& sceneRect,
+                             bool quantized)
+    : mIndex(index),
+      mKind(node.kind),
+      mMetrics(metrics),
+      mSize(sceneRect.size()),
+      mFill(fillColor(node)),
+      mBaseToolTip(baseToolTip(node)),
+      mQuantized(quantized) {
+    setPos(sceneRect.topLeft());
+    setFlag(ItemIsSelectable);
+    setCacheMode(DeviceCoordinateCache);
+    setZValue(1);
+    const double textWidth = mSize.width() - 2 * metrics.padding();
+    mTitle =
+        QFontMetricsF(metrics.titleFont()).elidedText(QString::fromStdString(node.title), Qt::ElideMiddle, textWidth);
+    mSubtitle = metrics.elidedSubtitle(node, mSize.width());
+    updateToolTip();
+}
+
+void GraphNodeItem::setPrecision(std::optional<Precision> precision) {
+    if (mPrecision == precision) return;
+    mPrecision = precision;
+    updateToolTip();
+    update();
+}
+
+QColor GraphNodeItem::outlineColor() const {
+    return mPrecision ? precisionColor(*mPrecision) : mFill.darker(160);
+}
+
+void GraphNodeItem::setBadge(std::optional<Severity> severity, const QString& text) {
+    mBadge = severity;
+    mBadgeText = severity ? text : QString();
+    updateToolTip();
+    update();
+}
+
+void GraphNodeItem::updateToolTip() {
+    QString tip = mBaseToolTip;
+    if (mPrecision) tip += QStringLiteral("<br>Precision: %1").arg(precisionLabel(*mPrecision));
+    if (mQuantized) tip += QStringLiteral("<br>Quantized by Q/DQ pairs");
+    if (mBadge)
+        tip += QStringLiteral("<br><b>%1:</b> %2")
+                   .arg(QString::fromLatin1(severityName(*mBadge)), mBadgeText.toHtmlEscaped());
+    setToolTip(tip);
+}
+
+QRectF GraphNodeItem::boundingRect() const {
+    return boxRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
+}
+
+void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const QRectF box = boxRect();
+    if (lod < kTextLevelOfDetail) {
+        painter->fillRect(box, isSelected() ? selectionColor() : mFill);
+        if (mPrecision) painter->setPen(QPen(outlineColor(), 0));
+        if (mPrecision) painter->drawRect(box);
+        return;
+    }
+    painter->setRenderHint(QPainter::Antialiasing);
+    if (isSelected()) {
+        painter->setPen(QPen(selectionColor(), 3));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(box.adjusted(-4, -4, 4, 4), kRadius + 3, kRadius + 3);
+    }
+    const bool rounded = mKind == VisibleKind::GraphInput || mKind == VisibleKind::GraphOutput;
+    const double radius = rounded ? box.height() / 2 : kRadius;
+    if (mKind == VisibleKind::Block) {
+        // A stack of cards: the block holds many nodes.
+        painter->setPen(QPen(mFill.darker(160), 1));
+        painter->setBrush(mFill.lighter(125));
+        painter->drawRoundedRect(box.translated(3, -3), kRadius, kRadius);
+    }
+    painter->setPen(QPen(outlineColor(), mPrecision ? 2.5 : 1));
+    painter->setBrush(mFill);
+    painter->drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
+    paintText(painter);
+    paintBadges(painter);
+}
+
+void GraphNodeItem::paintText(QPainter* painter) const {
+    const double pad = mMetrics.padding();
+    const double top =
+        (mSize.height() - mMetrics.titleHeight() - (mSubtitle.isEmpty() ? 0 : mMetrics.subtitleHeight())) / 2;
+    painter->setPen(Qt::white);
+    painter->setFont(mMetrics.titleFont());
+    painter->drawText(QRectF(pad, top, mSize.width() - 2 * pad, mMetrics.titleHeight()), Qt::AlignCenter, mTitle);
+    if (mSubtitle.isEmpty()) return;
+    painter->setPen(QColor(255, 255, 255, 200));
+    painter->setFont(mMetrics.subtitleFont());
+    painter->drawText(QRectF(pad, top + mMetrics.titleHeight(), mSize.width() - 2 * pad, mMetrics.subtitleHeight()),
+                      Qt::AlignCenter, mSubtitle);
+}
+
+void GraphNodeItem::paintBadges(QPainter* painter) const {
+    QFont font = mMetrics.subtitleFont();
+    font.setBold(true);
+    painter->setFont(font);
+    if (mQuantized) {
+        const QRectF chip(-kBadge / 2 + 2, -kBadge / 2 + 2, kBadge, kBadge);
+        painter->setPen(QPen(Qt::black, 1));
+        painter->setBrush(quantBadgeColor());
+        painter->drawRoundedRect(chip, 3, 3);
+        painter->drawText(chip, Qt::AlignCenter, QStringLiteral("Q"));
+    }
+    if (mBadge) {
+        const QRectF dot(mSize.width() - kBadge / 2 - 2, -kBadge / 2 + 2, kBadge, kBadge);
+        painter->setPen(QPen(Qt::white, 1.5));
+        painter->setBrush(severityColor(*mBadge));
+        painter->drawEllipse(dot);
+        painter->drawText(dot, Qt::AlignCenter, QStringLiteral("!"));
+    }
+}
+
+}  // namespace ql::ui

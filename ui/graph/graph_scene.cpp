@@ -1,0 +1,252 @@
+#include "ui/graph/graph_scene.h"
+
+#include <deque>
+
+#include "ui/graph/graph_edge_item.h"
+#include "ui/graph/graph_node_item.h"
+
+namespace ql::ui {
+
+namespace {
+
+constexpr double kSceneMargin = 40;
+
+}  // namespace
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    connect(&mEngine, &GraphLayoutEngine::layoutFinished, this, &GraphScene::applyLayout);
+}
+
+GraphScene::~GraphScene() = default;
+
+void GraphScene::setGraph(const Graph& graph) {
+    mSnapshot = GraphSnapshot::from(graph);
+    mHasGraph = true;
+    mAwaitingFirstLayout = true;
+    mVisibility.expandedScopes.clear();
+    mVisibility.collapsedScopes.clear();
+    mPrecisions.clear();
+    mBadges.clear();
+    relayout();
+}
+
+void GraphScene::clearGraph() {
+    mSnapshot = {};
+    mHasGraph = false;
+    mAwaitingFirstLayout = false;
+    mPrecisions.clear();
+    mBadges.clear();
+    mLayout.reset();
+    mItems.clear();
+    mPredecessors.clear();
+    mSuccessors.clear();
+    clear();
+    // Supersede a layout in flight: its result must not bring the old graph back.
+    mEngine.requestLayout({}, mLayoutOptions);
+}
+
+void GraphScene::setShowQdq(bool show) {
+    if (mVisibility.showQdq == show) return;
+    mVisibility.showQdq = show;
+    relayout();
+}
+
+void GraphScene::setShowConstants(bool show) {
+    if (mVisibility.showConstants == show) return;
+    mVisibility.showConstants = show;
+    relayout();
+}
+
+void GraphScene::expandScope(const std::string& scope) {
+    mVisibility.collapsedScopes.erase(scope);
+    mVisibility.expandedScopes.insert(scope);
+    relayout();
+}
+
+void GraphScene::collapseScope(const std::string& scope) {
+    // Closing a scope closes what was opened inside it too.
+    std::erase_if(mVisibility.expandedScopes, [&](const std::string& s) { return s.starts_with(scope); });
+    mVisibility.collapsedScopes.insert(scope);
+    relayout();
+}
+
+bool GraphScene::revealNode(NodeId node) {
+    if (!mLayout || node < 0 || static_cast<size_t>(node) >= mLayout->graph.itemOfNode.size()) return false;
+    const int item = mLayout->graph.itemOfNode[static_cast<size_t>(node)];
+    if (item < 0 || mLayout->graph.nodes[static_cast<size_t>(item)].kind != VisibleKind::Block) return false;
+    for (const std::string& prefix : scopePrefixes(mSnapshot.nodes[static_cast<size_t>(node)].name)) {
+        mVisibility.collapsedScopes.erase(prefix);
+        mVisibility.expandedScopes.insert(prefix);
+    }
+    relayout();
+    return true;
+}
+
+void GraphScene::setCollapseThresholds(size_t collapseAbove, size_t collapsedBudget) {
+    mVisibility.collapseAbove = collapseAbove;
+    mVisibility.collapsedBudget = collapsedBudget;
+    if (mHasGraph) relayout();
+}
+
+void GraphScene::setLayoutOptions(const LayoutOptions& options) {
+    mLayoutOptions = options;
+    if (mHasGraph) relayout();
+}
+
+void GraphScene::relayout() {
+    if (!mHasGraph) return;
+    VisibleGraph visible = buildVisibleGraph(mSnapshot, mVisibility);
+    for (VisibleNode& node : visible.nodes) mMetrics.size(node);
+    mEngine.requestLayout(std::move(visible), mLayoutOptions);
+}
+
+void GraphScene::applyLayout(quint64, std::shared_ptr<const GraphLayout> layout) {
+    if (!mHasGraph) return;
+    emit layoutAboutToBeApplied();
+    clear();
+    mItems.clear();
+    mLayout = std::move(layout);
+    const VisibleGraph& graph = mLayout->graph;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const VisibleNode& node = graph.nodes[i];
+        const LayoutRect& r = mLayout->nodeRects[i];
+        const bool quantized = node.kind == VisibleKind::Operator && !mVisibility.showQdq &&
+                               mSnapshot.nodes[static_cast<size_t>(node.node)].quantized;
+        auto* item =
+            new GraphNodeItem(static_cast<int>(i), node, mMetrics, QRectF(r.x, r.y, r.width, r.height), quantized);
+        addItem(item);
+        mItems.push_back(item);
+        refreshDecorations(item);
+    }
+    addEdgeItems();
+    setSceneRect(
+        QRectF(-kSceneMargin, -kSceneMargin, mLayout->width + 2 * kSceneMargin, mLayout->height + 2 * kSceneMargin));
+    const bool newGraph = mAwaitingFirstLayout;
+    mAwaitingFirstLayout = false;
+    emit layoutApplied(newGraph);
+}
+
+void GraphScene::addEdgeItems() {
+    const VisibleGraph& graph = mLayout->graph;
+    mPredecessors.assign(graph.nodes.size(), {});
+    mSuccessors.assign(graph.nodes.size(), {});
+    for (size_t e = 0; e < graph.edges.size(); ++e) {
+        const VisibleEdge& edge = graph.edges[e];
+        mSuccessors[static_cast<size_t>(edge.from)].push_back(edge.to);
+        mPredecessors[static_cast<size_t>(edge.to)].push_back(edge.from);
+        if (mLayout->edgeRoutes[e].points.empty()) continue;
+        addItem(new GraphEdgeItem(mLayout->edgeRoutes[e], edgeToolTip(edge)));
+    }
+}
+
+QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
+    const SnapshotValue& value = mSnapshot.values[static_cast<size_t>(edge.value)];
+    QString tip = QStringLiteral("<b>%1</b><br>%2")
+                      .arg(QString::fromStdString(value.name).toHtmlEscaped(),
+                           QString::fromStdString(value.typeText).toHtmlEscaped());
+    if (edge.count > 1) tip += QStringLiteral("<br>and %1 more tensors").arg(edge.count - 1);
+    return tip;
+}
+
+void GraphScene::setNodePrecision(NodeId node, Precision precision) {
+    mPrecisions[node] = precision;
+    refreshDecorationsOf(node);
+}
+
+void GraphScene::clearNodePrecision(NodeId node) {
+    mPrecisions.erase(node);
+    refreshDecorationsOf(node);
+}
+
+void GraphScene::clearNodePrecisions() {
+    mPrecisions.clear();
+    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+}
+
+std::optional<Precision> GraphScene::nodePrecision(NodeId node) const {
+    auto it = mPrecisions.find(node);
+    if (it == mPrecisions.end()) return std::nullopt;
+    return it->second;
+}
+
+void GraphScene::setNodeBadge(NodeId node, Severity severity, const QString& text) {
+    mBadges[node] = {severity, text};
+    refreshDecorationsOf(node);
+}
+
+void GraphScene::clearNodeBadge(NodeId node) {
+    mBadges.erase(node);
+    refreshDecorationsOf(node);
+}
+
+void GraphScene::clearNodeBadges() {
+    mBadges.clear();
+    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+}
+
+void GraphScene::refreshDecorationsOf(NodeId node) {
+    if (!mLayout || node < 0 || static_cast<size_t>(node) >= mLayout->graph.itemOfNode.size()) return;
+    const int index = mLayout->graph.itemOfNode[static_cast<size_t>(node)];
+    if (index >= 0) refreshDecorations(mItems[static_cast<size_t>(index)]);
+}
+
+// A block shows its members' precision when they all agree, and its most severe finding.
+void GraphScene::refreshDecorations(GraphNodeItem* item) const {
+    const std::vector<NodeId> nodes = nodesOf(item);
+    std::optional<Precision> precision;
+    bool uniform = !nodes.empty();
+    const Badge* worst = nullptr;
+    int findings = 0;
+    for (NodeId node : nodes) {
+        const std::optional<Precision> p = nodePrecision(node);
+        if (!p || (precision && *precision != *p)) uniform = false;
+        precision = p;
+        auto badge = mBadges.find(node);
+        if (badge == mBadges.end()) continue;
+        ++findings;
+        if (!worst || badge->second.severity < worst->severity) worst = &badge->second;
+    }
+    item->setPrecision(uniform ? precision : std::nullopt);
+    if (!worst) {
+        item->setBadge(std::nullopt, {});
+        return;
+    }
+    item->setBadge(worst->severity, findings > 1
+                                        ? QStringLiteral("%1 findings inside; worst: %2").arg(findings).arg(worst->text)
+                                        : worst->text);
+}
+
+std::vector<NodeId> GraphScene::nodesOf(const GraphNodeItem* item) const {
+    if (!mLayout || item == nullptr) return {};
+    const VisibleNode& node = mLayout->graph.nodes[static_cast<size_t>(item->index())];
+    if (node.kind == VisibleKind::Operator) return {node.node};
+    return node.members;
+}
+
+int GraphScene::visibleIndexOf(NodeId node) const {
+    if (!mLayout || node < 0 || static_cast<size_t>(node) >= mLayout->graph.itemOfNode.size()) return -1;
+    // Hidden nodes (Q/DQ, Constant) stand in front of the layer they feed: walk forward to a visible one.
+    std::deque<NodeId> queue{node};
+    std::vector<char> seen(mSnapshot.nodes.size(), 0);
+    while (!queue.empty()) {
+        const NodeId n = queue.front();
+        queue.pop_front();
+        const int index = mLayout->graph.itemOfNode[static_cast<size_t>(n)];
+        if (index >= 0) return index;
+        for (ValueId out : mSnapshot.nodes[static_cast<size_t>(n)].outputs) {
+            if (out == kNoId) continue;
+            for (NodeId consumer : mSnapshot.values[static_cast<size_t>(out)].consumers) {
+                if (!seen[static_cast<size_t>(consumer)]) queue.push_back(consumer);
+                seen[static_cast<size_t>(consumer)] = 1;
+            }
+        }
+    }
+    return -1;
+}
+
+GraphNodeItem* GraphScene::itemForNode(NodeId node) const {
+    const int index = visibleIndexOf(node);
+    return index < 0 ? nullptr : mItems[static_cast<size_t>(index)];
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,102 @@
+#pragma once
+// The scene of the graph view: owns a snapshot of the graph, what is shown of it (Q/DQ pairs, constants,
+// collapsed scopes), the layout engine, and one item per visible box and edge. Precisions and lint badges are
+// kept per graph node, so they survive every re-layout.
+#include <QGraphicsScene>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "ui/graph/graph_layout_engine.h"
+#include "ui/graph/graph_snapshot.h"
+#include "ui/graph/node_style.h"
+
+namespace ql::ui {
+
+class GraphNodeItem;
+
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
+
+    // Copies what the view needs from `graph` (no pointer into it is kept) and lays it out in the background.
+    void setGraph(const Graph& graph);
+    void clearGraph();
+    bool hasGraph() const { return mHasGraph; }
+    const GraphSnapshot& snapshot() const { return mSnapshot; }
+    // The layout the items show; null before the first one arrives.
+    const GraphLayout* layout() const { return mLayout.get(); }
+    bool isLayoutPending() const { return mEngine.isBusy(); }
+    GraphLayoutEngine& engine() { return mEngine; }
+
+    // Each change lays the graph out again (in the background).
+    void setShowQdq(bool show);
+    bool showQdq() const { return mVisibility.showQdq; }
+    void setShowConstants(bool show);
+    bool showConstants() const { return mVisibility.showConstants; }
+    void expandScope(const std::string& scope);
+    void collapseScope(const std::string& scope);
+    // Expands the blocks that hide `node`; false when it is already visible (no new layout).
+    bool revealNode(NodeId node);
+    // Thresholds (tests use small ones); keeps the user's expanded/collapsed scopes.
+    void setCollapseThresholds(size_t collapseAbove, size_t collapsedBudget);
+    void setLayoutOptions(const LayoutOptions& options);
+
+    void setNodePrecision(NodeId node, Precision precision);
+    void clearNodePrecision(NodeId node);
+    void clearNodePrecisions();
+    std::optional<Precision> nodePrecision(NodeId node) const;
+    void setNodeBadge(NodeId node, Severity severity, const QString& text);
+    void clearNodeBadge(NodeId node);
+    void clearNodeBadges();
+
+    const std::vector<GraphNodeItem*>& nodeItems() const { return mItems; }
+    // The box that shows `node`: its own, its block's, or (for a hidden Q/DQ or Constant node) the box of the
+    // layer it feeds. Null when there is none or no layout yet.
+    GraphNodeItem* itemForNode(NodeId node) const;
+    // The graph nodes a box stands for: one operator, a block's members, none for inputs/outputs.
+    std::vector<NodeId> nodesOf(const GraphNodeItem* item) const;
+    // Boxes connected to box `index` by an edge, in edge order.
+    const std::vector<int>& predecessors(int index) const { return mPredecessors.at(static_cast<size_t>(index)); }
+    const std::vector<int>& successors(int index) const { return mSuccessors.at(static_cast<size_t>(index)); }
+
+signals:
+    // The items are about to be replaced (their selection changes are not the user's).
+    void layoutAboutToBeApplied();
+    // The items now show a new layout; `newGraph` when it is the first layout of a graph set by setGraph().
+    void layoutApplied(bool newGraph);
+
+private:
+    void relayout();
+    void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
+    void addEdgeItems();
+    QString edgeToolTip(const VisibleEdge& edge) const;
+    void refreshDecorations(GraphNodeItem* item) const;
+    void refreshDecorationsOf(NodeId node);
+    int visibleIndexOf(NodeId node) const;
+
+    struct Badge {
+        Severity severity;
+        QString text;
+    };
+
+    NodeMetrics mMetrics;
+    GraphLayoutEngine mEngine;
+    GraphSnapshot mSnapshot;
+    bool mHasGraph = false;
+    bool mAwaitingFirstLayout = false;
+    VisibilityOptions mVisibility;
+    LayoutOptions mLayoutOptions;
+    std::shared_ptr<const GraphLayout> mLayout;
+    std::vector<GraphNodeItem*> mItems;  // per visible node of mLayout
+    std::vector<std::vector<int>> mPredecessors;
+    std::vector<std::vector<int>> mSuccessors;
+    std::unordered_map<NodeId, Precision> mPrecisions;
+    std::unordered_map<NodeId, Badge> mBadges;
+};
+
+}  // namespace ql::ui

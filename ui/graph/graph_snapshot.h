@@ -1,0 +1,49 @@
+#pragma once
+// A Qt-free copy of what the graph view needs from a ql::Graph: names, op types, connectivity, tensor types and
+// Q/DQ links. The view keeps this copy, never a pointer into the Model, so a reload cannot leave it dangling
+// (STYLE.md rule 2) and the layout can run on another thread.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/graph.h"
+
+namespace ql::ui {
+
+struct SnapshotNode {
+    std::string name;
+    std::string opType;
+    std::vector<ValueId> inputs;   // kNoId for an omitted optional input
+    std::vector<ValueId> outputs;  // kNoId for an omitted optional output
+    bool isConstantOp = false;     // a Constant node (no inputs): data, like an initializer
+    bool isQdq = false;            // a QuantizeLinear/DequantizeLinear linked to the layer it quantizes
+    bool quantized = false;        // a layer fed by a Q/DQ pair
+};
+
+struct SnapshotValue {
+    std::string name;
+    std::string typeText;  // "float32 [1,3,224,224]"
+    NodeId producer = kNoId;
+    std::vector<NodeId> consumers;
+    bool initializer = false;
+    bool graphInput = false;
+    bool graphOutput = false;
+};
+
+struct GraphSnapshot {
+    std::vector<SnapshotNode> nodes;
+    std::vector<SnapshotValue> values;
+    std::vector<ValueId> inputs;   // graph inputs that are not initializers
+    std::vector<ValueId> outputs;  // graph outputs
+
+    static GraphSnapshot from(const Graph& graph);
+    std::optional<NodeId> findNode(const std::string& name) const;
+    std::optional<ValueId> findValue(const std::string& name) const;
+
+private:
+    std::unordered_map<std::string, NodeId> mNodeIndex;
+    std::unordered_map<std::string, ValueId> mValueIndex;
+};
+
+}  // namespace ql::ui

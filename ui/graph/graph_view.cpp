@@ -1,0 +1,349 @@
+#include "ui/graph/graph_view.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/graph/graph_legend.h"
+#include "ui/graph/graph_node_item.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+namespace {
+
+constexpr double kMinZoom = 0.02;
+constexpr double kMaxZoom = 4.0;
+constexpr double kZoomStep = 1.25;
+// A graph whose fit-to-window zoom is below this opens at kReadableZoom at its top instead.
+constexpr double kSmallestFitOnOpen = 0.5;
+constexpr double kReadableZoom = 0.9;
+constexpr int kLegendMargin = 8;
+
+QString lowered(const std::string& s) {
+    return QString::fromStdString(s).toLower();
+}
+
+}  // namespace
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent), mScene(new GraphScene(this)), mLegend(new GraphLegend(this)) {
+    setScene(mScene);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(ScrollHandDrag);
+    setTransformationAnchor(AnchorUnderMouse);
+    setViewportUpdateMode(SmartViewportUpdate);
+    setOptimizationFlags(DontSavePainterState);
+    setFocusPolicy(Qt::StrongFocus);
+    connect(mScene, &GraphScene::layoutAboutToBeApplied, this, [this] { mRestoringSelection = true; });
+    connect(mScene, &GraphScene::layoutApplied, this, &GraphView::onLayoutApplied);
+    connect(mScene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+    placeLegend();
+}
+
+GraphView::~GraphView() {
+    // The scene outlives this object's members (it is a child QObject): its items' destruction must not call back.
+    disconnect(mScene, nullptr, this, nullptr);
+}
+
+void GraphView::setDocument(ModelDocument* document) {
+    for (const auto& connection : mDocumentConnections) disconnect(connection);
+    mDocumentConnections.clear();
+    mDocument = document;
+    if (!document) return;
+    auto show = [this] {
+        if (mDocument && mDocument->model())
+            setGraph(mDocument->model()->graph());
+        else
+            clearGraph();
+    };
+    mDocumentConnections.append(connect(document, &ModelDocument::modelReplaced, this, show));
+    show();
+}
+
+void GraphView::setGraph(const Graph& graph) {
+    mPendingFocus = kNoId;
+    mSelectedNodes.clear();
+    mLastEmitted = kNoId;
+    mScene->setGraph(graph);
+}
+
+void GraphView::clearGraph() {
+    mPendingFocus = kNoId;
+    mSelectedNodes.clear();
+    mLastEmitted = kNoId;
+    mScene->clearGraph();
+}
+
+void GraphView::setLegendVisible(bool visible) {
+    mLegend->setVisible(visible);
+}
+
+void GraphView::onLayoutApplied(bool newGraph) {
+    mRestoringSelection = true;
+    for (NodeId node : mSelectedNodes) {
+        if (GraphNodeItem* item = mScene->itemForNode(node)) item->setSelected(true);
+    }
+    mRestoringSelection = false;
+    if (newGraph) showInitialView();
+    if (mPendingFocus != kNoId) {
+        const NodeId node = mPendingFocus;
+        mPendingFocus = kNoId;
+        selectNode(node);
+    } else if (!newGraph && !mSelectedNodes.isEmpty()) {
+        if (GraphNodeItem* item = mScene->itemForNode(mSelectedNodes.front())) centerOn(item);
+    }
+    emit layoutApplied();
+}
+
+void GraphView::showInitialView() {
+    const QRectF scene = mScene->sceneRect();
+    const double fit = std::min(viewport()->width() / scene.width(), viewport()->height() / scene.height());
+    if (fit >= kSmallestFitOnOpen) {
+        fitToWindow();
+        return;
+    }
+    setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+    // The top of the graph, centred on its first box (usually the input).
+    const QRectF first = mScene->nodeItems().empty() ? scene : mScene->nodeItems().front()->sceneBoundingRect();
+    centerOn(first.center().x(), scene.top() + viewport()->height() / 2.0 / kReadableZoom);
+}
+
+void GraphView::onSelectionChanged() {
+    if (mRestoringSelection) return;
+    mSelectedNodes = selectedNodes();
+    const QList<QGraphicsItem*> items = mScene->selectedItems();
+    if (items.size() != 1) return;
+    const auto* item = qgraphicsitem_cast<GraphNodeItem*>(items.front());
+    if (!item || item->kind() != VisibleKind::Operator) return;
+    const NodeId node = mScene->nodesOf(item).front();
+    if (node == mLastEmitted) return;
+    mLastEmitted = node;
+    emit nodeSelected(node);
+}
+
+QList<NodeId> GraphView::selectedNodes() const {
+    QList<NodeId> nodes;
+    for (QGraphicsItem* item : mScene->selectedItems()) {
+        if (const auto* box = qgraphicsitem_cast<GraphNodeItem*>(item)) {
+            for (NodeId node : mScene->nodesOf(box)) nodes.append(node);
+        }
+    }
+    return nodes;
+}
+
+std::optional<NodeId> GraphView::findNode(const QString& text) const {
+    const GraphSnapshot& graph = mScene->snapshot();
+    const std::string exact = text.toStdString();
+    if (auto node = graph.findNode(exact)) return node;
+    auto producerOf = [&](ValueId v) -> std::optional<NodeId> {
+        const SnapshotValue& value = graph.values[static_cast<size_t>(v)];
+        if (value.producer != kNoId) return value.producer;
+        if (!value.consumers.empty()) return value.consumers.front();
+        return std::nullopt;
+    };
+    if (auto value = graph.findValue(exact)) return producerOf(*value);
+    const QString needle = text.toLower();
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (lowered(graph.nodes[i].name).contains(needle)) return static_cast<NodeId>(i);
+    }
+    for (size_t i = 0; i < graph.values.size(); ++i) {
+        if (!lowered(graph.values[i].name).contains(needle)) continue;
+        if (auto node = producerOf(static_cast<ValueId>(i))) return node;
+    }
+    return std::nullopt;
+}
+
+bool GraphView::findAndCenter(const QString& text) {
+    if (text.trimmed().isEmpty() || !mScene->hasGraph()) return false;
+    const std::optional<NodeId> node = findNode(text.trimmed());
+    if (!node) return false;
+    if (mScene->layout() == nullptr || mScene->isLayoutPending() || mScene->revealNode(*node)) {
+        mPendingFocus = *node;  // selected when the layout that shows it arrives
+        return true;
+    }
+    selectNode(*node);
+    return true;
+}
+
+void GraphView::selectNode(NodeId node) {
+    GraphNodeItem* item = mScene->itemForNode(node);
+    if (item) focusItem(item);
+}
+
+void GraphView::focusItem(GraphNodeItem* item) {
+    mScene->clearSelection();
+    item->setSelected(true);
+    if (zoomFactor() < GraphNodeItem::kTextLevelOfDetail)
+        setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+    centerOn(item);
+}
+
+GraphNodeItem* GraphView::currentItem() const {
+    const QList<QGraphicsItem*> items = mScene->selectedItems();
+    return items.isEmpty() ? nullptr : qgraphicsitem_cast<GraphNodeItem*>(items.front());
+}
+
+// Up: the producer of the first input; Down: the first consumer; Left/Right: the other consumers of the same
+// producer, or else the boxes on the same row, by x.
+GraphNodeItem* GraphView::neighbour(GraphNodeItem* item, int key) const {
+    const auto& items = mScene->nodeItems();
+    const auto& up = mScene->predecessors(item->index());
+    const auto& down = mScene->successors(item->index());
+    if (key == Qt::Key_Up) return up.empty() ? nullptr : items[static_cast<size_t>(up.front())];
+    if (key == Qt::Key_Down) return down.empty() ? nullptr : items[static_cast<size_t>(down.front())];
+    std::vector<GraphNodeItem*> row;
+    if (!up.empty()) {
+        for (int sibling : mScene->successors(up.front())) row.push_back(items[static_cast<size_t>(sibling)]);
+    }
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    if (row.size() < 2) {
+        row.clear();
+        const double y = item->sceneBoundingRect().center().y();
+        for (GraphNodeItem* other : items) {
+            if (std::abs(other->sceneBoundingRect().center().y() - y) < 1) row.push_back(other);
+        }
+    }
+    std::sort(row.begin(), row.end(), [](auto* a, auto* b) { return a->pos().x() < b->pos().x(); });
+    auto it = std::find(row.begin(), row.end(), item);
+    if (it == row.end()) return nullptr;
+    if (key == Qt::Key_Left) return it == row.begin() ? nullptr : *(it - 1);
+    return it + 1 == row.end() ? nullptr : *(it + 1);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomIn();
+            return;
+        case Qt::Key_Minus:
+            zoomOut();
+            return;
+        case Qt::Key_0:
+        case Qt::Key_F:
+            fitToWindow();
+            return;
+        case Qt::Key_Escape:
+            mScene->clearSelection();
+            return;
+        case Qt::Key_L:
+            setLegendVisible(!mLegend->isVisible());
+            return;
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+        case Qt::Key_Left:
+        case Qt::Key_Right:
+            if (GraphNodeItem* item = currentItem()) {
+                if (GraphNodeItem* next = neighbour(item, event->key())) focusItem(next);
+                return;
+            }
+            break;
+        default:
+            break;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+    // Plain wheel and Ctrl+wheel both zoom (under the mouse); panning is by drag.
+    const int delta = event->angleDelta().y();
+    if (delta == 0) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    zoomBy(std::pow(1.0015, delta));
+    event->accept();
+}
+
+void GraphView::zoomBy(double factor) {
+    const double target = std::clamp(zoomFactor() * factor, kMinZoom, kMaxZoom);
+    const double applied = target / zoomFactor();
+    scale(applied, applied);
+}
+
+void GraphView::zoomIn() {
+    zoomBy(kZoomStep);
+}
+
+void GraphView::zoomOut() {
+    zoomBy(1.0 / kZoomStep);
+}
+
+void GraphView::fitToWindow() {
+    if (!mScene->layout()) return;
+    fitInView(mScene->sceneRect(), Qt::KeepAspectRatio);
+    // Small graphs: do not blow the boxes up.
+    if (zoomFactor() > 1.25) setTransform(QTransform::fromScale(1.25, 1.25));
+    if (zoomFactor() < kMinZoom) setTransform(QTransform::fromScale(kMinZoom, kMinZoom));
+    centerOn(mScene->sceneRect().center());
+}
+
+void GraphView::requestPrecisionCycle() {
+    const QList<NodeId> nodes = selectedNodes();
+    if (!nodes.isEmpty()) emit precisionCycleRequested(nodes);
+}
+
+void GraphView::expandBlock(GraphNodeItem* block) {
+    const std::vector<NodeId> members = mScene->nodesOf(block);
+    if (!members.empty()) mPendingFocus = members.front();
+    mScene->expandScope(mScene->layout()->graph.nodes[static_cast<size_t>(block->index())].scope);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    auto* item = qgraphicsitem_cast<GraphNodeItem*>(itemAt(event->pos()));
+    if (item && item->kind() == VisibleKind::Block) {
+        expandBlock(item);
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event) {
+    auto* item = qgraphicsitem_cast<GraphNodeItem*>(itemAt(event->pos()));
+    if (item && !item->isSelected()) focusItem(item);
+    QMenu menu(this);
+    const QList<NodeId> nodes = selectedNodes();
+    if (!nodes.isEmpty())
+        menu.addAction(tr("Cycle precision (FP32, FP16, INT8)"), this, &GraphView::requestPrecisionCycle);
+    if (item && item->kind() == VisibleKind::Block)
+        menu.addAction(tr("Expand block"), this, [this, item] { expandBlock(item); });
+    if (item && item->kind() == VisibleKind::Operator) {
+        const auto scopes = scopePrefixes(mScene->snapshot().nodes[static_cast<size_t>(nodes.front())].name);
+        if (!scopes.empty()) {
+            const std::string scope = scopes.back();
+            menu.addAction(tr("Collapse %1").arg(QString::fromStdString(scope)), this,
+                           [this, scope] { mScene->collapseScope(scope); });
+        }
+    }
+    menu.addSeparator();
+    QAction* qdq = menu.addAction(tr("Show Q/DQ nodes"), this, [this](bool on) { mScene->setShowQdq(on); });
+    qdq->setCheckable(true);
+    qdq->setChecked(mScene->showQdq());
+    QAction* constants =
+        menu.addAction(tr("Show Constant nodes"), this, [this](bool on) { mScene->setShowConstants(on); });
+    constants->setCheckable(true);
+    constants->setChecked(mScene->showConstants());
+    QAction* legend = menu.addAction(tr("Show legend"), this, &GraphView::setLegendVisible);
+    legend->setCheckable(true);
+    legend->setChecked(mLegend->isVisible());
+    menu.addAction(tr("Fit to window"), this, &GraphView::fitToWindow);
+    menu.exec(event->globalPos());
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    placeLegend();
+}
+
+void GraphView::placeLegend() {
+    const QRect area = viewport()->geometry();
+    mLegend->move(area.left() + kLegendMargin, area.bottom() - mLegend->height() - kLegendMargin);
+    mLegend->raise();
+}
+
+}  // namespace ql::ui

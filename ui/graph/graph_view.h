@@ -1,0 +1,98 @@
+#pragma once
+// The graph view at the centre of the window (Netron-like): boxes coloured by op family and outlined by
+// precision, lint badges, Q/DQ pairs as a "Q" badge, collapsible name scopes; zoom (wheel, +/-), pan (drag),
+// fit (F or 0), legend (L), search, keyboard navigation (Up: producer of the first input, Down: first consumer,
+// Left/Right: siblings). Layout runs in the background; the view keeps the selection across re-layouts.
+//
+//   auto* view = new ql::ui::GraphView;
+//   view->setDocument(document);                   // shows each model the document loads
+//   connect(view, &GraphView::nodeSelected, ...);  // NodeId of the graph
+//   view->setNodePrecision(id, ql::Precision::Int8);
+//   view->setNodeBadge(id, ql::Severity::Error, "message");
+//   view->findAndCenter("/layer1/layer1.0/conv1/Conv");
+#include <QGraphicsView>
+#include <QList>
+#include <QPointer>
+#include <optional>
+
+#include "ui/graph/graph_scene.h"
+
+namespace ql::ui {
+
+class GraphLegend;
+class GraphNodeItem;
+class ModelDocument;
+
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    GraphScene* graphScene() const { return mScene; }
+    // Shows the graph of every model the document loads (and nothing when it has none).
+    void setDocument(ModelDocument* document);
+    void setGraph(const Graph& graph);
+    void clearGraph();
+
+    void setNodePrecision(NodeId node, Precision precision) { mScene->setNodePrecision(node, precision); }
+    void setNodeBadge(NodeId node, Severity severity, const QString& text) {
+        mScene->setNodeBadge(node, severity, text);
+    }
+    void clearNodeBadges() { mScene->clearNodeBadges(); }
+    void setShowQdq(bool show) { mScene->setShowQdq(show); }
+    bool showQdq() const { return mScene->showQdq(); }
+    void setLegendVisible(bool visible);
+
+    // Selects and centres the node named `text`, or the producer of the tensor named `text` (exact names first,
+    // then the first node, then tensor, whose name contains it, ignoring case). Blocks hiding it are expanded
+    // (it is selected when the new layout arrives). False when nothing matches.
+    bool findAndCenter(const QString& text);
+    // Selects and centres the box showing `node`.
+    void selectNode(NodeId node);
+    // The graph nodes of the selected boxes (a block stands for its members).
+    QList<NodeId> selectedNodes() const;
+    // Emits precisionCycleRequested for the selection (the context menu's action).
+    void requestPrecisionCycle();
+
+    void zoomIn();
+    void zoomOut();
+    void fitToWindow();
+    double zoomFactor() const { return transform().m11(); }
+
+signals:
+    void nodeSelected(ql::NodeId node);
+    void precisionCycleRequested(QList<ql::NodeId> nodes);
+    // The view shows a new layout (after setGraph, a visibility change, or an expanded/collapsed block).
+    void layoutApplied();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void onLayoutApplied(bool newGraph);
+    void onSelectionChanged();
+    void showInitialView();
+    void focusItem(GraphNodeItem* item);
+    GraphNodeItem* currentItem() const;
+    GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;
+    std::optional<NodeId> findNode(const QString& text) const;
+    void zoomBy(double factor);
+    void placeLegend();
+    void expandBlock(GraphNodeItem* block);
+
+    GraphScene* mScene;
+    GraphLegend* mLegend;
+    QPointer<ModelDocument> mDocument;
+    QList<QMetaObject::Connection> mDocumentConnections;
+    NodeId mPendingFocus = kNoId;  // select and centre it when the next layout arrives
+    QList<NodeId> mSelectedNodes;  // kept across re-layouts
+    NodeId mLastEmitted = kNoId;
+    bool mRestoringSelection = false;
+};
+
+}  // namespace ql::ui

@@ -1,0 +1,198 @@
+#include "ui/graph/visible_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace ql::ui {
+
+namespace {
+
+bool isHidden(const SnapshotNode& node, const VisibilityOptions& options) {
+    return (node.isQdq && !options.showQdq) || (node.isConstantOp && !options.showConstants);
+}
+
+// Which block each visible operator falls in ("" = shown itself), for automatic collapse at `depth` (0 = none)
+// plus the user's expanded/collapsed scopes. A block of one operator shows the operator itself.
+class ScopeAssignment {
+public:
+    ScopeAssignment(const std::vector<std::vector<std::string>>& prefixes, const std::vector<char>& visible, int depth,
+                    const VisibilityOptions* user) {
+        mBlock.resize(prefixes.size());
+        std::unordered_map<std::string, int> members;
+        for (size_t i = 0; i < prefixes.size(); ++i) {
+            if (!visible[i]) continue;
+            mBlock[i] = blockOf(prefixes[i], depth, user);
+            if (!mBlock[i].empty()) ++members[mBlock[i]];
+        }
+        for (size_t i = 0; i < prefixes.size(); ++i) {
+            if (!visible[i]) continue;
+            if (!mBlock[i].empty() && members[mBlock[i]] < 2) mBlock[i].clear();
+            if (mBlock[i].empty()) ++mBoxes;
+        }
+        for (const auto& entry : members) mBoxes += entry.second >= 2 ? 1 : 0;
+    }
+    const std::string& block(size_t node) const { return mBlock[node]; }
+    size_t boxes() const { return mBoxes; }
+
+private:
+    static std::string blockOf(const std::vector<std::string>& prefixes, int depth, const VisibilityOptions* user) {
+        for (size_t level = 0; level < prefixes.size(); ++level) {
+            const std::string& prefix = prefixes[level];
+            const bool expanded = user && user->expandedScopes.contains(prefix);
+            const bool autoCollapsed = depth > 0 && static_cast<int>(level) + 1 >= depth && !expanded;
+            if (autoCollapsed || (user && user->collapsedScopes.contains(prefix))) return prefix;
+        }
+        return {};
+    }
+
+    std::vector<std::string> mBlock;
+    size_t mBoxes = 0;
+};
+
+// The deepest scope level whose collapse fits the budget. It ignores the user's choices, so that expanding one
+// block never makes the rest of the graph jump to another level.
+int chooseCollapseDepth(const std::vector<std::vector<std::string>>& prefixes, const std::vector<char>& visible,
+                        size_t operatorCount, const VisibilityOptions& options) {
+    if (operatorCount <= options.collapseAbove) return 0;
+    size_t maxDepth = 0;
+    for (const auto& p : prefixes) maxDepth = std::max(maxDepth, p.size());
+    if (maxDepth == 0) return 0;
+    int best = 1;
+    for (int depth = 2; depth <= static_cast<int>(maxDepth); ++depth) {
+        if (ScopeAssignment(prefixes, visible, depth, nullptr).boxes() > options.collapsedBudget) break;
+        best = depth;
+    }
+    return best;
+}
+
+class VisibleGraphBuilder {
+public:
+    VisibleGraphBuilder(const GraphSnapshot& graph, const VisibilityOptions& options)
+        : mGraph(graph), mOptions(options) {}
+
+    VisibleGraph build() {
+        const size_t n = mGraph.nodes.size();
+        std::vector<char> visible(n);
+        std::vector<std::vector<std::string>> prefixes(n);
+        for (size_t i = 0; i < n; ++i) {
+            visible[i] = !isHidden(mGraph.nodes[i], mOptions);
+            if (visible[i]) prefixes[i] = scopePrefixes(mGraph.nodes[i].name);
+            mOut.operatorCount += visible[i] ? 1 : 0;
+        }
+        mOut.collapseDepth = chooseCollapseDepth(prefixes, visible, mOut.operatorCount, mOptions);
+        const ScopeAssignment scopes(prefixes, visible, mOut.collapseDepth, &mOptions);
+        mOut.itemOfNode.assign(n, -1);
+        for (ValueId input : mGraph.inputs) mInputItem[input] = addTensorBox(VisibleKind::GraphInput, input);
+        for (size_t i = 0; i < n; ++i) {
+            if (visible[i]) mOut.itemOfNode[i] = addOperator(static_cast<NodeId>(i), scopes.block(i));
+        }
+        for (auto& block : mOut.nodes) {
+            if (block.kind == VisibleKind::Block) block.subtitle = std::to_string(block.members.size()) + " nodes";
+        }
+        addEdges();
+        return std::move(mOut);
+    }
+
+private:
+    int push(VisibleNode node) {
+        mOut.nodes.push_back(std::move(node));
+        return static_cast<int>(mOut.nodes.size()) - 1;
+    }
+
+    int addTensorBox(VisibleKind kind, ValueId value) {
+        const SnapshotValue& v = mGraph.values[static_cast<size_t>(value)];
+        VisibleNode box;
+        box.kind = kind;
+        box.value = value;
+        box.title = v.name;
+        box.subtitle = v.typeText;
+        return push(std::move(box));
+    }
+
+    int addOperator(NodeId id, const std::string& block) {
+        const SnapshotNode& node = mGraph.nodes[static_cast<size_t>(id)];
+        if (block.empty()) {
+            VisibleNode box;
+            box.node = id;
+            box.title = node.opType;
+            box.subtitle = node.name;
+            return push(std::move(box));
+        }
+        auto [it, inserted] = mBlockItem.try_emplace(block, -1);
+        if (inserted) {
+            VisibleNode box;
+            box.kind = VisibleKind::Block;
+            box.scope = block;
+            box.title = block;
+            it->second = push(std::move(box));
+        }
+        mOut.nodes[static_cast<size_t>(it->second)].members.push_back(id);
+        return it->second;
+    }
+
+    // The box that produces a tensor, looking through hidden Q/DQ nodes; -1 for initializers and constants.
+    int sourceItem(ValueId value) const {
+        while (value != kNoId) {
+            const SnapshotValue& v = mGraph.values[static_cast<size_t>(value)];
+            if (v.producer == kNoId) {
+                auto it = mInputItem.find(value);
+                return it == mInputItem.end() ? -1 : it->second;
+            }
+            const int item = mOut.itemOfNode[static_cast<size_t>(v.producer)];
+            if (item >= 0) return item;
+            const SnapshotNode& hidden = mGraph.nodes[static_cast<size_t>(v.producer)];
+            if (hidden.isConstantOp || hidden.inputs.empty()) return -1;
+            value = hidden.inputs[0];
+        }
+        return -1;
+    }
+
+    void addEdge(int from, int to, ValueId value) {
+        if (from < 0 || to < 0 || from == to) return;
+        const bool merged = mOut.nodes[static_cast<size_t>(from)].kind == VisibleKind::Block ||
+                            mOut.nodes[static_cast<size_t>(to)].kind == VisibleKind::Block;
+        const auto key = std::make_tuple(from, to, merged ? kNoId : value);
+        auto [it, inserted] = mEdgeIndex.try_emplace(key, static_cast<int>(mOut.edges.size()));
+        if (inserted)
+            mOut.edges.push_back({from, to, value, 1});
+        else
+            ++mOut.edges[static_cast<size_t>(it->second)].count;
+    }
+
+    void addEdges() {
+        for (size_t i = 0; i < mGraph.nodes.size(); ++i) {
+            const int to = mOut.itemOfNode[i];
+            if (to < 0) continue;
+            for (ValueId input : mGraph.nodes[i].inputs) {
+                if (input != kNoId) addEdge(sourceItem(input), to, input);
+            }
+        }
+        for (ValueId output : mGraph.outputs)
+            addEdge(sourceItem(output), addTensorBox(VisibleKind::GraphOutput, output), output);
+    }
+
+    const GraphSnapshot& mGraph;
+    const VisibilityOptions& mOptions;
+    VisibleGraph mOut;
+    std::unordered_map<ValueId, int> mInputItem;
+    std::unordered_map<std::string, int> mBlockItem;
+    std::map<std::tuple<int, int, ValueId>, int> mEdgeIndex;
+};
+
+}  // namespace
+
+std::vector<std::string> scopePrefixes(const std::string& nodeName) {
+    std::vector<std::string> prefixes;
+    for (size_t i = 1; i < nodeName.size(); ++i) {
+        if (nodeName[i] == '/' && nodeName[i - 1] != '/') prefixes.push_back(nodeName.substr(0, i));
+    }
+    return prefixes;
+}
+
+VisibleGraph buildVisibleGraph(const GraphSnapshot& graph, const VisibilityOptions& options) {
+    return VisibleGraphBuilder(graph, options).build();
+}
+
+}  // namespace ql::ui
