@@ -8,10 +8,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
-#include <QLineEdit>
-#include <QToolBar>
-#include <QTreeWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -19,6 +17,8 @@
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QTableView>
+#include <QToolBar>
+#include <QTreeWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/lint/lint_policy.h"

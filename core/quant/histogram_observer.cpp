@@ -101,7 +101,6 @@ bool HistogramObserver::countInRange(std::span<const float> values) {
         for (; j + kWays <= n; j += kWays)
             for (size_t w = 0; w < kWays; ++w) ++sub[w * stride + static_cast<size_t>(index[j + w])];
         for (; j < n; ++j) ++sub[static_cast<size_t>(index[j])];
-        if ((first / kBlock) % (1 << 20) == (1 << 20) - 1) flush(sub, stride);  // 32-bit counts never overflow
     }
     flush(sub, stride);
     countNonFinite(seen.nonFinite);
@@ -119,10 +118,15 @@ void HistogramObserver::flush(std::vector<uint32_t>& sub, size_t stride) {
 }
 
 void HistogramObserver::observeValues(std::span<const float> values) {
-    if (countInRange(values)) return;  // the common case once the range has settled: one pass
-    const FiniteRange r = finiteRange(values);
-    widenTo(std::max(std::fabs(static_cast<double>(r.min)), std::fabs(static_cast<double>(r.max))));
-    countInRange(values);  // cannot fail now: the range covers the batch
+    // Chunks of at most 2^30 values keep the 32-bit sub-histogram counts from overflowing.
+    constexpr size_t kChunk = size_t{1} << 30;
+    for (size_t first = 0; first < values.size(); first += kChunk) {
+        const std::span<const float> chunk = values.subspan(first, std::min(kChunk, values.size() - first));
+        if (countInRange(chunk)) continue;  // the common case once the range has settled: one pass
+        const FiniteRange r = finiteRange(chunk);
+        widenTo(std::max(std::fabs(static_cast<double>(r.min)), std::fabs(static_cast<double>(r.max))));
+        countInRange(chunk);  // cannot fail now: the range covers the chunk
+    }
 }
 
 Histogram foldToAbsolute(const Histogram& s) {
