@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/data/npy.h"
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
@@ -17,12 +17,6 @@ using test::ModelBuilder;
 using test::TempDir;
 
 constexpr int64_t kSamples = 24;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return test::runProcess(argv);
-}
 
 std::string readText(const std::string& path) {
     std::ifstream in(path);
@@ -60,8 +54,8 @@ struct Fixture {
 TEST(CalibrateCliTest, WritesCalibrationAndTrtCache) {
     Fixture f;
     const std::string cache = f.dir.file("calib.cache");
-    const auto r = cli({"calibrate", f.model, "--data", f.data, "--method", "minmax", "-o", f.calib, "--trt-cache",
-                        cache, "--trt", "8.6"});
+    const auto r = test::runCli({"calibrate", f.model, "--data", f.data, "--method", "minmax", "-o", f.calib,
+                                 "--trt-cache", cache, "--trt", "8.6"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.err, "");  // no progress line: stderr is not a terminal
     const auto j = nlohmann::json::parse(readText(f.calib));
@@ -75,17 +69,18 @@ TEST(CalibrateCliTest, WritesCalibrationAndTrtCache) {
 
 TEST(CalibrateCliTest, BadMethodAndMissingDataExitTwo) {
     Fixture f;
-    auto r = cli({"calibrate", f.model, "--data", f.data, "--method", "magic", "-o", f.calib});
+    auto r = test::runCli({"calibrate", f.model, "--data", f.data, "--method", "magic", "-o", f.calib});
     EXPECT_EQ(r.exitCode, 2);
-    r = cli({"calibrate", f.model, "--data", f.dir.file("missing.npy"), "-o", f.calib});
+    r = test::runCli({"calibrate", f.model, "--data", f.dir.file("missing.npy"), "-o", f.calib});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("missing.npy"), std::string::npos) << r.err;
 }
 
 TEST(CompareCliTest, JsonHasTheContractKeys) {
     Fixture f;
-    ASSERT_EQ(cli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
-    const auto r = cli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--labels", f.labels, "--json"});
+    ASSERT_EQ(test::runCli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
+    const auto r =
+        test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--labels", f.labels, "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_FALSE(j["layers"].empty());
@@ -100,8 +95,9 @@ TEST(CompareCliTest, JsonHasTheContractKeys) {
 
 TEST(CompareCliTest, IsolatedListsOnlyQuantizedLayersWithoutLabelKeys) {
     Fixture f;
-    ASSERT_EQ(cli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
-    const auto r = cli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--mode", "isolated", "--json"});
+    ASSERT_EQ(test::runCli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
+    const auto r =
+        test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--mode", "isolated", "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     for (const auto& l : j["layers"]) EXPECT_NE(l["precision"], "fp32");
@@ -111,8 +107,8 @@ TEST(CompareCliTest, IsolatedListsOnlyQuantizedLayersWithoutLabelKeys) {
 
 TEST(CompareCliTest, TextTableNamesTheLayers) {
     Fixture f;
-    ASSERT_EQ(cli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
-    const auto r = cli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--labels", f.labels});
+    ASSERT_EQ(test::runCli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
+    const auto r = test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--labels", f.labels});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("fc1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("accuracy: fp32"), std::string::npos) << r.out;
@@ -121,7 +117,7 @@ TEST(CompareCliTest, TextTableNamesTheLayers) {
 TEST(CompareCliTest, BadCalibrationFileExitsTwoNamingIt) {
     Fixture f;
     test::writeFile(f.calib, "{not json");
-    const auto r = cli({"compare", f.model, "--calib", f.calib, "--data", f.data});
+    const auto r = test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("calib.json"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -129,8 +125,8 @@ TEST(CompareCliTest, BadCalibrationFileExitsTwoNamingIt) {
 
 TEST(CompareCliTest, BadModeExitsTwo) {
     Fixture f;
-    ASSERT_EQ(cli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
-    EXPECT_EQ(cli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--mode", "both"}).exitCode, 2);
+    ASSERT_EQ(test::runCli({"calibrate", f.model, "--data", f.data, "-o", f.calib}).exitCode, 0);
+    EXPECT_EQ(test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--mode", "both"}).exitCode, 2);
 }
 
 }  // namespace

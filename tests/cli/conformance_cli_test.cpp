@@ -5,19 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/exec/tensor_proto.h"
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
 
 using test::TempDir;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return test::runProcess(argv);
-}
 
 // A backend-test folder whose Identity model gets [1, 2]; `expected` is what output_0.pb claims.
 void writeTest(const TempDir& root, const std::string& name, std::vector<float> expected) {
@@ -39,7 +33,7 @@ void writeTest(const TempDir& root, const std::string& name, std::vector<float> 
 TEST(ConformanceCliTest, PassingFolderExitsZeroWithSummary) {
     TempDir root;
     writeTest(root, "test_good", {1, 2});
-    const auto r = cli({"conformance", root.path()});
+    const auto r = test::runCli({"conformance", root.path()});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("pass  test_good"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("1 passed, 0 failed, 0 skipped"), std::string::npos) << r.out;
@@ -49,7 +43,7 @@ TEST(ConformanceCliTest, FailingTestExitsOneAndJsonListsTheReason) {
     TempDir root;
     writeTest(root, "test_good", {1, 2});
     writeTest(root, "test_bad", {1, 5});
-    const auto r = cli({"conformance", root.path(), "--json"});
+    const auto r = test::runCli({"conformance", root.path(), "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["passed"], 1);
@@ -65,7 +59,7 @@ TEST(ConformanceCliTest, FilterRunsOnlyMatchingTests) {
     TempDir root;
     writeTest(root, "test_good", {1, 2});
     writeTest(root, "test_bad", {1, 5});
-    const auto r = cli({"conformance", root.path(), "--filter", "good"});
+    const auto r = test::runCli({"conformance", root.path(), "--filter", "good"});
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_EQ(r.out.find("test_bad"), std::string::npos) << r.out;
 }
@@ -75,7 +69,7 @@ TEST(ConformanceCliTest, KnownFailuresAreNotFailuresAndFixedOnesAreReported) {
     writeTest(root, "test_good", {1, 2});
     writeTest(root, "test_bad", {1, 5});
     test::writeFile(root.file("known.txt"), "# comment\ntest_bad  expected data is wrong\ntest_good  was broken\n");
-    const auto r = cli({"conformance", root.path(), "--known-failures", root.file("known.txt")});
+    const auto r = test::runCli({"conformance", root.path(), "--known-failures", root.file("known.txt")});
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("known  test_bad"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("passes now"), std::string::npos) << r.out;
@@ -84,13 +78,13 @@ TEST(ConformanceCliTest, KnownFailuresAreNotFailuresAndFixedOnesAreReported) {
 
 TEST(ConformanceCliTest, BadUsageExitsTwo) {
     TempDir root;
-    EXPECT_EQ(cli({"conformance"}).exitCode, 2);
-    const auto missing = cli({"conformance", root.file("nothing")});
+    EXPECT_EQ(test::runCli({"conformance"}).exitCode, 2);
+    const auto missing = test::runCli({"conformance", root.file("nothing")});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("nothing"), std::string::npos) << missing.err;
-    EXPECT_EQ(cli({"conformance", root.path()}).exitCode, 2);  // no tests in it
+    EXPECT_EQ(test::runCli({"conformance", root.path()}).exitCode, 2);  // no tests in it
     writeTest(root, "test_good", {1, 2});
-    EXPECT_EQ(cli({"conformance", root.path(), "--known-failures", root.file("none.txt")}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"conformance", root.path(), "--known-failures", root.file("none.txt")}).exitCode, 2);
 }
 
 }  // namespace

@@ -3,21 +3,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
 
 using test::ModelBuilder;
-using test::runProcess;
 using test::TempDir;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return runProcess(argv);
-}
 
 ModelBuilder smallCnn() {
     ModelBuilder b;
@@ -38,7 +31,7 @@ ModelBuilder smallCnn() {
 TEST(InspectCliTest, JsonHasTheContractKeysAndRightCounts) {
     TempDir dir;
     smallCnn().save(dir.file("cnn.onnx"));
-    const auto r = cli({"inspect", dir.file("cnn.onnx"), "--json"});
+    const auto r = test::runCli({"inspect", dir.file("cnn.onnx"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     for (const char* key : {"nodes", "op_counts", "inputs", "outputs", "parameters", "macs", "qdq_pairs", "diagnostics",
@@ -64,7 +57,7 @@ TEST(InspectCliTest, JsonHasTheContractKeysAndRightCounts) {
 TEST(InspectCliTest, TextOutputListsOpsParametersAndMacs) {
     TempDir dir;
     smallCnn().save(dir.file("cnn.onnx"));
-    const auto r = cli({"inspect", dir.file("cnn.onnx")});
+    const auto r = test::runCli({"inspect", dir.file("cnn.onnx")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Nodes: 4"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Parameters: 2,672"), std::string::npos) << r.out;
@@ -80,7 +73,7 @@ TEST(InspectCliTest, DiagnosticsAppearButExitIsZero) {
     b.node("Relu", {"x"}, {"y"}, "relu").i("bogus", 1);
     b.output("y", DataType::Float, {1, 4});
     b.save(dir.file("odd.onnx"));
-    const auto r = cli({"inspect", dir.file("odd.onnx"), "--json"});
+    const auto r = test::runCli({"inspect", dir.file("odd.onnx"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_FALSE(j["diagnostics"].empty());
@@ -96,7 +89,7 @@ TEST(InspectCliTest, NamesThatAreNotUtf8StillGiveValidJson) {
     b.node("Relu", {"x"}, {"y"}, "bad\xff\xfename");
     b.output("y", DataType::Float, {1, 4});
     b.save(dir.file("latin1.onnx"));
-    const auto r = cli({"inspect", dir.file("latin1.onnx"), "--json"});
+    const auto r = test::runCli({"inspect", dir.file("latin1.onnx"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
     ASSERT_FALSE(j.is_discarded()) << r.out;
@@ -104,7 +97,7 @@ TEST(InspectCliTest, NamesThatAreNotUtf8StillGiveValidJson) {
 }
 
 TEST(InspectCliTest, VersionFlag) {
-    const auto r = cli({"--version"});
+    const auto r = test::runCli({"--version"});
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_NE(r.out.find("quantlens-cli"), std::string::npos);
 }
@@ -143,7 +136,7 @@ TEST_P(InspectBadInputTest, ExitsTwoWithOneLineNamingTheFile) {
     const BadFile bad = badFiles()[static_cast<size_t>(GetParam())];
     TempDir dir;
     test::writeFile(dir.file(bad.name), bad.content);
-    const auto r = cli({"inspect", dir.file(bad.name)});
+    const auto r = test::runCli({"inspect", dir.file(bad.name)});
     EXPECT_EQ(r.exitCode, 2) << bad.name << ": " << r.out << r.err;
     EXPECT_TRUE(r.out.empty());
     EXPECT_NE(r.err.find(bad.name), std::string::npos) << r.err;
@@ -154,16 +147,16 @@ TEST_P(InspectBadInputTest, ExitsTwoWithOneLineNamingTheFile) {
 INSTANTIATE_TEST_SUITE_P(BadFiles, InspectBadInputTest, ::testing::Range(0, 5));
 
 TEST(InspectCliTest, MissingFileExitsTwo) {
-    const auto r = cli({"inspect", "/no/such/model.onnx"});
+    const auto r = test::runCli({"inspect", "/no/such/model.onnx"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("/no/such/model.onnx"), std::string::npos);
 }
 
 TEST(InspectCliTest, BadUsageExitsTwo) {
-    EXPECT_EQ(cli({"inspect"}).exitCode, 2);
-    EXPECT_EQ(cli({"inspect", "a.onnx", "--no-such-flag"}).exitCode, 2);
-    EXPECT_EQ(cli({"no-such-command"}).exitCode, 2);
-    EXPECT_EQ(cli({}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"inspect"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"inspect", "a.onnx", "--no-such-flag"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"no-such-command"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({}).exitCode, 2);
 }
 
 }  // namespace

@@ -3,20 +3,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
 
 using test::ModelBuilder;
 using test::TempDir;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return test::runProcess(argv);
-}
 
 // FP32: an aligned conv and a 6-channel depthwise conv (a warning and an INT8 fallback on TensorRT 10).
 ModelBuilder depthwiseModel() {
@@ -46,7 +40,7 @@ ModelBuilder unsupportedModel() {
 TEST(LintCliTest, JsonHasTheContractKeys) {
     TempDir dir;
     depthwiseModel().save(dir.file("m.onnx"));
-    const auto r = cli({"lint", dir.file("m.onnx"), "--json"});
+    const auto r = test::runCli({"lint", dir.file("m.onnx"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;  // warnings only, default fail level is error
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_TRUE(j.contains("findings"));
@@ -70,7 +64,7 @@ TEST(LintCliTest, JsonHasTheContractKeys) {
 TEST(LintCliTest, TextGroupsBySeverityAndEndsWithCoverage) {
     TempDir dir;
     depthwiseModel().save(dir.file("m.onnx"));
-    const auto r = cli({"lint", dir.file("m.onnx")});
+    const auto r = test::runCli({"lint", dir.file("m.onnx")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("warning:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("[trt-grouped-conv-int8-alignment] dw6 (Conv)"), std::string::npos) << r.out;
@@ -82,14 +76,14 @@ TEST(LintCliTest, TextGroupsBySeverityAndEndsWithCoverage) {
 TEST(LintCliTest, FailOnWarningTurnsWarningsIntoExitOne) {
     TempDir dir;
     depthwiseModel().save(dir.file("m.onnx"));
-    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "warning"}).exitCode, 1);
-    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "error"}).exitCode, 0);
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--fail-on", "warning"}).exitCode, 1);
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--fail-on", "error"}).exitCode, 0);
 }
 
 TEST(LintCliTest, ErrorsExitOne) {
     TempDir dir;
     unsupportedModel().save(dir.file("det.onnx"));
-    const auto r = cli({"lint", dir.file("det.onnx"), "--json"});
+    const auto r = test::runCli({"lint", dir.file("det.onnx"), "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["findings"].size(), 1u);
@@ -101,7 +95,7 @@ TEST(LintCliTest, PlanKeepsALayerOutOfInt8) {
     TempDir dir;
     depthwiseModel().save(dir.file("m.onnx"));
     test::writeFile(dir.file("plan.json"), R"({"format": "quantlens-plan", "version": 1, "nodes": {"dw6": "fp16"}})");
-    const auto r = cli({"lint", dir.file("m.onnx"), "--plan", dir.file("plan.json"), "--json"});
+    const auto r = test::runCli({"lint", dir.file("m.onnx"), "--plan", dir.file("plan.json"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     for (const auto& f : j["findings"]) EXPECT_NE(f["rule"], "trt-grouped-conv-int8-alignment");
@@ -125,8 +119,8 @@ TEST(LintCliTest, TrtVersionSwitchesVersionDependentRules) {
     b.output("y");
     TempDir dir;
     b.save(dir.file("q.onnx"));
-    EXPECT_EQ(cli({"lint", dir.file("q.onnx"), "--trt", "8.6"}).exitCode, 1);
-    EXPECT_EQ(cli({"lint", dir.file("q.onnx"), "--trt", "10"}).exitCode, 0);
+    EXPECT_EQ(test::runCli({"lint", dir.file("q.onnx"), "--trt", "8.6"}).exitCode, 1);
+    EXPECT_EQ(test::runCli({"lint", dir.file("q.onnx"), "--trt", "10"}).exitCode, 0);
 }
 
 TEST(LintCliTest, BadInputExitsTwo) {
@@ -135,11 +129,11 @@ TEST(LintCliTest, BadInputExitsTwo) {
     test::writeFile(dir.file("bad.onnx"), "not a model");
     test::writeFile(dir.file("bad_plan.json"),
                     R"({"format": "quantlens-plan", "version": 1, "nodes": {"nope": "int8"}})");
-    EXPECT_EQ(cli({"lint", dir.file("missing.onnx")}).exitCode, 2);
-    EXPECT_EQ(cli({"lint", dir.file("bad.onnx")}).exitCode, 2);
-    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--trt", "7"}).exitCode, 2);
-    EXPECT_EQ(cli({"lint", dir.file("m.onnx"), "--fail-on", "info"}).exitCode, 2);
-    const auto r = cli({"lint", dir.file("m.onnx"), "--plan", dir.file("bad_plan.json")});
+    EXPECT_EQ(test::runCli({"lint", dir.file("missing.onnx")}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"lint", dir.file("bad.onnx")}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--trt", "7"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--fail-on", "info"}).exitCode, 2);
+    const auto r = test::runCli({"lint", dir.file("m.onnx"), "--plan", dir.file("bad_plan.json")});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
 }

@@ -6,19 +6,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
 
 using test::TempDir;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return test::runProcess(argv);
-}
 
 std::string writeModel(const TempDir& dir) {
     test::ModelBuilder b;
@@ -47,8 +41,8 @@ std::string writeCalibration(const TempDir& dir) {
 
 TEST(QuantizeCliTest, WritesTheQdqModelAndASummaryOfEveryDecision) {
     TempDir dir;
-    const auto r = cli({"quantize", writeModel(dir), "--calib", writeCalibration(dir), "-o", dir.file("q.onnx"),
-                        "--summary", dir.file("s.json")});
+    const auto r = test::runCli({"quantize", writeModel(dir), "--calib", writeCalibration(dir), "-o",
+                                 dir.file("q.onnx"), "--summary", dir.file("s.json")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     auto model = Model::load(dir.file("q.onnx"));
     ASSERT_TRUE(model) << model.status().message();
@@ -79,7 +73,7 @@ TEST(QuantizeCliTest, BadInputsExitTwoNamingTheFileAndWriteNothing) {
         {{"quantize", model, "--calib", calib, "-o", dir.file("missing/dir/q.onnx")}, "q.onnx"},
     };
     for (const auto& [args, name] : cases) {
-        const auto r = cli(args);
+        const auto r = test::runCli(args);
         EXPECT_EQ(r.exitCode, 2) << name;
         EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -5,19 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/data/npy.h"
+#include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
-#include "tests/support/process.h"
 
 namespace ql {
 namespace {
 
 using test::TempDir;
-
-test::ProcessResult cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {QL_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return test::runProcess(argv);
-}
 
 // y/scaled = x @ [[2, 0], [0, 2]] with a dynamic batch.
 std::string writeModel(const TempDir& dir) {
@@ -39,7 +33,7 @@ TEST(RunCliTest, WritesEachOutputAsNpyWithASafeName) {
     TempDir dir;
     const auto model = writeModel(dir);
     const auto input = writeInput(dir, Tensor::fromVector<float>(DataType::Float, {3, 2}, {1, 2, 3, 4, 5, 6}));
-    const auto r = cli({"run", model, "--input", "x=" + input, "--out", dir.file("out")});
+    const auto r = test::runCli({"run", model, "--input", "x=" + input, "--out", dir.file("out")});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("y/scaled: FLOAT [3,2]"), std::string::npos) << r.out;
     auto y = readNpy(dir.file("out/y_scaled.npy"));
@@ -52,22 +46,22 @@ TEST(RunCliTest, BadInputsExitTwoWithAMessage) {
     TempDir dir;
     const auto model = writeModel(dir);
     const auto input = writeInput(dir, Tensor::fromVector<float>(DataType::Float, {1, 2}, {1, 2}));
-    EXPECT_EQ(cli({"run", model, "--input", "x"}).exitCode, 2);                          // no '='
-    EXPECT_EQ(cli({"run", model, "--input", "x=" + dir.file("none.npy")}).exitCode, 2);  // no file
-    const auto wrongName = cli({"run", model, "--input", "z=" + input});
+    EXPECT_EQ(test::runCli({"run", model, "--input", "x"}).exitCode, 2);                          // no '='
+    EXPECT_EQ(test::runCli({"run", model, "--input", "x=" + dir.file("none.npy")}).exitCode, 2);  // no file
+    const auto wrongName = test::runCli({"run", model, "--input", "z=" + input});
     EXPECT_EQ(wrongName.exitCode, 2);
     EXPECT_NE(wrongName.err.find("'z'"), std::string::npos) << wrongName.err;
-    const auto missing = cli({"run", model});
+    const auto missing = test::runCli({"run", model});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("missing input 'x'"), std::string::npos) << missing.err;
     const auto wrongShape = writeInput(dir, Tensor::fromVector<float>(DataType::Float, {3}, {1, 2, 3}));
-    EXPECT_EQ(cli({"run", model, "--input", "x=" + wrongShape}).exitCode, 2);
-    EXPECT_EQ(cli({"run", dir.file("none.onnx")}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"run", model, "--input", "x=" + wrongShape}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"run", dir.file("none.onnx")}).exitCode, 2);
 }
 
 TEST(BenchCliTest, JsonHasTheTimingKeys) {
     TempDir dir;
-    const auto r = cli({"bench", writeModel(dir), "--iters", "3", "--threads", "2", "--json"});
+    const auto r = test::runCli({"bench", writeModel(dir), "--iters", "3", "--threads", "2", "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["threads"], 2);
@@ -78,15 +72,15 @@ TEST(BenchCliTest, JsonHasTheTimingKeys) {
 
 TEST(BenchCliTest, ProfilePrintsTimePerOpType) {
     TempDir dir;
-    const auto r = cli({"bench", writeModel(dir), "--iters", "2", "--profile"});
+    const auto r = test::runCli({"bench", writeModel(dir), "--iters", "2", "--profile"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("MatMul:"), std::string::npos) << r.out;
 }
 
 TEST(BenchCliTest, BadModelOrOptionsExitTwo) {
     TempDir dir;
-    EXPECT_EQ(cli({"bench", dir.file("none.onnx")}).exitCode, 2);
-    EXPECT_EQ(cli({"bench", writeModel(dir), "--iters", "0"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"bench", dir.file("none.onnx")}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"bench", writeModel(dir), "--iters", "0"}).exitCode, 2);
 }
 
 }  // namespace
