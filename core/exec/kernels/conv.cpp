@@ -56,9 +56,7 @@ Status ConvKernel::compute(KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
     const bool hasBias = ctx.hasInput(2);
-    if (!isFloatingType(x.dtype()) || w.dtype() != x.dtype() || (hasBias && ctx.input(2).dtype() != x.dtype()))
-        return ctx.fail(std::string("inputs must share one float type; got X ") + dataTypeName(x.dtype()) + ", W " +
-                        dataTypeName(w.dtype()));
+    QL_RETURN_IF_ERROR(checkConvInputTypes(ctx));
     if (hasBias && (ctx.input(2).rank() != 1 || w.rank() < 1 || ctx.input(2).dim(0) != w.dim(0)))
         return ctx.fail("bias " + shapeString(ctx.input(2).shape()) + " must be 1-D with one value per output channel");
     if (x.elementCount() == 0 || w.elementCount() == 0) {

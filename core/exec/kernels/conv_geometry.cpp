@@ -1,5 +1,7 @@
 #include "core/exec/kernels/conv_geometry.h"
 
+#include "core/exec/kernels/onednn_layer.h"
+
 #include <algorithm>
 
 namespace ql {
@@ -137,6 +139,16 @@ Result<ConvGeometry> convTransposeGeometry(const KernelContext& ctx, const ConvA
         g.outputShape.push_back(out);
     }
     return g;
+}
+
+Status checkConvInputTypes(const KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = ctx.input(1);
+    const bool hasBias = ctx.hasInput(2);
+    if (!isFloatingType(x.dtype()) || w.dtype() != x.dtype() || (hasBias && ctx.input(2).dtype() != x.dtype()))
+        return ctx.fail(std::string("inputs must share one float type; got X ") + dataTypeName(x.dtype()) + ", W " +
+                        dataTypeName(w.dtype()));
+    return Status::ok();
 }
 
 }  // namespace ql

@@ -23,6 +23,9 @@ struct ConvGeometry {
 };
 
 // X [N, C, spatial...], W [M, C/group, k...].
+// X, W and the optional bias B (input 2) must share one floating-point type.
+Status checkConvInputTypes(const KernelContext& ctx);
+
 Result<ConvGeometry> convGeometry(const KernelContext& ctx, const ConvAttributes& attrs, const Shape& x,
                                   const Shape& w);
 // X [N, C, spatial...], W [C, M/group, k...].

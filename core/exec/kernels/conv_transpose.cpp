@@ -106,9 +106,7 @@ Status ConvTransposeKernel::compute(KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
     const bool hasBias = ctx.hasInput(2);
-    if (!isFloatingType(x.dtype()) || w.dtype() != x.dtype() || (hasBias && ctx.input(2).dtype() != x.dtype()))
-        return ctx.fail(std::string("inputs must share one float type; got X ") + dataTypeName(x.dtype()) + ", W " +
-                        dataTypeName(w.dtype()));
+    QL_RETURN_IF_ERROR(checkConvInputTypes(ctx));
     if (x.elementCount() == 0 || w.elementCount() == 0) {
         QL_ASSIGN_OR_RETURN(ConvGeometry g, convTransposeGeometry(ctx, mAttrs, x.shape(), w.shape()));
         ctx.setOutput(0, Tensor::zeros(x.dtype(), g.outputShape));
