@@ -36,14 +36,11 @@ Status ComparisonKernel::init(const KernelInit& info) {
 }
 
 Status ComparisonKernel::compute(KernelContext& ctx) {
-    if (!ctx.hasInput(0) || !ctx.hasInput(1)) return ctx.fail("needs two inputs");
-    const DataType dtype = ctx.input(0).dtype();
-    if (ctx.input(1).dtype() != dtype)
-        return ctx.fail(std::string("inputs have different element types ") + dataTypeName(dtype) + " and " +
-                        dataTypeName(ctx.input(1).dtype()) + "; insert a Cast");
-    const Tensor a = promoteHalf(ctx.input(0)), b = promoteHalf(ctx.input(1));
-    const Tensor* ins[] = {&a, &b};
-    QL_ASSIGN_OR_RETURN(Shape shape, broadcastInputs(ctx, ins));
+    QL_ASSIGN_OR_RETURN(BinaryOperands operands, binaryOperands(ctx));
+    const Tensor& a = operands.a;
+    const Tensor& b = operands.b;
+    const Shape& shape = operands.shape;
+    const DataType dtype = ctx.input(0).dtype();  // the output type (a and b may be promoted to float)
     Tensor& out = ctx.allocateOutput(0, DataType::Bool, shape);
     const bool ok = visitComputeType(a.dtype(), [&](auto tag) { run<typename decltype(tag)::type>(mOp, a, b, out); });
     return ok ? Status::ok() : unsupportedType(ctx, dtype);

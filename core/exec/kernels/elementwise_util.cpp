@@ -34,6 +34,18 @@ Status unsupportedType(const KernelContext& ctx, DataType dtype) {
     return ctx.fail(std::string("does not support element type ") + dataTypeName(dtype));
 }
 
+Result<BinaryOperands> binaryOperands(const KernelContext& ctx) {
+    if (!ctx.hasInput(0) || !ctx.hasInput(1)) return ctx.fail("needs two inputs");
+    const DataType dtype = ctx.input(0).dtype();
+    if (ctx.input(1).dtype() != dtype)
+        return ctx.fail(std::string("inputs have different element types ") + dataTypeName(dtype) + " and " +
+                        dataTypeName(ctx.input(1).dtype()) + "; insert a Cast");
+    BinaryOperands operands{promoteHalf(ctx.input(0)), promoteHalf(ctx.input(1)), {}};
+    const Tensor* ins[] = {&operands.a, &operands.b};
+    QL_ASSIGN_OR_RETURN(operands.shape, broadcastInputs(ctx, ins));
+    return operands;
+}
+
 Result<Shape> broadcastInputs(const KernelContext& ctx, std::span<const Tensor* const> inputs) {
     Shape out;
     for (const Tensor* t : inputs) {

@@ -125,6 +125,15 @@ T wrapping(T a, T b, Op op) {
 // The broadcast shape of the inputs, or a node error naming the shapes.
 Result<Shape> broadcastInputs(const KernelContext& ctx, std::span<const Tensor* const> inputs);
 
+// The two inputs of a binary op (Add, Equal, Mod, ...): both present, of one element type, float16/bfloat16
+// promoted to float, and their broadcast shape.
+struct BinaryOperands {
+    Tensor a;
+    Tensor b;
+    Shape shape;
+};
+Result<BinaryOperands> binaryOperands(const KernelContext& ctx);
+
 // Splits [0, n) into chunks run by OpenMP threads when the work is large enough to pay for it.
 template <typename F>
 void parallelFor(int64_t n, int64_t grain, F&& f) {

@@ -36,14 +36,11 @@ Status ModKernel::init(const KernelInit& info) {
 }
 
 Status ModKernel::compute(KernelContext& ctx) {
-    if (!ctx.hasInput(0) || !ctx.hasInput(1)) return ctx.fail("needs two inputs");
-    const DataType dtype = ctx.input(0).dtype();
-    if (ctx.input(1).dtype() != dtype)
-        return ctx.fail(std::string("inputs have different element types ") + dataTypeName(dtype) + " and " +
-                        dataTypeName(ctx.input(1).dtype()) + "; insert a Cast");
-    const Tensor a = promoteHalf(ctx.input(0)), b = promoteHalf(ctx.input(1));
-    const Tensor* ins[] = {&a, &b};
-    QL_ASSIGN_OR_RETURN(Shape shape, broadcastInputs(ctx, ins));
+    QL_ASSIGN_OR_RETURN(BinaryOperands operands, binaryOperands(ctx));
+    const Tensor& a = operands.a;
+    const Tensor& b = operands.b;
+    const Shape& shape = operands.shape;
+    const DataType dtype = ctx.input(0).dtype();  // the output type (a and b may be promoted to float)
     Tensor y(a.dtype(), shape);
     bool ok = false;
     visitComputeType(a.dtype(), [&](auto tag) {
