@@ -19,45 +19,14 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeWidget>
+#include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/lint/lint_policy.h"
-#include "core/lint/linter.h"
-#include "core/quant/default_placement.h"
 #include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 #include "ui/node_list_model.h"
 
 namespace ql::ui {
-
-struct LoadOutcome {
-    QString path;
-    std::shared_ptr<Model> model;
-    QString error;
-    PrecisionPlan plan;  // the default plan, effective precisions decided by the TensorRT rules
-    LintReport lint;
-};
-
-namespace {
-// Runs on a worker thread: load, default plan, lint (TensorRT 10), so the window shows what will run INT8.
-std::shared_ptr<LoadOutcome> loadModelFile(const QString& path) {
-    auto outcome = std::make_shared<LoadOutcome>();
-    outcome->path = path;
-    auto model = Model::load(path.toStdString());
-    if (!model) {
-        outcome->error = QString::fromStdString(model.status().message());
-        return outcome;
-    }
-    outcome->model = std::shared_ptr<Model>(std::move(model).value());
-    const Graph& graph = outcome->model->graph();
-    outcome->plan = defaultPrecisionPlan(graph);
-    const LintPolicy policy(TrtVersion::Trt10);
-    const PrecisionPolicy* policies[] = {&policy};
-    outcome->plan.applyPolicies(graph, policies);
-    outcome->lint = lint(graph, outcome->plan);
-    return outcome;
-}
-}  // namespace
 
 QString onnxPathFromMime(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) return {};
@@ -95,10 +64,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createDocks();
-    connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadOutcome>>::finished, this, &MainWindow::loadFinished);
+    connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadedModel>>::finished, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
+    connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showLintFindings);
+    connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showPrecisions);
+    connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
+    connect(mGraphView, &GraphView::precisionCycleRequested, mDocument, &ModelDocument::cyclePrecision);
     updateTitle();
     resize(1280, 800);
 }
@@ -114,6 +87,14 @@ void MainWindow::createActions() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = mDocument->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit to Window"), mGraphView, &GraphView::fitToWindow);
@@ -191,7 +172,7 @@ void MainWindow::openModel(const QString& path) {
     mPendingPath.clear();
     mStatusLabel->setText(tr("Loading %1...").arg(QFileInfo(path).fileName()));
     mBusyBar->show();
-    mLoadWatcher.setFuture(QtConcurrent::run(loadModelFile, path));
+    mLoadWatcher.setFuture(QtConcurrent::run([path] { return ModelDocument::load(path); }));
 }
 
 void MainWindow::loadFinished() {
@@ -208,15 +189,7 @@ void MainWindow::loadFinished() {
             QMessageBox::warning(this, tr("Cannot open model"), outcome->error);
         return;
     }
-    mCurrent = outcome;
-    mDocument->replaceModel(outcome->model);
-    showLintFindings();
-    const Graph& graph = outcome->model->graph();
-    mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers. %4")
-                              .arg(mDocument->fileName())
-                              .arg(graph.nodes().size())
-                              .arg(graph.initializers().size())
-                              .arg(mCoverageText));
+    mDocument->replaceModel(*outcome);
     mNodeTable->resizeColumnsToContents();
     emit modelOpened(outcome->path);
 }
@@ -236,8 +209,9 @@ void MainWindow::showDiagnostics() {
 void MainWindow::showLintFindings() {
     mLintTree->clear();
     mGraphView->clearNodeBadges();
-    if (!mCurrent || !mCurrent->model) return;
-    for (const Finding& f : mCurrent->lint.findings) {
+    if (!mDocument->model()) return;
+    const LintReport& report = mDocument->lint();
+    for (const Finding& f : report.findings) {
         auto* item = new QTreeWidgetItem(mLintTree);
         item->setText(0, QString::fromUtf8(severityName(f.severity)));
         item->setText(1, QString::fromStdString(f.message));
@@ -249,17 +223,23 @@ void MainWindow::showLintFindings() {
     }
     mLintTree->resizeColumnToContents(0);
     mLintTree->setColumnWidth(1, 300);
-    const LintCoverage& c = mCurrent->lint.coverage;
+    const LintCoverage& c = report.coverage;
     mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT 10, %3 fall back")
                         .arg(c.int8Layers)
                         .arg(c.weightedLayers)
                         .arg(c.fallbacks.size());
+    const Graph& graph = mDocument->model()->graph();
+    mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers. %4")
+                              .arg(mDocument->fileName())
+                              .arg(graph.nodes().size())
+                              .arg(graph.initializers().size())
+                              .arg(mCoverageText));
 }
 
 void MainWindow::showPrecisions() {
-    if (!mCurrent || !mCurrent->model || mCurrent->model.get() != mDocument->model()) return;
-    for (const Node& node : mCurrent->model->graph().nodes())
-        mGraphView->setNodePrecision(node.id, mCurrent->plan.effective(node.id));
+    const Model* model = mDocument->model();
+    if (!model) return;
+    for (const Node& node : model->graph().nodes()) mGraphView->setNodePrecision(node.id, mDocument->plan().effective(node.id));
 }
 
 void MainWindow::findInGraph() {
@@ -278,7 +258,9 @@ void MainWindow::selectTableNode(const QModelIndex& index) {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(mDocument->model() ? tr("%1 - QuantLens").arg(mDocument->fileName()) : tr("QuantLens"));
+    // "[*]" shows the unsaved-changes marker the platform uses.
+    setWindowTitle(mDocument->model() ? tr("%1[*] - QuantLens").arg(mDocument->fileName()) : tr("QuantLens"));
+    setWindowModified(mDocument->isModified());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -19,7 +19,7 @@ namespace ql::ui {
 class GraphView;
 class ModelDocument;
 class NodeListModel;
-struct LoadOutcome;
+struct LoadedModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,10 +60,9 @@ private:
     GraphView* mGraphView;
     QTreeWidget* mLintTree;
     QLineEdit* mSearchEdit;
-    std::shared_ptr<LoadOutcome> mCurrent;  // the shown model's lint report and plan
     QLabel* mStatusLabel;
     QProgressBar* mBusyBar;
-    QFutureWatcher<std::shared_ptr<LoadOutcome>> mLoadWatcher;
+    QFutureWatcher<std::shared_ptr<LoadedModel>> mLoadWatcher;
     QString mPendingPath;
     QString mCoverageText;
 };

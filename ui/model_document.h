@@ -1,31 +1,104 @@
 #pragma once
-// The UI-side owner of a loaded model (STYLE.md rule 2): views hold no core pointers across a reload;
-// they listen to modelReplaced().
+// The UI-side owner of a loaded model and of everything the user does with it (STYLE.md rule 2): the
+// precision plan (requested and effective precisions, edited through the undo stack), the TensorRT lint
+// report that follows from it, the calibration and the analysis results. Views hold no core pointers across
+// a reload; they listen to the signals below.
+//
+// Threads: the document lives on the GUI thread. Workers receive shared_ptr copies (sharedModel(),
+// plan()) and hand their results back through setCalibration()/setAnalysis() on the GUI thread.
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <memory>
 
+#include "core/lint/linter.h"
+#include "core/lint/trt_version.h"
 #include "core/model/model.h"
+#include "core/quant/analysis.h"
+#include "core/quant/calibration.h"
+#include "core/quant/precision_plan.h"
+
+class QUndoStack;
 
 namespace ql::ui {
+
+// What a background load produces: the model with its default plan and lint report, or an error.
+struct LoadedModel {
+    QString path;
+    std::shared_ptr<Model> model;
+    QString error;
+    PrecisionPlan plan;  // the default placement, effective precisions decided by the TensorRT rules
+    LintReport lint;
+};
 
 class ModelDocument : public QObject {
     Q_OBJECT
 public:
-    explicit ModelDocument(QObject* parent = nullptr) : QObject(parent) {}
+    explicit ModelDocument(QObject* parent = nullptr);
+    ~ModelDocument() override;
+
+    // Runs on any thread: load, default plan, TensorRT policies and lint.
+    static std::shared_ptr<LoadedModel> load(const QString& path, TrtVersion version = TrtVersion::Trt10);
 
     const Model* model() const { return mModel.get(); }
+    std::shared_ptr<const Model> sharedModel() const { return mModel; }
     QString filePath() const;
     QString fileName() const;
-    // Takes a model loaded elsewhere (on a worker thread) and announces it.
+    // Takes a model loaded elsewhere and announces it; plan and lint default to the default placement.
     void replaceModel(std::shared_ptr<Model> model);
+    void replaceModel(const LoadedModel& loaded);
+
+    // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
+    const PrecisionPlan& plan() const { return mPlan; }
+    const LintReport& lint() const { return mLint; }
+    TrtVersion trtVersion() const { return mTrtVersion; }
+
+    // Undoable edit: sets the requested precision of `nodes` (one undo step, `text` names it in Edit > Undo).
+    void setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text = {});
+    // Undoable edit: FP32 -> FP16 -> INT8 -> FP32, each node from its own requested precision.
+    void cyclePrecision(const QList<NodeId>& nodes);
+    // Undoable edit: every node of `opType` to `precision`.
+    void setOpTypePrecision(const QString& opType, Precision precision);
+    // Replaces the whole plan (loading a plan or project file); undoable.
+    void replacePlan(const PrecisionPlan& plan, const QString& text);
+    QUndoStack* undoStack() const { return mUndoStack; }
+
+    // Calibration and analysis results; null when there are none (yet).
+    std::shared_ptr<const CalibrationResult> calibration() const { return mCalibration; }
+    void setCalibration(std::shared_ptr<const CalibrationResult> calibration);
+    std::shared_ptr<const AnalysisReport> analysis(AnalysisMode mode) const;
+    void setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report);
+
+    // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
+    bool isModified() const;
+    void markSaved();
+
+    // Applies requested precisions without an undo step (used by the undo commands themselves).
+    void applyRequested(const QList<NodeId>& nodes, const QList<Precision>& precisions);
 
 signals:
     void modelAboutToBeReplaced();
     void modelReplaced();
+    // Requested and/or effective precisions changed (any node: effective precisions of neighbours can move
+    // too), and the lint report with them.
+    void planChanged();
+    void calibrationChanged();
+    void analysisChanged();
+    void modifiedChanged(bool modified);
 
 private:
+    void relint();
+    void setResultsModified(bool modified);
+
     std::shared_ptr<Model> mModel;
+    PrecisionPlan mPlan;
+    LintReport mLint;
+    TrtVersion mTrtVersion = TrtVersion::Trt10;
+    QUndoStack* mUndoStack;
+    std::shared_ptr<const CalibrationResult> mCalibration;
+    std::shared_ptr<const AnalysisReport> mAccumulated, mIsolated;
+    bool mResultsModified = false;
+    bool mLastModified = false;
 };
 
 }  // namespace ql::ui
