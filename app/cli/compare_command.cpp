@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
 #include "core/common/json_util.h"
+#include "core/quant/analysis_file.h"
 #include "core/lint/lint_policy.h"
 #include "core/quant/analysis.h"
 #include "core/quant/calibration_file.h"
@@ -44,33 +45,6 @@ Result<PrecisionPlan> effectivePlan(const Graph& graph, const CompareCliOptions&
     const PrecisionPolicy* policies[] = {&policy};
     plan.applyPolicies(graph, policies);
     return plan;
-}
-
-nlohmann::json reportJson(const Graph& graph, const AnalysisReport& report) {
-    nlohmann::json layers = nlohmann::json::array();
-    for (const LayerError& l : report.layers) {
-        const Node& node = graph.node(l.node);
-        // SQNR is +inf for an exact layer; JSON has no infinity, so it is null there.
-        layers.push_back({{"node", node.name},
-                          {"op", node.opType},
-                          {"output", graph.value(l.output).name},
-                          {"precision", precisionName(l.precision)},
-                          {"sqnr_db", l.metrics.sqnrDb},
-                          {"cosine", l.metrics.cosine},
-                          {"mse", l.metrics.mse},
-                          {"max_abs", l.metrics.maxAbs}});
-    }
-    nlohmann::json outputs = nlohmann::json::object();
-    if (report.outputs.samples > 0) {
-        outputs["top1_agreement"] = report.outputs.top1Agreement;
-        if (report.outputs.hasLabels) {
-            outputs["accuracy_fp32"] = report.outputs.accuracyFp32;
-            outputs["accuracy_quant"] = report.outputs.accuracyQuant;
-            outputs["accuracy_delta"] = report.outputs.accuracyQuant - report.outputs.accuracyFp32;
-        }
-    }
-    return {
-        {"mode", analysisModeName(report.mode)}, {"samples", report.samples}, {"layers", layers}, {"outputs", outputs}};
 }
 
 std::string format(const char* pattern, double value) {
@@ -123,7 +97,7 @@ int runCompare(const CompareCliOptions& options) {
     endTerminalProgress();
     if (!report) return failWith(report.status());
     if (options.json)
-        std::cout << dumpJson(reportJson(graph, *report)) << std::endl;
+        std::cout << dumpJson(analysisToJson(graph, *report)) << std::endl;
     else
         printTable(graph, *report);
     return kExitOk;

@@ -1,0 +1,96 @@
+#include "core/quant/analysis_file.h"
+
+#include <limits>
+
+namespace ql {
+namespace {
+
+Status badAnalysis(const std::string& label, const std::string& what) {
+    return invalidArgument(label + ": analysis " + what);
+}
+
+// A number field, or +inf when null (how an exact layer's SQNR is written).
+double numberOrInfinity(const nlohmann::json& layer, const char* key) {
+    const auto it = layer.find(key);
+    if (it == layer.end() || !it->is_number()) return std::numeric_limits<double>::infinity();
+    return it->get<double>();
+}
+
+double numberOr(const nlohmann::json& object, const char* key, double fallback) {
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+Result<LayerError> layerFromJson(const Graph& graph, const nlohmann::json& layer, const std::string& label) {
+    if (!layer.is_object()) return badAnalysis(label, "layer entries must be objects");
+    const std::string nodeName = layer.value("node", "");
+    const std::string outputName = layer.value("output", "");
+    const auto node = graph.findNode(nodeName);
+    if (!node) return badAnalysis(label, "names node '" + nodeName + "', which the model does not have");
+    const auto output = graph.findValue(outputName);
+    if (!output) return badAnalysis(label, "names tensor '" + outputName + "', which the model does not have");
+    const auto precision = parsePrecision(layer.value("precision", ""));
+    if (!precision) return badAnalysis(label, "layer '" + nodeName + "' has no valid precision");
+    LayerError error{.node = *node, .output = *output, .precision = *precision, .metrics = {}};
+    error.metrics.sqnrDb = numberOrInfinity(layer, "sqnr_db");
+    error.metrics.cosine = numberOr(layer, "cosine", 1.0);
+    error.metrics.mse = numberOr(layer, "mse", 0.0);
+    error.metrics.maxAbs = numberOr(layer, "max_abs", 0.0);
+    return error;
+}
+
+}  // namespace
+
+nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const LayerError& l : report.layers) {
+        const Node& node = graph.node(l.node);
+        layers.push_back({{"node", node.name},
+                          {"op", node.opType},
+                          {"output", graph.value(l.output).name},
+                          {"precision", precisionName(l.precision)},
+                          {"sqnr_db", l.metrics.sqnrDb},
+                          {"cosine", l.metrics.cosine},
+                          {"mse", l.metrics.mse},
+                          {"max_abs", l.metrics.maxAbs}});
+    }
+    nlohmann::json outputs = nlohmann::json::object();
+    if (report.outputs.samples > 0) {
+        outputs["samples"] = report.outputs.samples;
+        outputs["top1_agreement"] = report.outputs.top1Agreement;
+        if (report.outputs.hasLabels) {
+            outputs["accuracy_fp32"] = report.outputs.accuracyFp32;
+            outputs["accuracy_quant"] = report.outputs.accuracyQuant;
+            outputs["accuracy_delta"] = report.outputs.accuracyQuant - report.outputs.accuracyFp32;
+        }
+    }
+    return {
+        {"mode", analysisModeName(report.mode)}, {"samples", report.samples}, {"layers", layers}, {"outputs", outputs}};
+}
+
+Result<AnalysisReport> analysisFromJson(const Graph& graph, const nlohmann::json& json, const std::string& label) {
+    if (!json.is_object()) return badAnalysis(label, "must be a JSON object");
+    AnalysisReport report;
+    const auto mode = parseAnalysisMode(json.value("mode", ""));
+    if (!mode) return badAnalysis(label, "has no valid \"mode\" (accumulated or isolated)");
+    report.mode = *mode;
+    report.samples = static_cast<int64_t>(numberOr(json, "samples", 0));
+    const auto layers = json.find("layers");
+    if (layers == json.end() || !layers->is_array()) return badAnalysis(label, "has no \"layers\" array");
+    for (const nlohmann::json& layer : *layers) {
+        QL_ASSIGN_OR_RETURN(LayerError error, layerFromJson(graph, layer, label));
+        report.layers.push_back(error);
+    }
+    if (const auto outputs = json.find("outputs");
+        outputs != json.end() && outputs->is_object() && outputs->contains("top1_agreement")) {
+        OutputAgreement& o = report.outputs;
+        o.samples = static_cast<int64_t>(numberOr(*outputs, "samples", static_cast<double>(report.samples)));
+        o.top1Agreement = numberOr(*outputs, "top1_agreement", 0.0);
+        o.hasLabels = outputs->contains("accuracy_fp32");
+        o.accuracyFp32 = numberOr(*outputs, "accuracy_fp32", 0.0);
+        o.accuracyQuant = numberOr(*outputs, "accuracy_quant", 0.0);
+    }
+    return report;
+}
+
+}  // namespace ql
