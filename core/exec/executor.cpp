@@ -9,7 +9,9 @@
 #include <malloc.h>
 #endif
 
+#include "core/exec/kernels/onednn_layer.h"
 #include "core/exec/kernels/registry.h"
+#include "core/exec/layout.h"
 #include "core/model/tensor_data.h"
 
 namespace ql {
@@ -71,11 +73,9 @@ Status Executor::prepare() {
             mConstants[v] = std::move(t);
         }
     }
-    mLastUse.assign(values.size(), -1);
     mKernels.clear();
+    mNodeSteps.clear();
     for (const Node& node : mGraph.nodes()) {
-        for (ValueId in : node.inputs)
-            if (in != kNoId) mLastUse[static_cast<size_t>(in)] = node.id;
         const int64_t opset = mGraph.opsetVersion(node.domain);
         const KernelRegistration* reg = findKernel(node.domain, node.opType, opset);
         if (!reg)
@@ -86,9 +86,14 @@ Status Executor::prepare() {
                           "but not run"));
         auto kernel = reg->create();
         QL_RETURN_IF_ERROR(kernel->init(KernelInit{node, mGraph, opset}));
+        if (auto* caching = dynamic_cast<WeightCachingKernel*>(kernel.get()))
+            caching->setCacheWeights(mOptions.cacheWeights);
+        mNodeSteps.push_back(Step{&node, kernel.get(), node.inputs, node.outputs, {}, {node.id}, 0});
         mKernels.push_back(std::move(kernel));
     }
-    return Status::ok();
+    mPlan.clear();
+    for (const Step& step : mNodeSteps) mPlan.push_back(&step);
+    return mOptions.fuse ? prepareFusion() : Status::ok();
 }
 
 Status Executor::bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const {
@@ -119,51 +124,82 @@ Status Executor::bindInputs(const NamedTensors& inputs, std::vector<Tensor>& val
     return Status::ok();
 }
 
+std::vector<const Executor::Step*> Executor::planFor(const RunOptions& options) const {
+    std::vector<const Step*> plan;
+    if (options.interceptor || !mOptions.fuse) {
+        for (const Step& step : mNodeSteps) plan.push_back(&step);
+        return plan;
+    }
+    if (!options.observer) return mPlan;
+    for (const Step* step : mPlan) {
+        const bool wanted = std::any_of(step->hidden.begin(), step->hidden.end(),
+                                        [&](ValueId v) { return options.observer->wants(v); });
+        if (!wanted) {
+            plan.push_back(step);
+            continue;
+        }
+        for (NodeId n : step->nodes) plan.push_back(&mNodeSteps[static_cast<size_t>(n)]);
+    }
+    return plan;
+}
+
+Status Executor::runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values) {
+    const Node& node = *step.node;
+    std::vector<Tensor> nodeInputs;
+    std::vector<const Tensor*> inputPtrs;
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+        const ValueId in = step.inputs[i];
+        Tensor* t = in == kNoId ? nullptr : &values[static_cast<size_t>(in)];
+        // Converted once and kept: later plain readers of the value find it converted.
+        if (t && !t->isPlain() && (options.interceptor || !step.readsLayout(i))) *t = onednn::toPlain(*t);
+        inputPtrs.push_back(t && !t->empty() ? t : nullptr);
+    }
+    if (options.interceptor) {
+        for (const Tensor* t : inputPtrs) nodeInputs.push_back(t ? *t : Tensor());
+        QL_RETURN_IF_ERROR(options.interceptor->beforeNode(node, nodeInputs));
+        for (size_t i = 0; i < nodeInputs.size(); ++i) inputPtrs[i] = nodeInputs[i].empty() ? nullptr : &nodeInputs[i];
+    }
+    std::vector<Tensor> outputs(step.outputs.size());
+    KernelContext ctx(node, inputPtrs, outputs, mOptions.threads);
+    QL_RETURN_IF_ERROR(step.kernel->compute(ctx));
+    if (options.interceptor) {
+        for (Tensor& t : outputs) t = onednn::toPlain(t);
+        QL_RETURN_IF_ERROR(options.interceptor->afterNode(node, outputs));
+    }
+    for (size_t o = 0; o < step.outputs.size(); ++o) {
+        const ValueId out = step.outputs[o];
+        if (out == kNoId) continue;
+        if (outputs[o].empty() && outputs[o].dtype() == DataType::Undefined)
+            return internalError(nodeErrorMessage(node, "kernel did not produce output " + std::to_string(o)));
+        if (options.observer && options.observer->wants(out))
+            options.observer->observe(mGraph.node(mGraph.value(out).producer), out, onednn::toPlain(outputs[o]));
+        values[static_cast<size_t>(out)] = std::move(outputs[o]);
+    }
+    return Status::ok();
+}
+
 Result<NamedTensors> Executor::run(const NamedTensors& inputs, const RunOptions& options) {
     try {
         std::vector<Tensor> values = mConstants;
         QL_RETURN_IF_ERROR(bindInputs(inputs, values));
         omp_set_num_threads(mOptions.threads);
-        std::vector<Tensor> nodeInputs;
-        std::vector<const Tensor*> inputPtrs;
-        std::vector<Tensor> nodeOutputs;
-        for (const Node& node : mGraph.nodes()) {
+        const std::vector<const Step*> plan = planFor(options);
+        // Per value: the last step reading it, after which it is freed (graph outputs are kept).
+        std::vector<size_t> lastUse(values.size(), plan.size());
+        for (size_t i = 0; i < plan.size(); ++i)
+            for (ValueId in : plan[i]->inputs)
+                if (in != kNoId) lastUse[static_cast<size_t>(in)] = i;
+        for (size_t i = 0; i < plan.size(); ++i) {
             if (options.stop.stop_requested()) return cancelled();
-            inputPtrs.clear();
-            if (options.interceptor) {
-                nodeInputs.clear();
-                for (ValueId in : node.inputs)
-                    nodeInputs.push_back(in == kNoId ? Tensor() : values[static_cast<size_t>(in)]);
-                QL_RETURN_IF_ERROR(options.interceptor->beforeNode(node, nodeInputs));
-                for (const Tensor& t : nodeInputs) inputPtrs.push_back(t.empty() ? nullptr : &t);
-            } else {
-                for (ValueId in : node.inputs) {
-                    const Tensor* t = in == kNoId ? nullptr : &values[static_cast<size_t>(in)];
-                    inputPtrs.push_back(t && !t->empty() ? t : nullptr);
-                }
-            }
-            nodeOutputs.assign(node.outputs.size(), Tensor());
-            KernelContext ctx(node, inputPtrs, nodeOutputs, mOptions.threads);
-            QL_RETURN_IF_ERROR(mKernels[static_cast<size_t>(node.id)]->compute(ctx));
-            if (options.interceptor) QL_RETURN_IF_ERROR(options.interceptor->afterNode(node, nodeOutputs));
-            for (size_t o = 0; o < node.outputs.size(); ++o) {
-                const ValueId out = node.outputs[o];
-                if (out == kNoId) continue;
-                if (nodeOutputs[o].empty() && nodeOutputs[o].dtype() == DataType::Undefined)
-                    return internalError(nodeErrorMessage(node, "kernel did not produce output " + std::to_string(o)));
-                if (options.observer) options.observer->observe(node, out, nodeOutputs[o]);
-                values[static_cast<size_t>(out)] = std::move(nodeOutputs[o]);
-            }
-            // Free what no later node reads (graph outputs are kept).
-            for (ValueId in : node.inputs) {
-                if (in == kNoId || mLastUse[static_cast<size_t>(in)] != node.id) continue;
-                if (mGraph.value(in).isGraphOutput) continue;
+            QL_RETURN_IF_ERROR(runStep(*plan[i], options, values));
+            for (ValueId in : plan[i]->inputs) {
+                if (in == kNoId || lastUse[static_cast<size_t>(in)] != i || mGraph.value(in).isGraphOutput) continue;
                 values[static_cast<size_t>(in)] = mConstants[static_cast<size_t>(in)];
             }
         }
         NamedTensors outputs;
         for (ValueId id : mGraph.outputs())
-            outputs.emplace_back(mGraph.value(id).name, values[static_cast<size_t>(id)]);
+            outputs.emplace_back(mGraph.value(id).name, onednn::toPlain(values[static_cast<size_t>(id)]));
         return outputs;
     } catch (const std::bad_alloc&) {
         return ioError("out of memory while running the model (try a smaller batch)");

@@ -2,6 +2,7 @@
 // Runs a Graph on CPU. Built once per graph (kernels looked up and initialised, weights wrapped without
 // copying, the last consumer of every value computed), then run on batches. Not re-entrant: one run at a
 // time per Executor.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stop_token>
@@ -18,16 +19,25 @@ namespace ql {
 
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
-// Sees every tensor a node produces. Keeping a copy of the Tensor keeps its storage alive; the executor
-// frees its own reference after the value's last consumer.
+// Sees the tensors nodes produce: observe() is called for every value wants() accepts (by default all of
+// them), always with a plain row-major tensor. Keeping a copy of the Tensor keeps its storage alive; the
+// executor frees its own reference after the value's last consumer.
 class TensorObserver {
 public:
     virtual ~TensorObserver() = default;
     virtual void observe(const Node& producer, ValueId value, const Tensor& tensor) = 0;
+    // The executor fuses a Conv with the activations / Add after it (see core/exec/fusion.h); the tensors
+    // between them are then never materialised. A fused group whose hidden tensors the observer wants runs
+    // node by node instead, so answering false for values it ignores lets a run keep the fused speed.
+    virtual bool wants(ValueId value) const {
+        (void)value;
+        return true;
+    }
 };
 
 // Lets a caller change what a node sees and produces (quantization simulation: quantize-dequantize the
-// inputs of INT8 layers, round FP16 layers to half).
+// inputs of INT8 layers, round FP16 layers to half). A run with an interceptor runs every node on its own,
+// with plain tensors, so the interceptor sees every node.
 class NodeInterceptor {
 public:
     virtual ~NodeInterceptor() = default;
@@ -38,6 +48,12 @@ public:
 
 struct ExecutorOptions {
     int threads = 1;
+    // Fuse Conv + activations / Add and keep tensors in oneDNN layouts between convolutions. Off: every node
+    // runs on its own with plain tensors (a reference for tests).
+    bool fuse = true;
+    // Keep constant weights reordered into oneDNN's layouts between runs. Off for a single inference: the
+    // reordered copy would double the weights' memory for nothing.
+    bool cacheWeights = true;
 };
 
 struct RunOptions {
@@ -61,15 +77,34 @@ public:
     void setThreads(int threads);
 
 private:
+    // One kernel call: a node, or a fused group (a Conv with post-ops) standing for several nodes.
+    struct Step {
+        const Node* node = nullptr;  // the node the kernel runs as (a group's Conv)
+        Kernel* kernel = nullptr;
+        std::vector<ValueId> inputs, outputs;  // kNoId for omitted ones
+        std::vector<ValueId> hidden;           // a group's intermediate values
+        std::vector<NodeId> nodes;             // a group's nodes, to run one by one when it cannot be fused
+        uint32_t layoutInputs = 0;             // bit i: input i may be given in a oneDNN layout as it is
+        bool readsLayout(size_t i) const { return i < 32 && ((layoutInputs >> i) & 1u); }
+    };
+
     Executor(const Graph& graph, const ExecutorOptions& options) : mGraph(graph), mOptions(options) {}
     Status prepare();
+    Status prepareFusion();
+    Status wrapConcats();
+    void allowLayoutOutputs(const std::vector<const Step*>& stepOfNode);
     Status bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const;
+    std::vector<const Step*> planFor(const RunOptions& options) const;
+    Status runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values);
 
     const Graph& mGraph;
     ExecutorOptions mOptions;
     std::vector<std::unique_ptr<Kernel>> mKernels;  // per node, in graph order
-    std::vector<Tensor> mConstants;                 // per value: initializers (borrowed or decoded)
-    std::vector<int32_t> mLastUse;                  // per value: index of the last consuming node, -1 if none
+    std::vector<std::unique_ptr<Kernel>> mGroupKernels;
+    std::vector<Step> mNodeSteps;    // per node, in graph order
+    std::vector<Step> mGroupSteps;   // fused groups
+    std::vector<const Step*> mPlan;  // fused plan: groups at their last node's place, other nodes as they are
+    std::vector<Tensor> mConstants;  // per value: initializers (borrowed or decoded)
 };
 
 }  // namespace ql

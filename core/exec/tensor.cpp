@@ -54,6 +54,18 @@ Tensor Tensor::borrowed(DataType dtype, Shape shape, const void* data) {
     return t;
 }
 
+Tensor Tensor::inLayout(DataType dtype, Shape shape, std::shared_ptr<const TensorLayout> layout, size_t bytes) {
+    Tensor t;
+    t.mDtype = dtype;
+    t.mShape = std::move(shape);
+    t.mCount = shapeElementCount(t.mShape);
+    t.mStorage = allocateAligned(bytes);
+    t.mData = t.mStorage.get();
+    t.mLayout = std::move(layout);
+    t.mLayoutBytes = bytes;
+    return t;
+}
+
 Tensor Tensor::reshaped(Shape shape) const {
     Tensor t = *this;
     t.mShape = std::move(shape);
@@ -67,7 +79,7 @@ Tensor Tensor::reinterpreted(DataType dtype) const {
 }
 
 Tensor Tensor::clone() const {
-    Tensor t(mDtype, mShape);
+    Tensor t = mLayout ? inLayout(mDtype, mShape, mLayout, mLayoutBytes) : Tensor(mDtype, mShape);
     if (byteSize()) std::memcpy(t.mData, mData, byteSize());
     return t;
 }

@@ -15,6 +15,10 @@ namespace ql {
 
 using Shape = std::vector<int64_t>;
 
+// A oneDNN memory layout (blocked / channels-last) chosen by a primitive; defined in core/exec/layout.h so
+// that this header stays free of oneDNN. Null means plain row-major.
+struct TensorLayout;
+
 int64_t shapeElementCount(const Shape& shape);
 std::string shapeString(const Shape& shape);  // "[1,3,224,224]"
 
@@ -26,6 +30,8 @@ public:
     static Tensor zeros(DataType dtype, Shape shape);
     // Wraps memory owned by someone else (e.g. an initializer's raw bytes); it must outlive the tensor.
     static Tensor borrowed(DataType dtype, Shape shape, const void* data);
+    // Allocates `bytes` of storage holding the logical `shape` in `layout` (see core/exec/layout.h).
+    static Tensor inLayout(DataType dtype, Shape shape, std::shared_ptr<const TensorLayout> layout, size_t bytes);
     // A tensor holding a copy of `values`.
     template <typename T>
     static Tensor fromVector(DataType dtype, Shape shape, const std::vector<T>& values);
@@ -35,11 +41,16 @@ public:
     size_t rank() const { return mShape.size(); }
     int64_t dim(size_t axis) const { return mShape.at(axis); }
     int64_t elementCount() const { return mCount; }
-    size_t byteSize() const { return static_cast<size_t>(mCount) * dataTypeSize(mDtype); }
+    // Storage size: the elements, or for a tensor in a oneDNN layout the layout's (possibly padded) size.
+    size_t byteSize() const { return mLayout ? mLayoutBytes : static_cast<size_t>(mCount) * dataTypeSize(mDtype); }
     bool empty() const { return mData == nullptr && mCount == 0 && mDtype == DataType::Undefined; }
     bool isBorrowed() const { return mBorrowed; }
     // True when no other Tensor shares this storage (in-place work is safe).
     bool isUnique() const { return !mBorrowed && mStorage.use_count() == 1; }
+    // Non-null when the storage is in a oneDNN layout rather than row-major. Only layout-aware kernels
+    // (Conv, the executor's fused steps) ever see such tensors: the executor converts the rest to plain.
+    const std::shared_ptr<const TensorLayout>& layout() const { return mLayout; }
+    bool isPlain() const { return !mLayout; }
 
     void* rawData() { return mData; }
     const void* rawData() const { return mData; }
@@ -77,6 +88,8 @@ private:
     std::shared_ptr<std::byte> mStorage;
     void* mData = nullptr;
     bool mBorrowed = false;
+    std::shared_ptr<const TensorLayout> mLayout;
+    size_t mLayoutBytes = 0;
 };
 
 template <typename T>

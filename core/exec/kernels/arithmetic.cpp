@@ -39,6 +39,29 @@ Status ArithmeticKernel::init(const KernelInit& info) {
 }
 
 Status ArithmeticKernel::compute(KernelContext& ctx) {
+    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    if (auto y = computeInLayout(ctx)) {
+        ctx.setOutput(0, std::move(*y));
+        return Status::ok();
+    }
+    return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+std::optional<Tensor> ArithmeticKernel::computeInLayout(const KernelContext& ctx) const {
+    using alg = dnnl::algorithm;
+    if (ctx.inputCount() != 2 || !ctx.hasInput(0) || !ctx.hasInput(1)) return std::nullopt;
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    const alg op = mOp == Op::Add   ? alg::binary_add
+                   : mOp == Op::Sub ? alg::binary_sub
+                   : mOp == Op::Mul ? alg::binary_mul
+                                    : alg::binary_div;
+    if (auto y = onednn::binaryInLayout(op, a, b, mKeepLayout)) return y;
+    if (mOp == Op::Add || mOp == Op::Mul) return onednn::binaryInLayout(op, b, a, mKeepLayout);
+    return std::nullopt;
+}
+
+Status ArithmeticKernel::computePlain(KernelContext& ctx) const {
     QL_ASSIGN_OR_RETURN(BinaryOperands operands, binaryOperands(ctx));
     const Tensor& a = operands.a;
     const Tensor& b = operands.b;

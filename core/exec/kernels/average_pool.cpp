@@ -53,6 +53,18 @@ Status AveragePoolKernel::init(const KernelInit& info) {
 }
 
 Status AveragePoolKernel::compute(KernelContext& ctx) {
+    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    if (!mAttrs.ceilMode) {
+        QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
+        const auto op = mCountIncludePad ? dnnl::algorithm::pooling_avg_include_padding
+                                         : dnnl::algorithm::pooling_avg_exclude_padding;
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, w, mKeepLayout));
+        if (done) return Status::ok();
+    }
+    return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+Status AveragePoolKernel::computePlain(KernelContext& ctx) const {
     const Tensor& in = ctx.input(0);
     QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, in.shape()));
     Tensor& out = ctx.allocateOutput(0, in.dtype(), w.outputShape);

@@ -1,5 +1,7 @@
 #include "core/exec/kernels/conv.h"
 
+#include <algorithm>
+
 #include "core/exec/onednn_util.h"
 
 namespace ql {
@@ -46,10 +48,14 @@ Result<WeightedPrimitive*> ConvKernel::plan(const KernelContext& ctx, const Shap
                                          anyDesc(x), anyDesc(wShape), biasDesc, anyDesc(g.outputShape),
                                          toDims(g.stride), toDims(oneDnnDilation(g.dilation)), toDims(g.padBegin),
                                          toDims(g.padEnd));
-    dnnl::convolution_forward::primitive_desc pd(desc, engine());
+    dnnl::convolution_forward::primitive_desc pd(desc, postOpAttr(mFusion.postOps), engine());
     p.primitive = dnnl::convolution_forward(pd);
     finishPlan(p, pd, x);
     return &mPlans.emplace(std::move(key), std::move(p)).first->second;
+}
+
+bool ConvKernel::hasSum() const {
+    return std::any_of(mFusion.postOps.begin(), mFusion.postOps.end(), [](const PostOp& op) { return op.sum; });
 }
 
 Status ConvKernel::compute(KernelContext& ctx) {
@@ -67,8 +73,15 @@ Status ConvKernel::compute(KernelContext& ctx) {
     try {
         QL_ASSIGN_OR_RETURN(WeightedPrimitive * p, plan(ctx, x.shape(), w.shape(), hasBias));
         const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
-        QL_ASSIGN_OR_RETURN(Tensor y, runWeighted(*p, asFloat(x), asFloat(w), &bias,
-                                                  mConstantWeights && w.rawData() == mConstantWeights));
+        WeightedRun run{nullptr, mKeepLayout && x.dtype() == DataType::Float};
+        if (hasSum()) {
+            if (!ctx.hasInput(3) || ctx.input(3).shape() != p->outputShape || ctx.input(3).dtype() != DataType::Float)
+                return ctx.fail("the fused Add operand does not match the convolution output " +
+                                shapeString(p->outputShape));
+            run.sum = &ctx.input(3);
+        }
+        QL_ASSIGN_OR_RETURN(Tensor y,
+                            runWeighted(*p, asFloat(x), asFloat(w), &bias, cachable(mConstantWeights, w), run));
         ctx.setOutput(0, fromFloat(y, x.dtype()));
     } catch (const dnnl::error& e) {
         return ctx.fail(std::string("oneDNN could not run this convolution: ") + e.what());

@@ -1,23 +1,37 @@
 #pragma once
 // Conv (opsets 1-17) on oneDNN: 1-D/2-D/3-D, groups (incl. depthwise), dilations, strides, pads / auto_pad.
-// One primitive per input shape, weights reordered once when they are an initializer.
+// One primitive per input shape, weights reordered once when they are an initializer. The executor may fuse
+// following activations / an Add into the primitive and let the output stay in oneDNN's layout (setFusion).
 #include <map>
 
 #include "core/exec/kernel.h"
 #include "core/exec/kernels/conv_geometry.h"
 #include "core/exec/kernels/onednn_layer.h"
+#include "core/exec/layout_ops.h"
 
 namespace ql {
 
-class ConvKernel final : public Kernel {
+// Set by the executor's fusion pass. A sum post-op adds the kernel's input 3 (same shape as the output).
+struct ConvFusion {
+    std::vector<PostOp> postOps;
+};
+
+// Reads X (and the fused Add's operand) in any oneDNN layout.
+class ConvKernel final : public Kernel, public LayoutAwareKernel, public WeightCachingKernel {
 public:
     Status init(const KernelInit& info) override;
     Status compute(KernelContext& ctx) override;
+    uint32_t layoutInputs() const override { return 1u | (1u << 3); }
+    // Before the first run only (primitives are planned with it).
+    void setFusion(ConvFusion fusion) { mFusion = std::move(fusion); }
 
 private:
     Result<WeightedPrimitive*> plan(const KernelContext& ctx, const Shape& x, const Shape& w, bool hasBias);
 
+    bool hasSum() const;
+
     ConvAttributes mAttrs;
+    ConvFusion mFusion;
     const void* mConstantWeights = nullptr;     // see constantInputData()
     std::map<Shape, WeightedPrimitive> mPlans;  // by X shape followed by W shape
 };

@@ -118,8 +118,8 @@ Status ConvTransposeKernel::compute(KernelContext& ctx) {
             return ctx.fail("bias " + shapeString(ctx.input(2).shape()) + " must hold one value per output channel (" +
                             std::to_string(p->outputShape[1]) + ")");
         const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
-        QL_ASSIGN_OR_RETURN(Tensor y, runWeighted(p->primitive, asFloat(x), asFloat(w), &bias,
-                                                  mConstantWeights && w.rawData() == mConstantWeights));
+        QL_ASSIGN_OR_RETURN(Tensor y,
+                            runWeighted(p->primitive, asFloat(x), asFloat(w), &bias, cachable(mConstantWeights, w)));
         if (y.shape() != p->outputShape) {
             Tensor full(DataType::Float, p->outputShape);
             embed(y, full, p->offset, hasBias ? &bias : nullptr);

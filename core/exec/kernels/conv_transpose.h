@@ -9,7 +9,7 @@
 
 namespace ql {
 
-class ConvTransposeKernel final : public Kernel {
+class ConvTransposeKernel final : public Kernel, public WeightCachingKernel {
 public:
     Status init(const KernelInit& info) override;
     Status compute(KernelContext& ctx) override;

@@ -62,7 +62,7 @@ Status GemmKernel::init(const KernelInit& info) {
 Status GemmKernel::computeFloat(KernelContext& ctx, const Dims& d) {
     const bool hasC = ctx.hasInput(2) && mBeta != 0.0f;
     const Tensor a = asFloat(ctx.input(0)), b = asFloat(ctx.input(1));
-    const bool constantB = mConstantB && ctx.input(1).rawData() == mConstantB;
+    const bool constantB = cachable(mConstantB, ctx.input(1));
     const auto aDesc = onednn::stridedDesc({d.m, d.k}, matrixStrides(d.m, d.k, mTransA));
     Tensor y(DataType::Float, {d.m, d.n});
     if (hasC) {

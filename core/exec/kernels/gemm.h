@@ -8,7 +8,7 @@
 
 namespace ql {
 
-class GemmKernel final : public Kernel {
+class GemmKernel final : public Kernel, public WeightCachingKernel {
 public:
     Status init(const KernelInit& info) override;
     Status compute(KernelContext& ctx) override;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/exec/kernels/pool_geometry.h"
 #include "core/exec/kernels/type_dispatch.h"
 
 namespace ql {
@@ -23,6 +24,19 @@ void globalPool(const T* in, T* out, int64_t planes, int64_t size, bool max) {
     }
 }
 
+// One window covering the H x W plane.
+PoolWindow wholePlane(const Shape& x) {
+    PoolWindow w;
+    w.batch = x[0];
+    w.channels = x[1];
+    w.in = {1, x[2], x[3]};
+    w.out = {1, 1, 1};
+    w.kernel = w.in;
+    w.stride = w.dilation = {1, 1, 1};
+    w.outputShape = {x[0], x[1], 1, 1};
+    return w;
+}
+
 }  // namespace
 
 Status GlobalPoolKernel::init(const KernelInit& info) {
@@ -31,6 +45,17 @@ Status GlobalPoolKernel::init(const KernelInit& info) {
 }
 
 Status GlobalPoolKernel::compute(KernelContext& ctx) {
+    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    if (ctx.input(0).rank() == 4) {
+        const auto op = mMax ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
+        // The output is tiny: always plain.
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, wholePlane(ctx.input(0).shape()), false));
+        if (done) return Status::ok();
+    }
+    return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+Status GlobalPoolKernel::computePlain(KernelContext& ctx) const {
     const Tensor& in = ctx.input(0);
     if (in.rank() < 2) return ctx.fail("the input must be N x C x spatial..., not " + shapeString(in.shape()));
     Shape shape(in.rank(), 1);

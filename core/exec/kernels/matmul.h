@@ -16,7 +16,7 @@ struct MatMulShapes {
 };
 Result<MatMulShapes> matMulShapes(const KernelContext& ctx, const Shape& a, const Shape& b);
 
-class MatMulKernel final : public Kernel {
+class MatMulKernel final : public Kernel, public WeightCachingKernel {
 public:
     Status init(const KernelInit& info) override;
     Status compute(KernelContext& ctx) override;

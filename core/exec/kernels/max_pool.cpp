@@ -70,10 +70,21 @@ void maxPool(const T* in, T* out, int64_t* indices, const PoolWindow& w, IndexOr
 Status MaxPoolKernel::init(const KernelInit& info) {
     QL_ASSIGN_OR_RETURN(mAttrs, parsePoolAttributes(info));
     mColumnMajor = info.node.intAttribute("storage_order", 0) != 0;
+    mWantIndices = info.node.outputs.size() > 1 && info.node.outputs[1] != kNoId;
     return Status::ok();
 }
 
 Status MaxPoolKernel::compute(KernelContext& ctx) {
+    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    if (ctx.outputCount() == 1) {
+        QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, dnnl::algorithm::pooling_max, w, mKeepLayout));
+        if (done) return Status::ok();
+    }
+    return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+Status MaxPoolKernel::computePlain(KernelContext& ctx) const {
     const Tensor& in = ctx.input(0);
     QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, in.shape()));
     Tensor& out = ctx.allocateOutput(0, in.dtype(), w.outputShape);

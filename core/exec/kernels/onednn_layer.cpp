@@ -1,6 +1,9 @@
 #include "core/exec/kernels/onednn_layer.h"
 
+#include <cstring>
+
 #include "core/common/half.h"
+#include "core/exec/layout.h"
 #include "core/exec/onednn_util.h"
 
 namespace ql {
@@ -20,6 +23,14 @@ const dnnl::memory& cachedCopy(dnnl::memory& cache, const Tensor& w, const dnnl:
     return cache;
 }
 
+// `from` (any layout) into `to`: a plain copy when the layouts agree (oneDNN's same-layout reorder is slower).
+void copyInto(const Tensor& from, const dnnl::memory& to) {
+    if (descOf(from) == to.get_desc())
+        std::memcpy(to.get_data_handle(), from.rawData(), from.byteSize());
+    else
+        reorder(memoryOf(from), to);
+}
+
 }  // namespace
 
 void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x) {
@@ -33,24 +44,42 @@ void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shap
 }
 
 Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& w, const Tensor* bias,
-                           bool constantWeights) {
-    dnnl::memory src = wrap(x, plainDesc(x.shape()));
-    if (p.toSrc) {
+                           bool constantWeights, const WeightedRun& run) {
+    dnnl::memory src = memoryOf(x);
+    if (x.isPlain() && p.toSrc) {
         dnnl::memory userSrc = src;
         src = dnnl::memory(p.src, engine());
         p.toSrc.execute(stream(), userSrc, src);
+    } else if (!x.isPlain()) {
+        src = inLayout(src, p.src);
     }
     const dnnl::memory weights = constantWeights ? cachedCopy(p.cachedWeights, w, p.userWeights, p.weights)
                                                  : inLayout(wrap(w, p.userWeights), p.weights);
-    Tensor y(DataType::Float, p.outputShape);
-    dnnl::memory userDst = wrap(y, plainDesc(p.outputShape));
-    dnnl::memory dst = p.fromDst ? dnnl::memory(p.dst, engine()) : userDst;
+    Tensor y = run.keepLayout ? allocateIn(p.dst, p.outputShape) : Tensor(DataType::Float, p.outputShape);
+    dnnl::memory userDst = memoryOf(y);
+    const bool reorderDst = y.isPlain() && p.fromDst;
+    dnnl::memory dst = reorderDst ? dnnl::memory(p.dst, engine()) : userDst;
+    // The sum post-op accumulates into dst, so dst starts as the other operand.
+    if (run.sum) copyInto(*run.sum, dst);
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
     if (p.hasBias) args[DNNL_ARG_BIAS] = wrap(*bias, plainDesc({bias->elementCount()}));
     p.primitive.execute(stream(), args);
-    if (p.fromDst) p.fromDst.execute(stream(), dst, userDst);
+    if (reorderDst) p.fromDst.execute(stream(), dst, userDst);
     stream().wait();
     return y;
+}
+
+dnnl::primitive_attr postOpAttr(const std::vector<PostOp>& ops) {
+    dnnl::post_ops postOps;
+    for (const PostOp& op : ops) {
+        if (op.sum)
+            postOps.append_sum(1.0f);
+        else
+            postOps.append_eltwise(1.0f, op.algorithm, op.alpha, op.beta);
+    }
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(postOps);
+    return attr;
 }
 
 MatMulPlan makeMatMulPlan(const dnnl::memory::desc& a, const dnnl::memory::desc& b, const Shape& dst, bool constantB,

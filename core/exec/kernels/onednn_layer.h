@@ -5,6 +5,7 @@
 // the primitives are not given directly.
 #include <dnnl.hpp>
 #include <map>
+#include <vector>
 
 #include "core/exec/kernel.h"
 
@@ -20,12 +21,29 @@ struct WeightedPrimitive {
     Shape outputShape;
 };
 
+// Work fused into a primitive (executor fusion pass): an activation applied to its result (oneDNN eltwise
+// post-op), or the sum of another tensor of the output's shape (oneDNN sum post-op).
+struct PostOp {
+    bool sum = false;
+    dnnl::algorithm algorithm = dnnl::algorithm::undef;
+    float alpha = 0.0f, beta = 0.0f;
+};
+dnnl::primitive_attr postOpAttr(const std::vector<PostOp>& ops);
+
+// Per run: the tensor a sum post-op adds (any layout), and whether the output may stay in the primitive's
+// layout (every consumer is layout-aware) instead of being reordered to plain.
+struct WeightedRun {
+    const Tensor* sum = nullptr;
+    bool keepLayout = false;
+};
+
 // Fills src / weights / dst and the activation reorders from the primitive's choices; `x` is the input shape.
 void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x);
 
-// Runs `p` and returns the float output (allocated, plain layout).
+// Runs `p` and returns the float output. `x` may be in any layout (see core/exec/layout.h); the output is
+// plain unless `run.keepLayout`.
 Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& w, const Tensor* bias,
-                           bool constantWeights);
+                           bool constantWeights, const WeightedRun& run = {});
 
 // A float matmul dst = alpha * a x b (+ beta * dst when beta != 0, so the caller pre-fills dst), for
 // Gemm and MatMul. `a` and `b` describe the user's (possibly transposed, strided) layouts.
@@ -43,6 +61,23 @@ void runMatMul(MatMulPlan& plan, const dnnl::memory::desc& a, const Tensor& aDat
 // else null. A kernel may cache work derived from the input (reordered weights) while the tensor it is given
 // still points at these bytes; an override or an interceptor's replacement points elsewhere.
 const void* constantInputData(const KernelInit& info, size_t input);
+
+// A kernel that keeps constant weights reordered into its primitives' layouts between runs. The executor
+// turns that off for a single inference (ExecutorOptions::cacheWeights), where the copy only doubles memory.
+class WeightCachingKernel {
+public:
+    virtual ~WeightCachingKernel() = default;
+    void setCacheWeights(bool cache) { mCacheWeights = cache; }
+
+protected:
+    // Whether `input` (from the kernel's context) is the constant whose bytes init() recorded, and may be cached.
+    bool cachable(const void* constantData, const Tensor& input) const {
+        return mCacheWeights && constantData && input.rawData() == constantData;
+    }
+
+private:
+    bool mCacheWeights = true;
+};
 
 // Float copies of Float16 / BFloat16 / Double tensors (Float passes through unchanged), and back.
 Tensor asFloat(const Tensor& t);

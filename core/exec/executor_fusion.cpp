@@ -1,0 +1,95 @@
+// The Executor's fused plan (see core/exec/fusion.h): groups of a Conv and the nodes folded into it run as
+// one step, and convolution outputs whose every reader understands oneDNN layouts stay in them.
+#include <algorithm>
+
+#include "core/exec/executor.h"
+#include "core/exec/fusion.h"
+#include "core/exec/kernels/conv.h"
+#include "core/exec/kernels/registry.h"
+#include "core/exec/layout_concat.h"
+#include "core/exec/layout_ops.h"
+
+namespace ql {
+
+namespace {
+
+constexpr size_t kConvSumInput = 3;
+
+}  // namespace
+
+Status Executor::prepareFusion() {
+    const auto groups = findConvFusions(mGraph);
+    mGroupSteps.clear();
+    mGroupKernels.clear();
+    mGroupSteps.reserve(groups.size());
+    QL_RETURN_IF_ERROR(wrapConcats());
+    std::vector<const Step*> stepOfNode(mNodeSteps.size());
+    for (size_t n = 0; n < mNodeSteps.size(); ++n) {
+        stepOfNode[n] = &mNodeSteps[n];
+        if (auto* aware = dynamic_cast<LayoutAwareKernel*>(mNodeSteps[n].kernel))
+            mNodeSteps[n].layoutInputs = aware->layoutInputs();
+    }
+    for (const FusionGroup& group : groups) {
+        const Node& anchor = mGraph.node(group.anchor);
+        const int64_t opset = mGraph.opsetVersion(anchor.domain);
+        auto kernel = findKernel(anchor.domain, anchor.opType, opset)->create();
+        auto* conv = dynamic_cast<ConvKernel*>(kernel.get());
+        if (!conv) continue;
+        QL_RETURN_IF_ERROR(kernel->init(KernelInit{anchor, mGraph, opset}));
+        conv->setFusion(ConvFusion{group.postOps});
+        conv->setCacheWeights(mOptions.cacheWeights);
+        Step step{&anchor,      kernel.get(), anchor.inputs,       {group.output},
+                  group.hidden, {anchor.id},  conv->layoutInputs()};
+        step.nodes.insert(step.nodes.end(), group.fused.begin(), group.fused.end());
+        if (group.sumOperand != kNoId) {
+            step.inputs.resize(kConvSumInput, kNoId);
+            step.inputs.push_back(group.sumOperand);
+        }
+        mGroupSteps.push_back(std::move(step));
+        mGroupKernels.push_back(std::move(kernel));
+        for (NodeId n : mGroupSteps.back().nodes) stepOfNode[static_cast<size_t>(n)] = &mGroupSteps.back();
+    }
+    // A group runs where its last node was: every input it reads is produced by then.
+    mPlan.clear();
+    for (size_t n = 0; n < stepOfNode.size(); ++n)
+        if (stepOfNode[n]->nodes.back() == static_cast<NodeId>(n)) mPlan.push_back(stepOfNode[n]);
+    allowLayoutOutputs(stepOfNode);
+    return Status::ok();
+}
+
+Status Executor::wrapConcats() {
+    for (Step& step : mNodeSteps) {
+        const Node& node = *step.node;
+        if (node.opType != "Concat" || !(node.domain.empty() || node.domain == "ai.onnx")) continue;
+        auto kernel = std::make_unique<LayoutConcatKernel>(*step.kernel);
+        QL_RETURN_IF_ERROR(kernel->init(KernelInit{node, mGraph, mGraph.opsetVersion(node.domain)}));
+        step.kernel = kernel.get();
+        mGroupKernels.push_back(std::move(kernel));
+    }
+    return Status::ok();
+}
+
+void Executor::allowLayoutOutputs(const std::vector<const Step*>& stepOfNode) {
+    auto readsInLayout = [&](ValueId v, NodeId consumer) {
+        const Step& reader = *stepOfNode[static_cast<size_t>(consumer)];
+        bool found = false;
+        for (size_t i = 0; i < reader.inputs.size(); ++i) {
+            if (reader.inputs[i] != v) continue;
+            if (!reader.readsLayout(i)) return false;
+            found = true;
+        }
+        return found;
+    };
+    for (const Step* step : mPlan) {
+        auto* aware = dynamic_cast<LayoutAwareKernel*>(step->kernel);
+        if (!aware || step->outputs.empty() || step->outputs[0] == kNoId) continue;
+        const ValueId out = step->outputs[0];
+        const Value& value = mGraph.value(out);
+        const bool keep = !value.isGraphOutput && !value.consumers.empty() &&
+                          std::all_of(value.consumers.begin(), value.consumers.end(),
+                                      [&](NodeId c) { return readsInLayout(out, c); });
+        aware->setKeepLayout(keep);
+    }
+}
+
+}  // namespace ql

@@ -1,0 +1,162 @@
+#include "core/exec/fusion.h"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "core/model/constant_values.h"
+
+namespace ql {
+
+namespace {
+
+using alg = dnnl::algorithm;
+
+bool isFloatValue(const Graph& graph, ValueId id) {
+    return id != kNoId && graph.value(id).type.dtype == DataType::Float;
+}
+
+// The tensor may disappear into a group: read by exactly `consumers` nodes and not a graph output.
+bool isPrivate(const Graph& graph, ValueId id, size_t consumers) {
+    const Value& v = graph.value(id);
+    return isFloatValue(graph, id) && !v.isGraphOutput && v.consumers.size() == consumers;
+}
+
+bool isOnnxOp(const Node& node, const char* opType) {
+    return (node.domain.empty() || node.domain == "ai.onnx") && node.opType == opType;
+}
+
+// A scalar constant input, `fallback` when omitted, nullopt when not a readable constant.
+std::optional<float> constantScalar(const Graph& graph, const Node& node, size_t input, float fallback) {
+    if (input >= node.inputs.size() || node.inputs[input] == kNoId) return fallback;
+    const auto values = constantFloats(graph, node.inputs[input]);
+    if (!values || values->size() != 1) return std::nullopt;
+    return (*values)[0];
+}
+
+std::optional<std::vector<PostOp>> clipPostOps(const Graph& graph, const Node& node) {
+    constexpr float kLowest = std::numeric_limits<float>::lowest(), kMax = std::numeric_limits<float>::max();
+    std::optional<float> lo = node.floatAttribute("min", kLowest), hi = node.floatAttribute("max", kMax);
+    if (graph.opsetVersion(node.domain) >= 11) {
+        lo = constantScalar(graph, node, 1, kLowest);
+        hi = constantScalar(graph, node, 2, kMax);
+    }
+    // min > max makes Clip return max everywhere, which the oneDNN clip does not reproduce.
+    if (!lo || !hi || *lo > *hi) return std::nullopt;
+    return std::vector<PostOp>{{false, alg::eltwise_clip, *lo, *hi}};
+}
+
+// The post-ops computing a single-input activation node, or nullopt when `node` is not one.
+std::optional<std::vector<PostOp>> activationPostOps(const Graph& graph, const Node& node) {
+    auto one = [](alg a, float alpha = 0.0f, float beta = 0.0f) {
+        return std::vector<PostOp>{{false, a, alpha, beta}};
+    };
+    if (isOnnxOp(node, "Relu")) return one(alg::eltwise_relu);
+    if (isOnnxOp(node, "LeakyRelu")) return one(alg::eltwise_relu, node.floatAttribute("alpha", 0.01f));
+    if (isOnnxOp(node, "Sigmoid")) return one(alg::eltwise_logistic);
+    if (isOnnxOp(node, "Tanh")) return one(alg::eltwise_tanh);
+    if (isOnnxOp(node, "Elu")) return one(alg::eltwise_elu, node.floatAttribute("alpha", 1.0f));
+    if (isOnnxOp(node, "HardSwish")) return one(alg::eltwise_hardswish);
+    if (isOnnxOp(node, "HardSigmoid"))  // max(0, min(1, alpha * x + beta))
+        return std::vector<PostOp>{
+            {false, alg::eltwise_linear, node.floatAttribute("alpha", 0.2f), node.floatAttribute("beta", 0.5f)},
+            {false, alg::eltwise_clip, 0.0f, 1.0f}};
+    if (isOnnxOp(node, "Clip")) return clipPostOps(graph, node);
+    return std::nullopt;
+}
+
+bool isHardSwishGate(const Node& node) {
+    return std::abs(node.floatAttribute("alpha", 0.2f) - 1.0f / 6.0f) < 1e-7f &&
+           node.floatAttribute("beta", 0.5f) == 0.5f;
+}
+
+// x * Sigmoid(x) (SiLU) or x * HardSigmoid(x; 1/6, 1/2) (HardSwish) where `x` feeds exactly those two nodes.
+// Returns the post-op and fills gate / mul.
+std::optional<PostOp> gatedActivation(const Graph& graph, ValueId x, NodeId& gate, NodeId& mul) {
+    const auto& consumers = graph.value(x).consumers;
+    if (consumers.size() != 2) return std::nullopt;
+    for (int first = 0; first < 2; ++first) {
+        const Node& g = graph.node(consumers[static_cast<size_t>(first)]);
+        const Node& m = graph.node(consumers[static_cast<size_t>(1 - first)]);
+        if (g.inputs.size() != 1 || g.inputs[0] != x || g.outputs.size() != 1) continue;
+        if (!isPrivate(graph, g.outputs[0], 1) || !isOnnxOp(m, "Mul") || m.inputs.size() != 2) continue;
+        const bool operands =
+            (m.inputs[0] == x && m.inputs[1] == g.outputs[0]) || (m.inputs[1] == x && m.inputs[0] == g.outputs[0]);
+        if (!operands || !isFloatValue(graph, m.outputs[0])) continue;
+        gate = g.id;
+        mul = m.id;
+        if (isOnnxOp(g, "Sigmoid")) return PostOp{false, alg::eltwise_swish, 1.0f, 0.0f};
+        if (isOnnxOp(g, "HardSigmoid") && isHardSwishGate(g)) return PostOp{false, alg::eltwise_hardswish, 0, 0};
+    }
+    return std::nullopt;
+}
+
+bool sameKnownShape(const TensorType& a, const TensorType& b) {
+    if (!a.hasShape || !b.hasShape || a.dims.size() != b.dims.size()) return false;
+    for (size_t d = 0; d < a.dims.size(); ++d)
+        if (!a.dims[d].known() || !b.dims[d].known() || a.dims[d].size != b.dims[d].size) return false;
+    return true;
+}
+
+// Add(x, other) with `other` of x's shape (no broadcast), as the first post-op (where oneDNN supports sum).
+bool isFusableAdd(const Graph& graph, const Node& add, ValueId x, const FusionGroup& group) {
+    if (!isOnnxOp(add, "Add") || add.inputs.size() != 2 || !group.postOps.empty()) return false;
+    const ValueId other = add.inputs[0] == x ? add.inputs[1] : add.inputs[0];
+    if (other == x || other == kNoId || !isFloatValue(graph, other)) return false;
+    return sameKnownShape(graph.value(x).type, graph.value(other).type) &&
+           sameKnownShape(graph.value(x).type, graph.value(add.outputs[0]).type);
+}
+
+// Extends the group by one step from its current output; false when nothing more can be folded in. `claimed`
+// marks nodes already in a group (an Add of two convolutions' outputs joins only the first).
+bool extend(const Graph& graph, FusionGroup& group, std::vector<bool>& claimed) {
+    const ValueId x = group.output;
+    NodeId gate = kNoId, mul = kNoId;
+    if (auto op = gatedActivation(graph, x, gate, mul); op && isPrivate(graph, x, 2)) {
+        claimed[static_cast<size_t>(gate)] = claimed[static_cast<size_t>(mul)] = true;
+        group.postOps.push_back(*op);
+        group.hidden.insert(group.hidden.end(), {x, graph.node(gate).outputs[0]});
+        group.fused.insert(group.fused.end(), {gate, mul});
+        group.output = graph.node(mul).outputs[0];
+        return true;
+    }
+    if (!isPrivate(graph, x, 1)) return false;
+    const Node& next = graph.node(graph.value(x).consumers[0]);
+    if (claimed[static_cast<size_t>(next.id)]) return false;
+    if (next.outputs.size() != 1 || next.inputs.empty() || !isFloatValue(graph, next.outputs[0])) return false;
+    if (isFusableAdd(graph, next, x, group)) {
+        group.postOps.push_back(PostOp{true, alg::undef, 0, 0});
+        group.sumOperand = next.inputs[0] == x ? next.inputs[1] : next.inputs[0];
+    } else if (next.inputs[0] != x) {
+        return false;
+    } else if (auto ops = activationPostOps(graph, next)) {
+        group.postOps.insert(group.postOps.end(), ops->begin(), ops->end());
+    } else {
+        return false;
+    }
+    claimed[static_cast<size_t>(next.id)] = true;
+    group.hidden.push_back(x);
+    group.fused.push_back(next.id);
+    group.output = next.outputs[0];
+    return true;
+}
+
+}  // namespace
+
+std::vector<FusionGroup> findConvFusions(const Graph& graph) {
+    std::vector<FusionGroup> groups;
+    std::vector<bool> claimed(graph.nodes().size(), false);
+    for (const Node& node : graph.nodes()) {
+        if (!isOnnxOp(node, "Conv") || node.outputs.size() != 1 || node.inputs.empty()) continue;
+        if (!isFloatValue(graph, node.inputs[0]) || !isFloatValue(graph, node.outputs[0])) continue;
+        FusionGroup group;
+        group.anchor = node.id;
+        group.output = node.outputs[0];
+        while (extend(graph, group, claimed)) {
+        }
+        if (!group.fused.empty()) groups.push_back(std::move(group));
+    }
+    return groups;
+}
+
+}  // namespace ql

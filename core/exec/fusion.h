@@ -1,0 +1,25 @@
+#pragma once
+// The executor's fusion pass: a Conv followed by activations (Relu, LeakyRelu, Clip, HardSigmoid, Sigmoid,
+// Tanh, Elu, HardSwish, and the x*Sigmoid(x) / x*HardSigmoid(x) patterns of SiLU / HardSwish) and an Add of
+// another tensor of the same shape runs as one oneDNN convolution with post-ops. A node is folded in only when
+// the tensor it reads has no other consumer and is not a graph output; the executor still runs a group node by
+// node when a run's observer wants one of the group's hidden tensors, or when an interceptor is set.
+#include <vector>
+
+#include "core/exec/kernels/onednn_layer.h"
+#include "core/model/graph.h"
+
+namespace ql {
+
+struct FusionGroup {
+    NodeId anchor = kNoId;        // the Conv
+    std::vector<NodeId> fused;    // the nodes folded into it, in graph order
+    std::vector<PostOp> postOps;  // in order of application
+    ValueId sumOperand = kNoId;   // the fused Add's other input (given to the Conv as input 3), or kNoId
+    ValueId output = kNoId;       // the value the group produces: the last fused node's output
+    std::vector<ValueId> hidden;  // intermediate values that are never materialised
+};
+
+std::vector<FusionGroup> findConvFusions(const Graph& graph);
+
+}  // namespace ql

@@ -1,0 +1,46 @@
+#pragma once
+// Layout-aware kernels (see core/exec/layout.h): the interface the executor uses to let a kernel read
+// inputs in oneDNN layouts and leave its output in one, and oneDNN binary / pooling over such tensors.
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "core/exec/kernel.h"
+#include "core/exec/kernels/pool_geometry.h"
+#include "core/exec/layout.h"
+
+namespace ql {
+
+class LayoutAwareKernel {
+public:
+    virtual ~LayoutAwareKernel() = default;
+    // Bit i set: input i may be given in a oneDNN layout as it is (the kernel copes with any layout there).
+    virtual uint32_t layoutInputs() const = 0;
+    // Every consumer of output 0 is layout-aware too, so the output may stay in oneDNN's layout.
+    void setKeepLayout(bool keep) { mKeepLayout = keep; }
+
+protected:
+    bool mKeepLayout = false;
+};
+
+// True when some input is in a oneDNN layout.
+bool hasLayoutInput(const KernelContext& ctx);
+// Runs `plainCompute` on plain copies of the inputs: a layout-aware kernel's way out for inputs its oneDNN
+// path does not cover.
+Status computeOnPlain(KernelContext& ctx, const std::function<Status(KernelContext&)>& plainCompute);
+
+// Pools input 0 (float, N x C x H x W, any layout) into output 0 with oneDNN; false when the input is not
+// of that kind (the caller then computes on plain copies).
+Result<bool> poolLayoutInput(KernelContext& ctx, dnnl::algorithm op, const PoolWindow& window, bool keepLayout);
+
+namespace onednn {
+
+// a (op) b for float tensors where `a` has the output's shape and `b` the same rank with each dimension
+// equal or 1; nullopt when the operands do not fit that. The output takes a's layout when `keepLayout`.
+std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const Tensor& b, bool keepLayout);
+
+// Max / average pooling of a float N x C x H x W tensor in any layout over `window` (2 spatial axes).
+Tensor poolInLayout(dnnl::algorithm op, const Tensor& x, const PoolWindow& window, bool keepLayout);
+
+}  // namespace onednn
+}  // namespace ql

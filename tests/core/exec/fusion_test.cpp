@@ -1,0 +1,258 @@
+#include "core/exec/fusion.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/exec/executor.h"
+#include "tests/support/model_builder.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+using test::seededFloats;
+
+constexpr int64_t kC = 16;  // channels: enough for oneDNN to choose a blocked / channels-last layout
+
+void conv(ModelBuilder& b, const std::string& x, const std::string& y, int64_t inC, int64_t outC, int64_t group,
+          uint32_t seed) {
+    const std::string w = y + "_w", bias = y + "_b";
+    b.initializer(w, {outC, inC / group, 3, 3}, seededFloats(static_cast<size_t>(outC * inC / group * 9), seed));
+    b.initializer(bias, {outC}, seededFloats(static_cast<size_t>(outC), seed + 1));
+    b.node("Conv", {x, w, bias}, {y}, y).ints("pads", {1, 1, 1, 1}).i("group", group);
+}
+
+// Conv -> Relu
+std::unique_ptr<Model> convRelu() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 10, 10});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    b.node("Relu", {"c1"}, {"y"});
+    b.output("y");
+    return b.load();
+}
+
+// Conv -> Relu -> Conv -> Add(Relu output) -> Relu: the ResNet block.
+std::unique_ptr<Model> convAddRelu() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 10, 10});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    b.node("Relu", {"c1"}, {"r1"});
+    conv(b, "r1", "c2", kC, kC, 1, 3);
+    b.node("Add", {"c2", "r1"}, {"sum"});
+    b.node("Relu", {"sum"}, {"y"});
+    b.output("y");
+    return b.load();
+}
+
+// Every fusion pattern and layout-aware op in one network: Clip, SiLU, squeeze-excite with HardSigmoid and a
+// broadcast Mul, HardSwish as x * HardSigmoid(x), a residual Add, MaxPool and GlobalAveragePool.
+std::unique_ptr<Model> mobileBlock() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 12, 12});
+    b.initializer("lo", {}, {0.0f});
+    b.initializer("hi", {}, {6.0f});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    b.node("Clip", {"c1", "lo", "hi"}, {"r1"});
+    conv(b, "r1", "c2", kC, kC, kC, 3);  // depthwise
+    b.node("Sigmoid", {"c2"}, {"s2"});
+    b.node("Mul", {"c2", "s2"}, {"silu"});
+    b.node("GlobalAveragePool", {"silu"}, {"pooled"});
+    conv(b, "pooled", "c3", kC, kC, 1, 5);
+    b.node("HardSigmoid", {"c3"}, {"gate"}).f("alpha", 0.2f).f("beta", 0.5f);
+    b.node("Mul", {"silu", "gate"}, {"excited"});
+    conv(b, "excited", "c4", kC, kC, 1, 7);
+    b.node("Add", {"r1", "c4"}, {"res"});
+    conv(b, "res", "c5", kC, kC, 1, 9);
+    b.node("HardSigmoid", {"c5"}, {"hs"}).f("alpha", 1.0f / 6.0f).f("beta", 0.5f);
+    b.node("Mul", {"hs", "c5"}, {"hswish"});
+    b.node("MaxPool", {"hswish"}, {"y"}).ints("kernel_shape", {3, 3}).ints("strides", {2, 2}).i("ceil_mode", 1);
+    b.output("y");
+    return b.load();
+}
+
+// Two Conv+Relu branches joined by Concat along channels, then a Conv: SqueezeNet's fire module.
+std::unique_ptr<Model> fireModule() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 10, 10});
+    conv(b, "x", "a", kC, kC, 1, 1);
+    b.node("Relu", {"a"}, {"ra"});
+    conv(b, "x", "b", kC, kC, 1, 3);
+    b.node("Relu", {"b"}, {"rb"});
+    b.node("Concat", {"ra", "rb"}, {"cat"}).i("axis", 1);
+    conv(b, "cat", "y", 2 * kC, kC, 1, 5);
+    b.output("y");
+    return b.load();
+}
+
+Tensor input(const Shape& shape) {
+    return Tensor::fromVector<float>(DataType::Float, shape,
+                                     seededFloats(static_cast<size_t>(shapeElementCount(shape)), 11, -2.0f, 2.0f));
+}
+
+std::vector<float> runOnce(const Graph& graph, bool fuse, const Shape& shape, const RunOptions& options = {}) {
+    auto exec = Executor::create(graph, {1, fuse});
+    EXPECT_TRUE(exec) << exec.status().message();
+    if (!exec) return {};
+    auto out = (*exec)->run({{"x", input(shape)}}, options);
+    EXPECT_TRUE(out) << out.status().message();
+    return out ? (*out)[0].second.toFloats() : std::vector<float>{};
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+    ASSERT_EQ(actual.size(), expected.size());
+    ASSERT_FALSE(actual.empty());
+    for (size_t i = 0; i < actual.size(); ++i)
+        ASSERT_NEAR(actual[i], expected[i], 1e-4f * (1.0f + std::abs(expected[i]))) << i;
+}
+
+void expectSameOutputs(const Graph& graph, const Shape& shape) {
+    expectNear(runOnce(graph, true, shape), runOnce(graph, false, shape));
+}
+
+ValueId valueNamed(const Graph& graph, const std::string& name) {
+    return *graph.findValue(name);
+}
+
+TEST(FusionTest, ConvReluBecomesOneGroupHidingTheConvOutput) {
+    auto model = convRelu();
+    const Graph& g = model->graph();
+    const auto groups = findConvFusions(g);
+    ASSERT_EQ(groups.size(), 1u);
+    EXPECT_EQ(g.node(groups[0].anchor).opType, "Conv");
+    EXPECT_EQ(groups[0].hidden, std::vector<ValueId>{valueNamed(g, "c1")});
+    EXPECT_EQ(groups[0].output, valueNamed(g, "y"));
+    ASSERT_EQ(groups[0].postOps.size(), 1u);
+    EXPECT_EQ(groups[0].postOps[0].algorithm, dnnl::algorithm::eltwise_relu);
+}
+
+TEST(FusionTest, AddTakesTheOtherOperandAsASumPostOp) {
+    auto model = convAddRelu();
+    const Graph& g = model->graph();
+    const auto groups = findConvFusions(g);
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].output, valueNamed(g, "r1"));  // c1 + Relu; r1 feeds two nodes, so it ends there
+    EXPECT_EQ(groups[1].anchor, *g.findNode("c2"));
+    EXPECT_EQ(groups[1].sumOperand, valueNamed(g, "r1"));
+    ASSERT_EQ(groups[1].postOps.size(), 2u);
+    EXPECT_TRUE(groups[1].postOps[0].sum);
+    EXPECT_EQ(groups[1].postOps[1].algorithm, dnnl::algorithm::eltwise_relu);
+    EXPECT_EQ(groups[1].hidden, (std::vector<ValueId>{valueNamed(g, "c2"), valueNamed(g, "sum")}));
+    EXPECT_EQ(groups[1].output, valueNamed(g, "y"));
+}
+
+TEST(FusionTest, GatedActivationsBecomeSwishAndHardSwish) {
+    auto model = mobileBlock();
+    const Graph& g = model->graph();
+    std::map<std::string, std::vector<PostOp>> byAnchor;
+    for (const FusionGroup& group : findConvFusions(g)) byAnchor[g.node(group.anchor).name] = group.postOps;
+    ASSERT_EQ(byAnchor.size(), 5u);
+    ASSERT_EQ(byAnchor["c1"].size(), 1u);
+    EXPECT_EQ(byAnchor["c1"][0].algorithm, dnnl::algorithm::eltwise_clip);
+    EXPECT_EQ(byAnchor["c1"][0].beta, 6.0f);
+    ASSERT_EQ(byAnchor["c2"].size(), 1u);
+    EXPECT_EQ(byAnchor["c2"][0].algorithm, dnnl::algorithm::eltwise_swish);
+    ASSERT_EQ(byAnchor["c3"].size(), 2u);  // HardSigmoid(0.2, 0.5) = clip(0.2 x + 0.5, 0, 1)
+    EXPECT_EQ(byAnchor["c3"][0].algorithm, dnnl::algorithm::eltwise_linear);
+    ASSERT_EQ(byAnchor["c4"].size(), 1u);
+    EXPECT_TRUE(byAnchor["c4"][0].sum);
+    ASSERT_EQ(byAnchor["c5"].size(), 1u);
+    EXPECT_EQ(byAnchor["c5"][0].algorithm, dnnl::algorithm::eltwise_hardswish);
+}
+
+TEST(FusionTest, FusedAndUnfusedRunsAgree) {
+    expectSameOutputs(convRelu()->graph(), {1, kC, 10, 10});
+    expectSameOutputs(convAddRelu()->graph(), {1, kC, 10, 10});
+    expectSameOutputs(mobileBlock()->graph(), {1, kC, 12, 12});
+    expectSameOutputs(fireModule()->graph(), {1, kC, 10, 10});
+}
+
+// Records what it is shown; wants only `wanted` (all values when empty).
+class Recorder final : public TensorObserver {
+public:
+    explicit Recorder(std::set<ValueId> wanted = {}) : mWanted(std::move(wanted)) {}
+    bool wants(ValueId value) const override { return mWanted.empty() || mWanted.count(value) > 0; }
+    void observe(const Node&, ValueId value, const Tensor& tensor) override { seen[value] = tensor.toFloats(); }
+    std::map<ValueId, std::vector<float>> seen;
+
+private:
+    std::set<ValueId> mWanted;
+};
+
+TEST(FusionTest, AnObserverWantingAHiddenTensorStillSeesIt) {
+    auto model = convAddRelu();
+    const Graph& g = model->graph();
+    const ValueId c2 = valueNamed(g, "c2");
+    Recorder all;
+    RunOptions options;
+    options.observer = &all;
+    runOnce(g, false, {1, kC, 10, 10}, options);
+    ASSERT_EQ(all.seen.count(c2), 1u);
+
+    Recorder onlyC2({c2});
+    options.observer = &onlyC2;
+    const auto fused = runOnce(g, true, {1, kC, 10, 10}, options);
+    ASSERT_EQ(onlyC2.seen.size(), 1u);
+    ASSERT_EQ(onlyC2.seen.count(c2), 1u);
+    expectNear(onlyC2.seen[c2], all.seen[c2]);
+    expectNear(fused, runOnce(g, false, {1, kC, 10, 10}));
+
+    // r1 stays in oneDNN's layout between the two fused convolutions; the observer still gets NCHW.
+    const ValueId r1 = valueNamed(g, "r1");
+    Recorder onlyR1({r1});
+    options.observer = &onlyR1;
+    runOnce(g, true, {1, kC, 10, 10}, options);
+    ASSERT_EQ(onlyR1.seen.size(), 1u);
+    expectNear(onlyR1.seen[r1], all.seen[r1]);
+}
+
+TEST(FusionTest, TheDefaultObserverSeesEveryNodeOutputInPlainLayout) {
+    auto model = mobileBlock();
+    const Graph& g = model->graph();
+    Recorder all;
+    RunOptions options;
+    options.observer = &all;
+    runOnce(g, true, {1, kC, 12, 12}, options);
+    EXPECT_EQ(all.seen.size(), g.nodes().size());
+    Recorder reference;
+    options.observer = &reference;
+    runOnce(g, false, {1, kC, 12, 12}, options);
+    // In plain NCHW order, including tensors that stay in oneDNN's layout between layout-aware nodes.
+    for (const auto& [value, floats] : reference.seen) {
+        SCOPED_TRACE(g.value(value).name);
+        expectNear(all.seen[value], floats);
+    }
+}
+
+// Counts the nodes it is called for, changing nothing.
+class CountingInterceptor final : public NodeInterceptor {
+public:
+    Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
+        for (const Tensor& t : inputs)
+            if (!t.isPlain()) return internalError(node.name + " was given a tensor in a oneDNN layout");
+        nodes.insert(node.id);
+        return Status::ok();
+    }
+    Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
+        for (const Tensor& t : outputs)
+            if (!t.isPlain()) return internalError(node.name + " produced a tensor in a oneDNN layout");
+        return Status::ok();
+    }
+    std::set<NodeId> nodes;
+};
+
+TEST(FusionTest, AnInterceptorSeesEveryNodeWithPlainTensors) {
+    auto model = mobileBlock();
+    CountingInterceptor interceptor;
+    RunOptions options;
+    options.interceptor = &interceptor;
+    const auto out = runOnce(model->graph(), true, {1, kC, 12, 12}, options);
+    EXPECT_EQ(interceptor.nodes.size(), model->graph().nodes().size());
+    expectNear(out, runOnce(model->graph(), false, {1, kC, 12, 12}));
+}
+
+}  // namespace
+}  // namespace ql
