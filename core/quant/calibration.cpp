@@ -1,6 +1,14 @@
 #include "core/quant/calibration.h"
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "core/exec/executor.h"
 #include "core/model/constant_values.h"
@@ -9,39 +17,182 @@
 namespace ql {
 namespace {
 
-// One calibration observer per float value, made on first sight.
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Ops whose first output holds exactly the values of their first input (a view or a copy, maybe
+// reshaped): that output's statistics are its input's, so it is not counted again. Dropout only without a
+// training_mode input (the kernel passes the data through then).
+bool copiesItsInput(const Node& node) {
+    static const std::set<std::string, std::less<>> kCopies = {"Identity", "Reshape", "Flatten", "Squeeze",
+                                                               "Unsqueeze"};
+    if (node.domain != "" && node.domain != "ai.onnx") return false;
+    if (node.opType == "Dropout") return node.inputs.size() < 3 || node.inputs[2] == kNoId;
+    return kCopies.contains(node.opType);
+}
+
+// The bounds of a Relu or of a Clip whose bounds are constants (inputs from opset 11, attributes before).
+std::optional<std::pair<float, float>> clampBounds(const Graph& graph, const Node& node) {
+    if (node.domain != "" && node.domain != "ai.onnx") return std::nullopt;
+    constexpr float kLowest = std::numeric_limits<float>::lowest(), kMax = std::numeric_limits<float>::max();
+    if (node.opType == "Relu") return std::pair{0.0f, kInf};
+    if (node.opType != "Clip") return std::nullopt;
+    float bound[2] = {node.floatAttribute("min", kLowest), node.floatAttribute("max", kMax)};
+    for (size_t i = 1; i < 3 && i < node.inputs.size(); ++i) {
+        if (node.inputs[i] == kNoId) continue;
+        const std::optional<std::vector<float>> value = constantFloats(graph, node.inputs[i]);
+        if (!value || value->size() != 1) return std::nullopt;
+        bound[i - 1] = value->front();
+    }
+    if (!(bound[0] <= bound[1])) return std::nullopt;  // also NaN bounds
+    return std::pair{bound[0], bound[1]};
+}
+
+// One calibration observer per float value, made on first sight, except for the outputs of
+// copiesItsInput nodes, which share the statistics of the value they copy (`mSameAs`, fixed up front).
 class ActivationCollector final : public TensorObserver {
 public:
-    ActivationCollector(const Graph& graph, const CalibrationConfig& config)
-        : mGraph(graph), mConfig(config), mObservers(graph.values().size()) {}
+    ActivationCollector(const Graph& graph, const CalibrationConfig& config, int threads)
+        : mGraph(graph),
+          mConfig(config),
+          mThreads(std::max(1, threads)),
+          mObservers(graph.values().size()),
+          mSameAs(graph.values().size(), kNoId),
+          mClamps(graph.values().size()),
+          mClampsOf(graph.values().size()) {
+        for (const Node& node : graph.nodes()) {  // in execution order, so chains of copies resolve
+            if (node.inputs.empty() || node.inputs[0] == kNoId || node.outputs.empty() || node.outputs[0] == kNoId ||
+                !runtimeValue(node.inputs[0]))
+                continue;
+            const auto out = static_cast<size_t>(node.outputs[0]);
+            const ValueId from = source(node.inputs[0]);
+            if (copiesItsInput(node)) {
+                mSameAs[out] = from;
+            } else if (auto bounds = clampBounds(mGraph, node); bounds && !mClamps[static_cast<size_t>(from)] &&
+                                                                mGraph.value(from).type.dtype == DataType::Float) {
+                mClamps[out] = Clamp{from, bounds->first, bounds->second};
+                mClampsOf[static_cast<size_t>(from)].push_back(node.outputs[0]);
+            }
+        }
+    }
 
-    void observe(const Node& producer, ValueId value, const Tensor& tensor) override {
-        if (producer.opType != "Constant") observeValue(value, tensor);
+    bool wants(ValueId value) const override {
+        const NodeId producer = mGraph.value(value).producer;
+        return mSameAs[static_cast<size_t>(value)] == kNoId &&
+               (producer == kNoId || mGraph.node(producer).opType != "Constant");
+    }
+    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+        const std::optional<Clamp>& clamp = mClamps[static_cast<size_t>(value)];
+        if (clamp && clamp->derived) return;  // counted from its input
+        if (wants(value)) observeValue(value, tensor);
     }
     void observeValue(ValueId value, const Tensor& tensor) {
         const DataType d = tensor.dtype();
         if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double) return;
         auto& observer = mObservers[static_cast<size_t>(value)];
-        if (!observer) observer = calibrationObserver(mConfig);
+        if (!observer) observer = newObserver();
+        const std::vector<ValueId>& clamps = mClampsOf[static_cast<size_t>(value)];
+        // The state before this batch, for a clamp output that stops being derivable with it.
+        const std::optional<HistogramObserver> before =
+            clamps.empty() ? std::nullopt : std::optional<HistogramObserver>(*observer);
         observer->observe(tensor);
+        for (ValueId out : clamps) {
+            Clamp& clamp = *mClamps[static_cast<size_t>(out)];
+            if (!clamp.derived || stillDerivable(clamp, *observer)) continue;
+            clamp.derived = false;  // counts its own tensors from this batch on, starting from what it saw so far
+            auto& own = mObservers[static_cast<size_t>(out)];
+            own = std::make_unique<HistogramObserver>(before->clamped(clamp.lo, clamp.hi));
+        }
     }
 
+    // The amax of every method is the costly part (entropy and mse scan ~2000 candidates per tensor):
+    // tensors are independent, so they are shared out over the threads.
     std::vector<TensorRange> ranges() const {
-        std::vector<TensorRange> ranges;
+        std::vector<const HistogramObserver*> observers(mObservers.size(), nullptr);  // per value that has one
+        std::vector<std::unique_ptr<HistogramObserver>> derived(mObservers.size());
         for (size_t v = 0; v < mObservers.size(); ++v) {
-            const HistogramObserver* o = mObservers[v].get();
-            if (!o) continue;
-            const MethodAmax byMethod = amaxByMethod(*o, mConfig);
-            ranges.push_back({mGraph.value(static_cast<ValueId>(v)).name, byMethod.of(mConfig.method), o->min(),
-                              o->max(), o->nonFiniteCount(), byMethod, coarsened(o->histogram(), kPlotHistogramBins)});
+            observers[v] = mObservers[v].get();
+            const std::optional<Clamp>& clamp = mClamps[v];
+            if (!clamp || !clamp->derived || !mObservers[static_cast<size_t>(clamp->from)]) continue;
+            derived[v] = std::make_unique<HistogramObserver>(
+                mObservers[static_cast<size_t>(clamp->from)]->clamped(clamp->lo, clamp->hi));
+            observers[v] = derived[v].get();
+        }
+        std::vector<size_t> owners;
+        for (size_t v = 0; v < observers.size(); ++v)
+            if (observers[v]) owners.push_back(v);
+        std::vector<TensorRange> own(observers.size());
+        const auto count = static_cast<int64_t>(owners.size());
+#pragma omp parallel for schedule(dynamic) num_threads(mThreads)
+        for (int64_t i = 0; i < count; ++i) {
+            const size_t v = owners[static_cast<size_t>(i)];
+            const HistogramObserver& o = *observers[v];
+            const MethodAmax byMethod = amaxByMethod(o, mConfig);
+            own[v] = {mGraph.value(static_cast<ValueId>(v)).name,
+                      byMethod.of(mConfig.method),
+                      o.min(),
+                      o.max(),
+                      o.nonFiniteCount(),
+                      byMethod,
+                      coarsened(o.histogram(), kPlotHistogramBins)};
+        }
+        std::vector<TensorRange> ranges;
+        for (size_t v = 0; v < observers.size(); ++v) {
+            const auto from = static_cast<size_t>(source(static_cast<ValueId>(v)));
+            if (!observers[from]) continue;
+            ranges.push_back(own[from]);
+            ranges.back().name = mGraph.value(static_cast<ValueId>(v)).name;
         }
         return ranges;
     }
 
 private:
+    // y = clamp(x, lo, hi) (Relu, Clip) of a float x. While `derived`, y's observer would have x's range
+    // (tracked in `range`, grown as HistogramObserver grows its own) and x had no non-finite value, so
+    // y's statistics are x's clamped (HistogramObserver::clamped) and y's tensors are not counted.
+    struct Clamp {
+        ValueId from = kNoId;
+        float lo = 0.0f, hi = 0.0f;
+        bool derived = true;
+        double range = 0.0;
+    };
+
+    std::unique_ptr<HistogramObserver> newObserver() const {
+        auto observer = calibrationObserver(mConfig);
+        observer->setThreads(mThreads);
+        return observer;
+    }
+    // After x's observer saw a batch: does y's range still follow x's?
+    static bool stillDerivable(Clamp& clamp, const HistogramObserver& x) {
+        const FiniteRange& batch = x.lastBatch();
+        if (batch.nonFinite) return false;  // clamp(+-Inf) is finite: y's statistics differ
+        if (batch.finite) {
+            const auto clamp01 = [&](float v) { return std::fabs(double{std::min(std::max(v, clamp.lo), clamp.hi)}); };
+            const double magnitude = std::max(clamp01(batch.min), clamp01(batch.max));
+            if (clamp.range == 0.0)
+                clamp.range = magnitude;
+            else
+                while (clamp.range < magnitude) clamp.range *= 2.0;
+        }
+        return clamp.range == x.histogram().range;
+    }
+
+    // A graph input fed by the data, or the output of a node other than Constant: what calibration observes.
+    bool runtimeValue(ValueId value) const {
+        const Value& v = mGraph.value(value);
+        if (v.producer != kNoId) return mGraph.node(v.producer).opType != "Constant";
+        return v.isGraphInput && v.initializer < 0;
+    }
+    ValueId source(ValueId value) const {
+        return mSameAs[static_cast<size_t>(value)] != kNoId ? mSameAs[static_cast<size_t>(value)] : value;
+    }
+
     const Graph& mGraph;
     const CalibrationConfig& mConfig;
+    const int mThreads;
     std::vector<std::unique_ptr<HistogramObserver>> mObservers;  // per value
+    std::vector<ValueId> mSameAs;                                // per value: the value whose statistics it shares
+    std::vector<std::optional<Clamp>> mClamps;                   // per value: the clamp that produces it
+    std::vector<std::vector<ValueId>> mClampsOf;                 // per value: the clamp outputs of it
 };
 
 // A fixed batch axis of any input decides the batch size (and forbids a partial last batch); otherwise
@@ -105,7 +256,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         return invalidArgument("calibration needs at least " + std::to_string(batch.size) +
                                " samples (the model's batch size) but the data holds " + std::to_string(total));
     }
-    ActivationCollector collector(graph, config);
+    ActivationCollector collector(graph, config, options.threads);
     CalibrationResult result;
     result.config = config;
     // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.

@@ -1,9 +1,11 @@
 #pragma once
 // Calibration of a whole model: runs the executor over the calibration data, observes every float
 // tensor (graph inputs and node outputs) with one signed histogram observer each (calibrationObserver:
-// extremes and a 2 * bins histogram, one pass per batch, on the executor thread, no copy of the tensor;
-// memory is per tensor, never per sample), and turns the statistics into the amax of every method;
-// the configured one is the tensor's amax. Weights of Conv/ConvTranspose/Gemm/MatMul get per-channel amax.
+// extremes and a 2 * bins histogram, one pass per batch, split over the threads for large tensors, no copy
+// of the tensor; memory is per tensor, never per sample), and turns the statistics into the amax of every
+// method; the configured one is the tensor's amax. Outputs of copies (Reshape, Flatten, ...) share their
+// input's statistics; Relu / Clip outputs are derived exactly from their input's while the ranges agree.
+// Weights of Conv/ConvTranspose/Gemm/MatMul get per-channel amax.
 // Long work in the shape of STYLE rule 8: progress callback, and a stop token checked once per batch.
 #include <cstdint>
 #include <functional>

@@ -6,8 +6,17 @@
 #include <numeric>
 #include <utility>
 
+#include <omp.h>
+
 namespace ql {
 namespace {
+
+// Zero-filled scratch of at least `size` counts for the calling thread; callers leave it zero.
+uint32_t* zeroedScratch(size_t size) {
+    thread_local std::vector<uint32_t> scratch;
+    if (scratch.size() < size) scratch.resize(size, 0u);
+    return scratch.data();
+}
 
 // Merges pairs of bins moving away from bin `anchor` in the direction `step` (+1 or -1), over `n` bins.
 void mergePairs(std::vector<uint64_t>& counts, size_t anchor, int step, size_t n) {
@@ -56,54 +65,19 @@ void HistogramObserver::widenTo(double magnitude) {
     }
 }
 
-// One pass over the values, a block at a time: the block's extremes and its bin indices are computed in
-// L1 by loops the compiler vectorises, then counted into four interleaved 32-bit sub-histograms
-// (consecutive values often share a bin, e.g. the zeros after a ReLU, and a single histogram would
-// serialise on that store-to-load dependency). Non-finite values go to an extra bin that is dropped.
-// A block with a magnitude beyond the range abandons the pass before anything is merged: the caller
-// widens the histogram to the batch's magnitude first, so every batch is binned at one range.
+// One pass over the values (histogram_count.h) into per-thread 32-bit sub-histograms that stay zero
+// between calls, merged into the 64-bit counts over the bins between the extremes' bins only. A batch
+// with a magnitude beyond the range abandons the pass before anything is merged: the caller widens the
+// histogram to the batch's magnitude first, so every batch is binned at one range.
 bool HistogramObserver::countInRange(std::span<const float> values) {
-    Histogram& h = mHistogram;
-    const size_t side = h.absolute ? h.bins() : h.bins() / 2;       // bins per sign
-    const auto zero = static_cast<int32_t>(h.absolute ? 0 : side);  // the bin of [0, w)
-    // While the range is 0 only zeros were seen (they land in the zero bin). Clamped so that 0 * perBin
-    // stays 0 when a denormal range would make it infinite.
-    const double largest = std::numeric_limits<float>::max();
-    const float perBin =
-        h.range > 0.0 ? static_cast<float>(std::min(static_cast<double>(side) / h.range, largest)) : 0.0f;
-    const auto lastBin = static_cast<int32_t>(side - 1);
-    const auto dropped = static_cast<int32_t>(h.bins());
-    const bool absolute = h.absolute;
-    constexpr size_t kWays = 4, kBlock = 512;
-    const size_t stride = h.bins() + 1;
-    thread_local std::vector<uint32_t> sub;
-    sub.assign(kWays * stride, 0);
-    alignas(64) int32_t index[kBlock];
+    const BinMap map(mHistogram.range, mHistogram.bins(), mHistogram.absolute);
     FiniteRange seen{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0, 0};
-    for (size_t first = 0; first < values.size(); first += kBlock) {
-        const size_t n = std::min(kBlock, values.size() - first);
-        const float* v = values.data() + first;
-        const FiniteRange r = finiteRange({v, n});
-        if (r.finite &&
-            std::max(std::fabs(static_cast<double>(r.min)), std::fabs(static_cast<double>(r.max))) > h.range)
-            return false;
-        seen = {std::min(seen.min, r.min), std::max(seen.max, r.max), seen.finite + r.finite,
-                seen.nonFinite + r.nonFinite};
-        for (size_t j = 0; j < n; ++j) {
-            float magnitude = std::fabs(v[j]);
-            const bool finite = magnitude <= std::numeric_limits<float>::max();
-            magnitude = finite ? magnitude : 0.0f;
-            const int32_t k = std::min(static_cast<int32_t>(magnitude * perBin), lastBin);
-            const int32_t bin = absolute || !(v[j] < 0.0f) ? zero + k : zero - 1 - k;
-            index[j] = finite ? bin : dropped;
-        }
-        size_t j = 0;
-        for (; j + kWays <= n; j += kWays)
-            for (size_t w = 0; w < kWays; ++w) ++sub[w * stride + static_cast<size_t>(index[j + w])];
-        for (; j < n; ++j) ++sub[static_cast<size_t>(index[j])];
-    }
-    flush(sub, stride);
+    const bool ok = mThreads > 1 && values.size() >= kParallelValues ? countParallel(values, map, seen)
+                                                                     : countSerial(values, map, seen);
+    if (!ok) return false;
     countNonFinite(seen.nonFinite);
+    mBatch = {std::min(mBatch.min, seen.min), std::max(mBatch.max, seen.max), mBatch.finite + seen.finite,
+              mBatch.nonFinite + seen.nonFinite};
     if (seen.finite) {
         mMin = mFinite ? std::min(mMin, seen.min) : seen.min;
         mMax = mFinite ? std::max(mMax, seen.max) : seen.max;
@@ -112,14 +86,65 @@ bool HistogramObserver::countInRange(std::span<const float> values) {
     return true;
 }
 
-void HistogramObserver::flush(std::vector<uint32_t>& sub, size_t stride) {
-    for (size_t b = 0; b < mHistogram.bins(); ++b)
-        for (size_t w = 0; w * stride < sub.size(); ++w) mHistogram.counts[b] += std::exchange(sub[w * stride + b], 0);
+bool HistogramObserver::countSerial(std::span<const float> values, const BinMap& map, FiniteRange& seen) {
+    const size_t bins = mHistogram.bins();
+    uint32_t* sub = zeroedScratch(kCountWays * bins);
+    if (!countValues(values, map, sub, bins, seen)) {
+        std::fill(sub, sub + kCountWays * bins, 0u);
+        return false;
+    }
+    if (seen.finite) {
+        const auto [begin, end] = map.binsBetween(seen.min, seen.max);
+        flush({&sub, 1}, begin, end);
+    }
+    return true;
+}
+
+// Each thread counts a contiguous share into its own sub-histograms; after a barrier, each merges a share
+// of the bins from all of them (no two threads write the same count).
+bool HistogramObserver::countParallel(std::span<const float> values, const BinMap& map, FiniteRange& seen) {
+    const size_t bins = mHistogram.bins(), n = values.size();
+    std::vector<uint32_t*> subs(static_cast<size_t>(mThreads));
+    std::vector<FiniteRange> parts(subs.size(), seen);
+    std::vector<char> ok(subs.size(), 0);
+    const FiniteRange start = seen;
+    int used = 1;
+#pragma omp parallel num_threads(mThreads)
+    {
+        const auto t = static_cast<size_t>(omp_get_thread_num()), nt = static_cast<size_t>(omp_get_num_threads());
+        if (t == 0) used = static_cast<int>(nt);
+        subs[t] = zeroedScratch(kCountWays * bins);
+        ok[t] = countValues(values.subspan(n * t / nt, n * (t + 1) / nt - n * t / nt), map, subs[t], bins, parts[t]);
+#pragma omp barrier
+        FiniteRange all = start;
+        bool allOk = true;
+        for (size_t p = 0; p < nt; ++p) {
+            allOk = allOk && ok[p];
+            all = {std::min(all.min, parts[p].min), std::max(all.max, parts[p].max), all.finite + parts[p].finite,
+                   all.nonFinite + parts[p].nonFinite};
+        }
+        if (!allOk) {
+            std::fill(subs[t], subs[t] + kCountWays * bins, 0u);
+        } else if (all.finite) {
+            const auto [begin, end] = map.binsBetween(all.min, all.max);
+            flush({subs.data(), nt}, begin + (end - begin) * t / nt, begin + (end - begin) * (t + 1) / nt);
+        }
+        if (t == 0) seen = all;
+    }
+    return std::all_of(ok.begin(), ok.begin() + used, [](char c) { return c != 0; });
+}
+
+void HistogramObserver::flush(std::span<uint32_t* const> subs, size_t begin, size_t end) {
+    const size_t stride = mHistogram.bins();
+    for (uint32_t* sub : subs)
+        for (size_t w = 0; w < kCountWays; ++w)
+            for (size_t b = begin; b < end; ++b) mHistogram.counts[b] += std::exchange(sub[w * stride + b], 0u);
 }
 
 void HistogramObserver::observeValues(std::span<const float> values) {
     // Chunks of at most 2^30 values keep the 32-bit sub-histogram counts from overflowing.
     constexpr size_t kChunk = size_t{1} << 30;
+    mBatch = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0, 0};
     for (size_t first = 0; first < values.size(); first += kChunk) {
         const std::span<const float> chunk = values.subspan(first, std::min(kChunk, values.size() - first));
         if (countInRange(chunk)) continue;  // the common case once the range has settled: one pass
@@ -127,6 +152,25 @@ void HistogramObserver::observeValues(std::span<const float> values) {
         widenTo(std::max(std::fabs(static_cast<double>(r.min)), std::fabs(static_cast<double>(r.max))));
         countInRange(chunk);  // cannot fail now: the range covers the chunk
     }
+}
+
+HistogramObserver HistogramObserver::clamped(float lo, float hi) const {
+    HistogramObserver c = *this;
+    const auto clamp = [&](float x) { return std::min(std::max(x, lo), hi); };
+    c.mMin = clamp(mMin);
+    c.mMax = clamp(mMax);
+    std::vector<uint64_t>& counts = c.mHistogram.counts;
+    if (mHistogram.range == 0.0 || mHistogram.absolute) return c;  // only zeros: the caller saw they stay
+    const BinMap map(mHistogram.range, mHistogram.bins(), false);
+    if (lo > -mHistogram.range) {
+        const auto low = static_cast<size_t>(map.binOf(lo));
+        for (size_t b = 0; b < low; ++b) counts[low] += std::exchange(counts[b], 0);
+    }
+    if (hi < mHistogram.range) {
+        const auto high = static_cast<size_t>(map.binOf(hi));
+        for (size_t b = high + 1; b < counts.size(); ++b) counts[high] += std::exchange(counts[b], 0);
+    }
+    return c;
 }
 
 Histogram foldToAbsolute(const Histogram& s) {

@@ -12,10 +12,13 @@
 // equal to R falls in the last bin. Signed bins mirror each other around 0: x < 0 goes where |x| would go
 // on the positive side, reflected, so folding a signed histogram of 2B bins gives exactly the absolute
 // histogram of B bins (foldToAbsolute); negative bins are (lo, hi], positive ones [lo, hi).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "core/quant/histogram_count.h"
 #include "core/quant/observer.h"
 
 namespace ql {
@@ -45,7 +48,16 @@ public:
     // `bins` is rounded up to a multiple of 4 (at least 4), so a signed histogram merges pairs on both sides of 0.
     explicit HistogramObserver(Mode mode = Mode::Absolute, int bins = kDefaultBins);
     void reset() override;
+    // Threads that share the counting of large tensors (OpenMP); 1 by default.
+    void setThreads(int threads) { mThreads = std::max(1, threads); }
     const Histogram& histogram() const { return mHistogram; }
+    // What the last observe() saw (extremes of its finite values, non-finite count).
+    const FiniteRange& lastBatch() const { return mBatch; }
+    // The observer of clamp(x, lo, hi) for the values x this signed observer saw, provided that observer
+    // would have the same range (its range follows its own batches' magnitudes: the caller checks) and
+    // no value was non-finite. Exact: bins below lo's bin hold values that clamp to lo, which lies in that
+    // bin (bins are monotonic in x), and likewise above hi; other values keep their bin.
+    HistogramObserver clamped(float lo, float hi) const;
     // Extremes of the finite values seen; 0 before any.
     float min() const { return mFinite ? mMin : 0.0f; }
     float max() const { return mFinite ? mMax : 0.0f; }
@@ -56,11 +68,19 @@ private:
     // Counts the values and returns true, or returns false having changed nothing when one of them
     // lies beyond the range.
     bool countInRange(std::span<const float> values);
-    void flush(std::vector<uint32_t>& sub, size_t stride);
+    bool countSerial(std::span<const float> values, const BinMap& map, FiniteRange& seen);
+    bool countParallel(std::span<const float> values, const BinMap& map, FiniteRange& seen);
+    // Adds bins [begin, end) of the sub-histograms to the counts and zeroes them there.
+    void flush(std::span<uint32_t* const> subs, size_t begin, size_t end);
+
+    // Below this many values one thread counts alone (starting the others costs more than it saves).
+    static constexpr size_t kParallelValues = size_t{1} << 16;
 
     Histogram mHistogram;
     float mMin = 0.0f, mMax = 0.0f;
     int64_t mFinite = 0;
+    FiniteRange mBatch;
+    int mThreads = 1;
 };
 
 }  // namespace ql

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/exec/layout.h"
+
 namespace ql {
 
 FiniteRange finiteRange(std::span<const float> values) {
@@ -57,7 +59,16 @@ FiniteRange finiteRange(std::span<const float> values) {
 void Observer::observe(const Tensor& tensor) {
     switch (tensor.dtype()) {
         case DataType::Float:
-            observeValues(tensor.span<float>());
+            if (tensor.isPlain()) {
+                observeValues(tensor.span<float>());
+            } else if (tensor.byteSize() == static_cast<size_t>(tensor.elementCount()) * sizeof(float)) {
+                // A oneDNN layout without padding holds the same values in another order, which the
+                // statistics do not see: no reorder needed.
+                observeValues({tensor.data<float>(), static_cast<size_t>(tensor.elementCount())});
+            } else {
+                const Tensor plain = onednn::toPlain(tensor);
+                observeValues(plain.span<float>());
+            }
             return;
         case DataType::Float16:
         case DataType::BFloat16:

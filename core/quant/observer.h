@@ -20,6 +20,7 @@ class Observer {
 public:
     virtual ~Observer() = default;
     // Float, Float16, BFloat16 and Double tensors; other dtypes are ignored (they are never quantized).
+    // Float tensors may be in a oneDNN layout (only the multiset of values matters).
     void observe(const Tensor& tensor);
     virtual void reset() = 0;
     int64_t nonFiniteCount() const { return mNonFinite; }

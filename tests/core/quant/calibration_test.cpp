@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "core/data/input_data.h"
+#include "core/quant/histogram_count.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -133,6 +135,148 @@ TEST(Calibration, EveryTensorCarriesEachMethodsAmaxAndAPlotHistogram) {
         const auto negatives = std::accumulate(h.counts.begin(), h.counts.begin() + 256, uint64_t{0});
         EXPECT_EQ(negatives, 2u);  // -5 and -1
     }
+}
+
+TEST(Calibration, CopiesOfATensorCarryItsStatistics) {
+    // y -> Flatten -> f -> Identity -> i: f and i hold y's values, so they get y's statistics (counted once).
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 4});
+    b.initializer("w", {4, 3}, {1, -2, 0.5f, 0, 1, -1, 3, 0, 0, -1, 1, 2});
+    b.node("MatMul", {"x", "w"}, {"m"}, "matmul");
+    b.node("Relu", {"m"}, {"y"}, "relu");
+    b.node("Flatten", {"y"}, {"f"}, "flatten").i("axis", 0);
+    b.node("Identity", {"f"}, {"i"}, "identity");
+    b.output("i");
+    auto m = b.load();
+    const Graph& g = m->graph();
+    auto data = samples(g, {1, 2, 3, 4, -5, 0, 1, 0, 0.5f, -1, 0, 2});
+    CalibrationOptions options;
+    options.batchSize = 2;
+    auto r = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+    const TensorRange* y = find(*r, "y");
+    ASSERT_NE(y, nullptr);
+    EXPECT_FLOAT_EQ(y->max, 10.0f);
+    for (const std::string copy : {"f", "i"}) {
+        const TensorRange* c = find(*r, copy);
+        ASSERT_NE(c, nullptr) << copy;
+        EXPECT_EQ(c->amax, y->amax) << copy;
+        EXPECT_EQ(c->min, y->min) << copy;
+        EXPECT_EQ(c->max, y->max) << copy;
+        EXPECT_EQ(c->histogram.counts, y->histogram.counts) << copy;
+        EXPECT_EQ(c->histogram.range, y->histogram.range) << copy;
+        ASSERT_TRUE(c->amaxByMethod.has_value());
+        EXPECT_EQ(c->amaxByMethod->entropy, y->amaxByMethod->entropy) << copy;
+        EXPECT_EQ(c->amaxByMethod->mse, y->amaxByMethod->mse) << copy;
+    }
+    // Graph value order, one entry per tensor.
+    std::vector<std::string> names;
+    for (const TensorRange& t : r->activations) names.push_back(t.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"x", "m", "y", "f", "i"}));
+}
+
+TEST(Calibration, ThreadsDoNotChangeTheResult) {
+    auto m = model(-1);
+    const Graph& g = m->graph();
+    std::vector<float> x(4 * 80000);  // batches of 160000 and 120000 values: counted by both threads
+    for (size_t k = 0; k < x.size(); ++k) x[k] = std::sin(static_cast<float>(k) * 0.37f) * static_cast<float>(k % 13);
+    CalibrationOptions one, two;
+    one.batchSize = two.batchSize = 40000;
+    two.threads = 2;
+    auto data = samples(g, x);
+    auto a = calibrate(g, *data, CalibrationConfig{}, one);
+    auto b = calibrate(g, *data, CalibrationConfig{}, two);
+    ASSERT_TRUE(a.isOk() && b.isOk());
+    ASSERT_EQ(a->activations.size(), b->activations.size());
+    for (size_t t = 0; t < a->activations.size(); ++t) {
+        EXPECT_EQ(a->activations[t].histogram.counts, b->activations[t].histogram.counts);
+        EXPECT_EQ(a->activations[t].amax, b->activations[t].amax);
+        EXPECT_EQ(a->activations[t].amaxByMethod->mse, b->activations[t].amaxByMethod->mse);
+    }
+}
+
+TEST(Calibration, ClampOutputsGetTheStatisticsOfCountingThem) {
+    // Relu and Clip outputs are derived from their input's histogram while the bins line up, and counted
+    // from the batch on which they stop lining up: either way they match an observer that counted them.
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 4});
+    b.initializer("lo", {}, {-1.0f});
+    b.initializer("hi", {}, {2.0f});
+    b.node("Relu", {"x"}, {"y"}, "relu");
+    b.node("Clip", {"x", "lo", "hi"}, {"c"}, "clip");
+    b.node("Relu", {"y"}, {"z"}, "relu_again");
+    b.initializer("wide_lo", {}, {-4.0f});
+    b.initializer("wide_hi", {}, {4.0f});
+    b.node("Clip", {"x", "wide_lo", "wide_hi"}, {"w"}, "clip_wide");  // never clips here
+    b.output("w");
+    b.output("y");
+    b.output("c");
+    b.output("z");
+    auto m = b.load();
+    const Graph& g = m->graph();
+    // Batch 1: the positive extreme sets both ranges; batch 2: a negative extreme widens x but not y
+    // (y and c stop lining up); w lines up throughout and is derived to the end.
+    const std::vector<std::vector<float>> batches = {
+        {1.5f, -0.25f, 0.0f, 0.7f, -1.2f, 0.3f, 1.9f, -0.6f},
+        {-3.5f, 0.2f, 1.1f, -0.1f, 0.9f, -2.2f, 0.05f, 1.4f},
+        {0.4f, -0.9f, 3.5f, 0.0f, -0.3f, 1.2f, 2.5f, -1.5f},
+    };
+    std::vector<float> x;
+    for (const auto& batch : batches) x.insert(x.end(), batch.begin(), batch.end());
+    auto data = samples(g, x);
+    CalibrationOptions options;
+    options.batchSize = 2;  // the batches above
+    auto r = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+    const auto counted = [&](float lo, float hi) {
+        auto o = calibrationObserver(CalibrationConfig{});
+        for (const auto& batch : batches) {
+            std::vector<float> v;
+            for (float value : batch) v.push_back(std::min(std::max(value, lo), hi));
+            o->observe(Tensor::fromVector(DataType::Float, {static_cast<int64_t>(v.size())}, v));
+        }
+        return o;
+    };
+    const float inf = std::numeric_limits<float>::infinity();
+    for (const auto& [name, lo, hi] :
+         {std::tuple{"y", 0.0f, inf}, {"c", -1.0f, 2.0f}, {"z", 0.0f, inf}, {"w", -4.0f, 4.0f}}) {
+        const TensorRange* t = find(*r, name);
+        ASSERT_NE(t, nullptr) << name;
+        const auto expected = counted(lo, hi);
+        EXPECT_EQ(t->histogram.counts, coarsened(expected->histogram(), kPlotHistogramBins).counts) << name;
+        EXPECT_EQ(t->histogram.range, expected->histogram().range) << name;
+        EXPECT_EQ(t->min, expected->min()) << name;
+        EXPECT_EQ(t->max, expected->max()) << name;
+        const MethodAmax a = amaxByMethod(*expected, CalibrationConfig{});
+        EXPECT_EQ(t->amaxByMethod->entropy, a.entropy) << name;
+        EXPECT_EQ(t->amaxByMethod->mse, a.mse) << name;
+        EXPECT_EQ(t->amaxByMethod->percentile, a.percentile) << name;
+    }
+}
+
+TEST(HistogramObserver, ClampedEqualsCountingTheClampedValues) {
+    // Same range by construction (both see +-3 first), so the derived histogram must be exact.
+    std::vector<float> v = {3.0f, -3.0f};
+    for (int i = 0; i < 1000; ++i) v.push_back(std::sin(static_cast<float>(i)) * 2.9f);
+    HistogramObserver x(HistogramObserver::Mode::Signed, 64), y(HistogramObserver::Mode::Signed, 64);
+    std::vector<float> clamped;
+    for (float value : v)
+        clamped.push_back(std::min(std::max(value, -3.0f), 3.0f) == value && std::fabs(value) < 3.0f
+                              ? std::min(std::max(value, -0.7f), 1.3f)
+                              : value);
+    x.observe(Tensor::fromVector(DataType::Float, {static_cast<int64_t>(v.size())}, v));
+    y.observe(Tensor::fromVector(DataType::Float, {static_cast<int64_t>(clamped.size())}, clamped));
+    const HistogramObserver c = x.clamped(-0.7f, 1.3f);
+    // The two extremes +-3 are kept in `clamped` to fix y's range at x's; clamp them in the expectation too.
+    std::vector<uint64_t> expected = y.histogram().counts;
+    const BinMap map(3.0, 64, false);
+    --expected[static_cast<size_t>(map.binOf(3.0f))];
+    --expected[static_cast<size_t>(map.binOf(-3.0f))];
+    ++expected[static_cast<size_t>(map.binOf(1.3f))];
+    ++expected[static_cast<size_t>(map.binOf(-0.7f))];
+    EXPECT_EQ(c.histogram().counts, expected);
+    EXPECT_EQ(c.min(), -0.7f);
+    EXPECT_EQ(c.max(), 1.3f);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
+#include "core/quant/histogram_count.h"
 #include "core/quant/min_max_observer.h"
 
 namespace ql {
@@ -177,6 +179,72 @@ TEST(MinMaxObserver, IgnoresInfinityAndNaN) {
     EXPECT_EQ(o.max(), 2.0f);
     EXPECT_EQ(o.count(), 2);
     EXPECT_EQ(o.nonFiniteCount(), 2);
+}
+
+// Normal values with the awkward cases sprinkled in: zeros of both signs, denormals, NaN, +-Inf, values
+// at the range and a few beyond it.
+std::vector<float> awkward(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = normal(rng);
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              1e-40f,
+                              -1e-40f,
+                              std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(),
+                              4.0f,
+                              -4.0f};
+    for (size_t i = 0; i < n; i += 97) v[i] = specials[(i / 97) % std::size(specials)];
+    for (size_t i = 0; i < n / 3; ++i) v[i] = std::max(v[i], 0.0f);  // a ReLU-like stretch of zeros
+    return v;
+}
+
+std::vector<uint64_t> summed(const std::vector<uint32_t>& sub, size_t bins) {
+    std::vector<uint64_t> counts(bins, 0);
+    for (size_t i = 0; i < sub.size(); ++i) counts[i % bins] += sub[i];
+    return counts;
+}
+
+TEST(HistogramCount, VectorAndPortableLoopsCountAlike) {
+    const std::vector<float> v = awkward(10007, 1);
+    for (const bool absolute : {true, false}) {
+        for (const double range : {4.0, 6.5, 0.0}) {  // 6.5 covers every finite value; 4 and 0 do not
+            const BinMap map(range, 64, absolute);
+            std::vector<uint32_t> fast(kCountWays * 64, 0), portable(kCountWays * 64, 0);
+            FiniteRange a{std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0, 0};
+            FiniteRange b = a;
+            const bool fastOk = countValues(v, map, fast.data(), 64, a);
+            ASSERT_EQ(fastOk, countValuesPortable(v, map, portable.data(), 64, b));
+            EXPECT_EQ(fastOk, range == 6.5);
+            if (!fastOk) continue;
+            EXPECT_EQ(summed(fast, 64), summed(portable, 64));  // the ways may split a bin differently
+            EXPECT_EQ(a.min, b.min);
+            EXPECT_EQ(a.max, b.max);
+            EXPECT_EQ(a.finite, b.finite);
+            EXPECT_EQ(a.nonFinite, std::count_if(v.begin(), v.end(), [](float x) { return !std::isfinite(x); }));
+            EXPECT_EQ(a.nonFinite, b.nonFinite);
+        }
+    }
+}
+
+TEST(HistogramObserver, SeveralThreadsCountLikeOne) {
+    HistogramObserver one(HistogramObserver::Mode::Signed, 256), two(HistogramObserver::Mode::Signed, 256);
+    two.setThreads(2);
+    for (uint32_t batch = 0; batch < 3; ++batch) {
+        std::vector<float> v = awkward(200000, batch);
+        for (float& x : v) x *= static_cast<float>(batch + 1);  // each batch widens the range
+        one.observe(floats(v));
+        two.observe(floats(v));
+    }
+    EXPECT_EQ(one.histogram().counts, two.histogram().counts);
+    EXPECT_EQ(one.histogram().range, two.histogram().range);
+    EXPECT_EQ(one.min(), two.min());
+    EXPECT_EQ(one.max(), two.max());
+    EXPECT_EQ(one.nonFiniteCount(), two.nonFiniteCount());
+    EXPECT_EQ(one.histogram().total() + static_cast<uint64_t>(one.nonFiniteCount()), 600000u);
 }
 
 }  // namespace
