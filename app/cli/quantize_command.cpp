@@ -1,14 +1,19 @@
-// quantlens-cli quantize MODEL --calib CALIB.json [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
-//                        [--trt 8.6|10] [--deconv-per-channel] [--float-weights]
+// quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
+//                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10] [--deconv-per-channel] [--float-weights]
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
-// decision. Without --plan the default INT8 placement is used. Both files are written atomically.
+// decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
+// path. Without --plan the default INT8 placement is used. Every file is written atomically.
+// SCALES is any format scale_import.h reads (detected from the content). A Q/DQ MODEL is first turned back
+// into its FP32 model (qdq_import.h), so `quantize q.onnx --calib q.onnx -o again.onnx` re-exports it.
 #include <iostream>
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "core/export/export_files.h"
 #include "core/export/qdq_export.h"
+#include "core/export/qdq_import.h"
+#include "core/export/scale_import.h"
 #include "core/lint/trt_version.h"
-#include "core/quant/calibration_file.h"
 #include "core/quant/default_placement.h"
 
 namespace ql::cli {
@@ -21,6 +26,8 @@ struct QuantizeCliOptions {
     std::string plan;
     std::string output;
     std::string summary;
+    std::string trtexec;
+    std::string trtCache;
     std::string trt = "10";
     bool deconvPerChannel = false;
     bool floatWeights = false;
@@ -31,21 +38,44 @@ Result<PrecisionPlan> planFor(const Graph& graph, const std::string& path) {
     return PrecisionPlan::load(graph, path);
 }
 
+// The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL was made from.
+Result<std::unique_ptr<Model>> fp32Model(std::unique_ptr<Model> model) {
+    if (!hasQdqNodes(model->graph())) return model;
+    QL_ASSIGN_OR_RETURN(auto dequantized, dequantizeQdqModel(*model));
+    std::cout << model->fileName() << ": Q/DQ model, re-exported from its FP32 form" << std::endl;
+    return std::move(dequantized.model);
+}
+
+Result<CalibrationResult> scalesFor(const Graph& graph, const std::string& path) {
+    QL_ASSIGN_OR_RETURN(auto imported, importScales(graph, path));
+    std::cout << path << ": " << scaleFormatName(imported.format) << ", " << imported.calibration.activations.size()
+              << " activation ranges";
+    if (!imported.unknownTensors.empty())
+        std::cout << "; " << imported.unknownTensors.size() << " tensors not in the model were skipped (first: '"
+                  << imported.unknownTensors.front() << "')";
+    std::cout << std::endl;
+    return std::move(imported.calibration);
+}
+
 int runQuantize(const QuantizeCliOptions& options) {
     const auto version = parseTrtVersion(options.trt);
     if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
-    auto model = loadModelOrReport(options.model);
-    if (!model) return kExitBadInput;
-    auto calibration = loadCalibration(model->graph(), options.calib);
+    auto loaded = loadModelOrReport(options.model);
+    if (!loaded) return kExitBadInput;
+    auto model = fp32Model(std::move(loaded));
+    if (!model) return failWith(model.status());
+    auto calibration = scalesFor((*model)->graph(), options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto plan = planFor(model->graph(), options.plan);
+    auto plan = planFor((*model)->graph(), options.plan);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = *version == TrtVersion::Trt86 ? 8 : 10,
                          .int8Weights = !options.floatWeights};
-    auto result = exportQdq(*model, *plan, *calibration, qdq);
+    auto result = exportQdq(**model, *plan, *calibration, qdq);
     if (!result) return failWith(result.status());
-    if (Status s = saveQdqExport(*result, options.output, options.summary); !s.isOk()) return failWith(s);
+    const ExportFiles files{
+        .model = options.output, .summary = options.summary, .trtexec = options.trtexec, .trtCache = options.trtCache};
+    if (Status s = saveExportFiles(*result, *calibration, *version, files); !s.isOk()) return failWith(s);
     size_t int8Layers = 0;
     for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
     std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, " << int8Layers
@@ -59,10 +89,16 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
     auto options = std::make_shared<QuantizeCliOptions>();
     auto* cmd = app.add_subcommand("quantize", "Write a TensorRT-ready Q/DQ model from a calibration");
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
-    cmd->add_option("--calib", options->calib, "Calibration file from `quantlens-cli calibrate`")->required();
+    cmd->add_option("--calib", options->calib,
+                    "Scales: CALIB.json from `quantlens-cli calibrate`, a TensorRT calibration cache, ONNX Runtime "
+                    "calibration.json / calibration.cache, or a Q/DQ model")
+        ->required();
     cmd->add_option("--plan", options->plan, "Precision plan (PLAN.json); default: the default INT8 placement");
     cmd->add_option("-o,--output", options->output, "Q/DQ model to write (OUT.onnx)")->required();
     cmd->add_option("--summary", options->summary, "Also write a JSON summary of every decision");
+    cmd->add_option("--trtexec", options->trtexec, "Also write the trtexec command that builds the engine (shell)");
+    cmd->add_option("--trt-cache", options->trtCache,
+                    "Also write a TensorRT calibration cache (implicit INT8 path; header for the --trt version)");
     cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6 or 10 (default 10)");
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "Per-channel ConvTranspose weights on the target's axis (8.6: 0, 10: 1) instead of per tensor");

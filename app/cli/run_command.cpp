@@ -1,6 +1,9 @@
 // quantlens-cli run MODEL --input NAME=FILE.npy... [--out DIR] [--threads N]
+//                  [--simulate CALIB.json [--plan PLAN.json] [--deconv-per-channel]]
 // Runs a model on CPU with inputs from .npy files; prints each output's type and shape and, with --out,
-// writes DIR/<output name>.npy.
+// writes DIR/<output name>.npy. --simulate runs the INT8/FP16 simulation of the plan (default: the default
+// INT8 placement, as `quantize` uses) instead of FP32 (core/quant/simulation.h), with `quantize`'s Q/DQ
+// defaults (ConvTranspose weights per tensor; --deconv-per-channel as in `quantize`, TensorRT 10 axis).
 #include <filesystem>
 #include <iostream>
 
@@ -8,6 +11,9 @@
 #include "app/cli/commands.h"
 #include "core/data/npy.h"
 #include "core/exec/executor.h"
+#include "core/quant/calibration_file.h"
+#include "core/quant/default_placement.h"
+#include "core/quant/simulation.h"
 
 namespace ql::cli {
 
@@ -18,6 +24,9 @@ struct RunCommandOptions {
     std::vector<std::string> inputs;  // NAME=FILE.npy
     std::string outDir;
     int threads = 1;
+    std::string simulate;  // CALIB.json
+    std::string plan;
+    bool deconvPerChannel = false;
 };
 
 Result<NamedTensors> readInputs(const std::vector<std::string>& specs) {
@@ -52,14 +61,39 @@ Status writeOutputs(const std::string& dir, const NamedTensors& outputs) {
     return Status::ok();
 }
 
+// With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise.
+Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, PrecisionPlan& plan,
+                         std::unique_ptr<QuantSimulator>& simulator) {
+    if (options.simulate.empty()) {
+        if (!options.plan.empty() || options.deconvPerChannel)
+            return invalidArgument("--plan and --deconv-per-channel need --simulate CALIB.json");
+        return Status::ok();
+    }
+    QL_ASSIGN_OR_RETURN(const CalibrationResult calibration, loadCalibration(graph, options.simulate));
+    if (options.plan.empty()) {
+        plan = defaultPrecisionPlan(graph);
+    } else {
+        QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, options.plan));
+    }
+    const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel};
+    QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
+    return Status::ok();
+}
+
 int runModel(const RunCommandOptions& options) {
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     auto inputs = readInputs(options.inputs);
     if (!inputs) return failWith(inputs.status());
-    auto executor = Executor::create(model->graph(), {options.threads});
+    // One inference: weights reordered for oneDNN are not kept (that copy would double their memory).
+    auto executor = Executor::create(model->graph(), {.threads = options.threads, .cacheWeights = false});
     if (!executor) return failWith(executor.status());
-    auto outputs = (*executor)->run(*inputs);
+    PrecisionPlan plan;
+    std::unique_ptr<QuantSimulator> simulator;
+    if (Status s = prepareSimulation(options, model->graph(), plan, simulator); !s) return failWith(s);
+    RunOptions runOptions;
+    runOptions.interceptor = simulator.get();
+    auto outputs = (*executor)->run(*inputs, runOptions);
     if (!outputs) return failWith(outputs.status());
     for (const auto& [name, tensor] : *outputs)
         std::cout << name << ": " << dataTypeName(tensor.dtype()) << " " << shapeString(tensor.shape()) << std::endl;
@@ -77,6 +111,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--input", options->inputs, "NAME=FILE.npy for each model input (repeat)");
     cmd->add_option("--out", options->outDir, "Write each output to DIR/<output name>.npy");
     cmd->add_option("--threads", options->threads, "CPU threads")->check(CLI::Range(1, 256));
+    cmd->add_option("--simulate", options->simulate, "Simulate the plan in INT8/FP16 with this CALIB.json");
+    cmd->add_option("--plan", options->plan, "Precision plan for --simulate (default: the default INT8 placement)");
+    cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
+                  "With --simulate: per-channel ConvTranspose weights, as `quantize --deconv-per-channel`");
     cmd->callback([options, &exitCode] { exitCode = runModel(*options); });
 }
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <functional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/export/proto_graph.h"
 
@@ -39,18 +41,76 @@ struct ChannelAffine {
     std::vector<float> shift;
 };
 
+// The graph's names, producers, reference counts and initializers, built once per pass and kept current as
+// BatchNormalizations fold, so folding every BatchNormalization of a model is linear in its size.
+class FoldIndex {
+public:
+    explicit FoldIndex(onnx::GraphProto& graph) : mGraph(graph), mNames(graph) {
+        countReferences(graph);
+        for (const auto& input : graph.input()) mOverridable.insert(input.name());
+        for (auto& init : *graph.mutable_initializer()) mInitializers[init.name()] = &init;
+        for (int i = 0; i < graph.node_size(); ++i)
+            for (const auto& output : graph.node(i).output()) mProducer[output] = i;
+    }
+
+    // A constant initializer (not also a graph input), or nullptr.
+    onnx::TensorProto* constant(const std::string& name) const {
+        if (name.empty() || mOverridable.count(name) != 0) return nullptr;
+        const auto it = mInitializers.find(name);
+        return it == mInitializers.end() ? nullptr : it->second;
+    }
+    int references(const std::string& name) const {
+        const auto it = mReferences.find(name);
+        return it == mReferences.end() ? 0 : it->second;
+    }
+    int producer(const std::string& name) const {
+        const auto it = mProducer.find(name);
+        return it == mProducer.end() ? -1 : it->second;
+    }
+    std::string uniqueName(const std::string& base) { return mNames.make(base); }
+    void addInitializer(onnx::TensorProto tensor) {
+        auto* added = mGraph.add_initializer();
+        *added = std::move(tensor);
+        mInitializers[added->name()] = added;
+    }
+    void addReference(const std::string& name, int delta) { mReferences[name] += delta; }
+    // The layer at `layer` now writes what the BatchNormalization `bn` wrote; `bn` is gone.
+    void folded(const onnx::NodeProto& bn, int layer) {
+        for (const auto& input : bn.input()) addReference(input, -1);
+        mProducer.erase(bn.input(0));
+        mProducer[bn.output(0)] = layer;
+    }
+
+private:
+    void countReferences(const onnx::GraphProto& graph) {
+        for (const auto& node : graph.node()) {
+            for (const auto& input : node.input()) ++mReferences[input];
+            for (const auto& attr : node.attribute()) {
+                if (attr.has_g()) countReferences(attr.g());
+                for (const auto& g : attr.graphs()) countReferences(g);
+            }
+        }
+        for (const auto& output : graph.output()) ++mReferences[output.name()];
+    }
+
+    onnx::GraphProto& mGraph;
+    UniqueNames mNames;
+    std::unordered_map<std::string, int> mReferences;
+    std::unordered_map<std::string, int> mProducer;
+    std::unordered_set<std::string> mOverridable;
+    std::unordered_map<std::string, onnx::TensorProto*> mInitializers;
+};
+
 // A constant float initializer only this node reads, or nullptr.
-onnx::TensorProto* privateConstant(onnx::GraphProto& graph, const std::string& name) {
-    if (name.empty() || isOverridable(graph, name) || referenceCount(graph, name) != 1) return nullptr;
-    auto* tensor = findInitializer(graph, name);
+onnx::TensorProto* privateConstant(const FoldIndex& index, const std::string& name) {
+    auto* tensor = index.references(name) == 1 ? index.constant(name) : nullptr;
     return tensor && tensor->data_type() == onnx::TensorProto::FLOAT ? tensor : nullptr;
 }
 
-Result<ChannelAffine> batchNormAffine(onnx::GraphProto& graph, const onnx::NodeProto& bn) {
+Result<ChannelAffine> batchNormAffine(const FoldIndex& index, const onnx::NodeProto& bn) {
     std::vector<std::vector<float>> params;
     for (int i = 1; i <= 4; ++i) {
-        auto* tensor =
-            i < bn.input_size() && !isOverridable(graph, bn.input(i)) ? findInitializer(graph, bn.input(i)) : nullptr;
+        auto* tensor = i < bn.input_size() ? index.constant(bn.input(i)) : nullptr;
         if (!tensor) return unsupported("its input " + std::to_string(i) + " is not a constant initializer");
         QL_ASSIGN_OR_RETURN(auto values, readFloatInitializer(*tensor));
         params.push_back(std::move(values));
@@ -126,11 +186,11 @@ Result<onnx::TensorProto> foldedGemmBias(const onnx::TensorProto* c, float beta,
     return makeFloatTensor(name, rows == 1 ? std::vector<int64_t>{n} : std::vector<int64_t>{rows, n}, out);
 }
 
-Status foldInto(onnx::GraphProto& graph, onnx::NodeProto& layer, const ChannelAffine& bn) {
-    auto* weight = layer.input_size() > 1 ? privateConstant(graph, layer.input(1)) : nullptr;
+Status foldInto(FoldIndex& index, onnx::NodeProto& layer, const ChannelAffine& bn) {
+    auto* weight = layer.input_size() > 1 ? privateConstant(index, layer.input(1)) : nullptr;
     if (!weight) return unsupported("the weight of '" + displayName(layer) + "' is not a float initializer it owns");
     const bool hasBias = layer.input_size() > 2 && !layer.input(2).empty();
-    auto* bias = hasBias ? privateConstant(graph, layer.input(2)) : nullptr;
+    auto* bias = hasBias ? privateConstant(index, layer.input(2)) : nullptr;
     if (hasBias && !bias)
         return unsupported("the bias of '" + displayName(layer) + "' is not a float initializer it owns");
     QL_ASSIGN_OR_RETURN(auto layout, weightLayout(layer, *weight));
@@ -138,7 +198,7 @@ Status foldInto(onnx::GraphProto& graph, onnx::NodeProto& layer, const ChannelAf
         return unsupported("'" + displayName(layer) + "' has " + std::to_string(layout.channels) + " channels");
     const bool gemm = layer.op_type() == "Gemm";
     onnx::TensorProto newBias;
-    const std::string biasName = hasBias ? layer.input(2) : uniqueValueName(graph, layer.output(0) + "_bias");
+    const std::string biasName = hasBias ? layer.input(2) : index.uniqueName(layer.output(0) + "_bias");
     if (gemm) {
         QL_ASSIGN_OR_RETURN(newBias, foldedGemmBias(bias, floatAttr(layer, "beta", 1.0f), bn, biasName));
     } else {
@@ -153,10 +213,12 @@ Status foldInto(onnx::GraphProto& graph, onnx::NodeProto& layer, const ChannelAf
     for (size_t i = 0; i < w.size(); ++i)
         w[i] *= bn.scale[static_cast<size_t>(layout.channelOf(static_cast<int64_t>(i)))];
     *weight = makeFloatTensor(weight->name(), {weight->dims().begin(), weight->dims().end()}, w);
-    if (bias)
+    if (bias) {
         *bias = std::move(newBias);
-    else
-        *graph.add_initializer() = std::move(newBias);
+    } else {
+        index.addInitializer(std::move(newBias));
+        index.addReference(biasName, 1);
+    }
     while (layer.input_size() < 3) layer.add_input("");
     layer.set_input(2, biasName);
     if (gemm) setFloatAttr(layer, "beta", 1.0f);
@@ -164,53 +226,56 @@ Status foldInto(onnx::GraphProto& graph, onnx::NodeProto& layer, const ChannelAf
 }
 
 // Why this BatchNormalization cannot be folded, or the layer it folds into.
-Result<int> foldTarget(onnx::GraphProto& graph, const onnx::NodeProto& bn) {
+Result<int> foldTarget(const onnx::GraphProto& graph, const FoldIndex& index, const onnx::NodeProto& bn) {
     if (intAttr(bn, "training_mode", 0) != 0) return unsupported("it runs in training mode");
     if (intAttr(bn, "spatial", 1) == 0) return unsupported("it is not spatial");
     for (int i = 1; i < bn.output_size(); ++i)
         if (!bn.output(i).empty()) return unsupported("its running statistics are outputs");
     const std::string& x = bn.input(0);
-    const int producer = producerIndex(graph, x);
+    const int producer = index.producer(x);
     if (producer < 0) return unsupported("its input is not produced by a layer");
     const auto& layer = graph.node(producer);
     if (!layer.domain().empty() ||
         (layer.op_type() != "Conv" && layer.op_type() != "ConvTranspose" && layer.op_type() != "Gemm"))
         return unsupported("it follows " + layer.op_type() + ", not Conv, ConvTranspose or Gemm");
-    if (referenceCount(graph, x) != 1) return unsupported("'" + x + "' has other consumers");
+    if (index.references(x) != 1) return unsupported("'" + x + "' has other consumers");
     return producer;
 }
 
-Status foldOne(onnx::GraphProto& graph, int bnIndex) {
-    const onnx::NodeProto bn = graph.node(bnIndex);
-    QL_ASSIGN_OR_RETURN(int producer, foldTarget(graph, bn));
-    QL_ASSIGN_OR_RETURN(auto affine, batchNormAffine(graph, bn));
-    QL_RETURN_IF_ERROR(foldInto(graph, *graph.mutable_node(producer), affine));
+// Folds the BatchNormalization into its layer; the caller drops the BatchNormalization node.
+Status foldOne(onnx::GraphProto& graph, FoldIndex& index, const onnx::NodeProto& bn) {
+    QL_ASSIGN_OR_RETURN(int producer, foldTarget(graph, index, bn));
+    QL_ASSIGN_OR_RETURN(auto affine, batchNormAffine(index, bn));
+    QL_RETURN_IF_ERROR(foldInto(index, *graph.mutable_node(producer), affine));
     graph.mutable_node(producer)->set_output(0, bn.output(0));
-    graph.mutable_node()->DeleteSubrange(bnIndex, 1);
+    index.folded(bn, producer);
     return Status::ok();
 }
 
 }  // namespace
 
 Status foldBatchNorms(onnx::GraphProto& graph, std::vector<PreparationStep>& steps) {
-    for (int i = 0; i < graph.node_size();) {
+    FoldIndex index(graph);
+    std::vector<bool> removed(static_cast<size_t>(graph.node_size()), false);
+    for (int i = 0; i < graph.node_size(); ++i) {
         const auto& node = graph.node(i);
-        if (node.op_type() != "BatchNormalization" || !node.domain().empty() || node.input_size() < 5) {
-            ++i;
-            continue;
-        }
+        if (node.op_type() != "BatchNormalization" || !node.domain().empty() || node.input_size() < 5) continue;
         const std::string name = displayName(node);
-        const int producer = producerIndex(graph, node.input(0));
+        const int producer = index.producer(node.input(0));
         const std::string target = producer >= 0 ? displayName(graph.node(producer)) : std::string();
-        Status folded = foldOne(graph, i);
+        Status folded = foldOne(graph, index, node);
         if (folded.isOk()) {
             steps.push_back({"fold-batchnorm", name, "into " + target});
-            continue;  // node i is now the next node
+            removed[static_cast<size_t>(i)] = true;
+            continue;
         }
         if (folded.code() != StatusCode::Unsupported) return folded.withContext("BatchNormalization '" + name + "'");
         steps.push_back({"keep-batchnorm", name, folded.message()});
-        ++i;
     }
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    for (int i = 0; i < graph.node_size(); ++i)
+        if (!removed[static_cast<size_t>(i)]) *kept.Add() = graph.node(i);
+    graph.mutable_node()->Swap(&kept);
     return Status::ok();
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/exec/executor.h"
 #include "core/exec/tensor_proto.h"
@@ -34,16 +36,37 @@ bool foldableOp(const onnx::NodeProto& node) {
     return kept.count(node.op_type()) == 0;
 }
 
-const onnx::TensorProto* constantInput(onnx::GraphProto& graph, const std::string& name) {
-    return name.empty() || isOverridable(graph, name) ? nullptr : findInitializer(graph, name);
-}
+// Initializers that are constants (not also graph inputs) by name, built once and kept current as folded
+// results are added, so a whole pass is linear in the graph's size.
+class ConstantIndex {
+public:
+    explicit ConstantIndex(onnx::GraphProto& graph) : mGraph(graph) {
+        for (const auto& input : graph.input()) mOverridable.insert(input.name());
+        for (const auto& init : graph.initializer()) mConstants[init.name()] = &init;
+    }
+    const onnx::TensorProto* find(const std::string& name) const {
+        if (name.empty() || mOverridable.count(name) != 0) return nullptr;
+        const auto it = mConstants.find(name);
+        return it == mConstants.end() ? nullptr : it->second;
+    }
+    void add(onnx::TensorProto tensor) {
+        auto* added = mGraph.add_initializer();
+        *added = std::move(tensor);
+        mConstants[added->name()] = added;
+    }
+
+private:
+    onnx::GraphProto& mGraph;
+    std::unordered_set<std::string> mOverridable;
+    std::unordered_map<std::string, const onnx::TensorProto*> mConstants;
+};
 
 // The node's distinct constant inputs (omitted optional inputs skipped), or empty when one is not constant.
-std::vector<const onnx::TensorProto*> constantInputs(onnx::GraphProto& graph, const onnx::NodeProto& node) {
+std::vector<const onnx::TensorProto*> constantInputs(const ConstantIndex& constants, const onnx::NodeProto& node) {
     std::vector<const onnx::TensorProto*> inputs;
     for (const auto& name : node.input()) {
         if (name.empty()) continue;
-        const auto* tensor = constantInput(graph, name);
+        const auto* tensor = constants.find(name);
         if (!tensor) return {};
         if (std::find(inputs.begin(), inputs.end(), tensor) == inputs.end()) inputs.push_back(tensor);
     }
@@ -76,10 +99,10 @@ size_t byteSize(const onnx::TensorProto& tensor) {
     return static_cast<size_t>(tensorElementCount(tensor)) * dataTypeSize(dataTypeFromOnnx(tensor.data_type()));
 }
 
-// Replaces node `index` by initializers when it is constant; returns whether it did.
-Result<bool> foldNode(onnx::ModelProto& model, int index, std::vector<PreparationStep>& steps) {
-    auto& graph = *model.mutable_graph();
-    const onnx::NodeProto node = graph.node(index);
+// Adds the node's outputs as initializers when it is constant; returns whether it did (the caller drops it).
+Result<bool> foldNode(const onnx::ModelProto& model, const onnx::NodeProto& node, ConstantIndex& constants,
+                      std::vector<PreparationStep>& steps) {
+    const auto& graph = model.graph();
     for (const auto& output : node.output())
         if (isGraphOutput(graph, output)) return false;  // keep the model's outputs computed by nodes
     std::vector<onnx::TensorProto> results;
@@ -90,7 +113,7 @@ Result<bool> foldNode(onnx::ModelProto& model, int index, std::vector<Preparatio
         results.push_back(std::move(tensor).value());
     } else {
         if (!foldableOp(node) || node.input_size() == 0) return false;
-        const auto inputs = constantInputs(graph, node);
+        const auto inputs = constantInputs(constants, node);
         if (inputs.empty()) return false;
         auto evaluated = evaluate(model, node, inputs);
         if (!evaluated) return false;  // an op the executor cannot run stays a node
@@ -102,18 +125,20 @@ Result<bool> foldNode(onnx::ModelProto& model, int index, std::vector<Preparatio
     }
     const std::string name = node.name().empty() ? node.op_type() + " -> " + node.output(0) : node.name();
     steps.push_back({"fold-constant", name, std::to_string(results.size()) + " output(s) became initializers"});
-    for (auto& tensor : results) *graph.add_initializer() = std::move(tensor);
-    graph.mutable_node()->DeleteSubrange(index, 1);
+    for (auto& tensor : results) constants.add(std::move(tensor));
     return true;
 }
 
 }  // namespace
 
 Status foldConstants(onnx::ModelProto& model, std::vector<PreparationStep>& steps) {
-    for (int i = 0; i < model.graph().node_size();) {
-        QL_ASSIGN_OR_RETURN(bool folded, foldNode(model, i, steps));
-        if (!folded) ++i;
+    ConstantIndex constants(*model.mutable_graph());
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    for (const auto& node : model.graph().node()) {
+        QL_ASSIGN_OR_RETURN(bool folded, foldNode(model, node, constants, steps));
+        if (!folded) *kept.Add() = node;
     }
+    model.mutable_graph()->mutable_node()->Swap(&kept);
     return Status::ok();
 }
 

@@ -1,5 +1,7 @@
 #include "core/export/graph_preparation.h"
 
+#include <unordered_map>
+
 #include <onnx/onnx_pb.h>
 
 #include "core/export/batchnorm_folding.h"
@@ -10,9 +12,13 @@ namespace ql {
 
 Result<onnx::ModelProto> selfContainedProto(const Model& model) {
     onnx::ModelProto proto = model.proto();
+    std::unordered_map<std::string, onnx::TensorProto*> byName;  // filled on the first external initializer
     for (const auto& init : model.graph().initializers()) {
         if (!init.external) continue;
-        auto* tensor = findInitializer(*proto.mutable_graph(), init.name);
+        if (byName.empty())
+            for (auto& tensor : *proto.mutable_graph()->mutable_initializer()) byName[tensor.name()] = &tensor;
+        const auto it = byName.find(init.name);
+        auto* tensor = it == byName.end() ? nullptr : it->second;
         if (!tensor) return internalError("initializer '" + init.name + "' vanished from the copy");
         tensor->set_raw_data(reinterpret_cast<const char*>(init.rawBytes.data()), init.rawBytes.size());
         tensor->clear_external_data();

@@ -7,50 +7,10 @@
 
 namespace ql {
 
-onnx::TensorProto* findInitializer(onnx::GraphProto& graph, const std::string& name) {
-    for (auto& init : *graph.mutable_initializer())
-        if (init.name() == name) return &init;
-    return nullptr;
-}
-
-bool isOverridable(const onnx::GraphProto& graph, const std::string& name) {
-    for (const auto& input : graph.input())
-        if (input.name() == name) return true;
-    return false;
-}
-
 bool isGraphOutput(const onnx::GraphProto& graph, const std::string& name) {
     for (const auto& output : graph.output())
         if (output.name() == name) return true;
     return false;
-}
-
-namespace {
-
-int nodeReferences(const onnx::GraphProto& graph, const std::string& name) {
-    int count = 0;
-    for (const auto& node : graph.node()) {
-        for (const auto& input : node.input())
-            if (input == name) ++count;
-        for (const auto& attr : node.attribute()) {
-            if (attr.has_g()) count += referenceCount(attr.g(), name);
-            for (const auto& g : attr.graphs()) count += referenceCount(g, name);
-        }
-    }
-    return count;
-}
-
-}  // namespace
-
-int referenceCount(const onnx::GraphProto& graph, const std::string& name) {
-    return nodeReferences(graph, name) + (isGraphOutput(graph, name) ? 1 : 0);
-}
-
-int producerIndex(const onnx::GraphProto& graph, const std::string& name) {
-    for (int i = 0; i < graph.node_size(); ++i)
-        for (const auto& output : graph.node(i).output())
-            if (output == name) return i;
-    return -1;
 }
 
 Result<std::vector<float>> readFloatInitializer(const onnx::TensorProto& tensor) {
@@ -71,29 +31,54 @@ onnx::TensorProto makeFloatTensor(const std::string& name, const std::vector<int
     return tensor;
 }
 
-std::string uniqueValueName(const onnx::GraphProto& graph, const std::string& base) {
-    std::unordered_set<std::string> used;
+UniqueNames::UniqueNames(const onnx::GraphProto& graph) {
     for (const auto& node : graph.node())
-        for (const auto& output : node.output()) used.insert(output);
-    for (const auto& init : graph.initializer()) used.insert(init.name());
-    for (const auto& input : graph.input()) used.insert(input.name());
+        for (const auto& output : node.output()) mUsed.insert(output);
+    for (const auto& init : graph.initializer()) mUsed.insert(init.name());
+    for (const auto& input : graph.input()) mUsed.insert(input.name());
+}
+
+std::string UniqueNames::make(const std::string& base) {
     std::string name = base;
-    for (int i = 1; used.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
+    for (int i = 1; mUsed.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
+    mUsed.insert(name);
     return name;
 }
 
+namespace {
+
+// Every name a node input (here or in a nested subgraph) or a graph output refers to.
+void collectReferences(const onnx::GraphProto& graph, std::unordered_set<std::string>& names) {
+    for (const auto& node : graph.node()) {
+        for (const auto& input : node.input()) names.insert(input);
+        for (const auto& attr : node.attribute()) {
+            if (attr.has_g()) collectReferences(attr.g(), names);
+            for (const auto& g : attr.graphs()) collectReferences(g, names);
+        }
+    }
+    for (const auto& output : graph.output()) names.insert(output.name());
+}
+
+template <typename T, typename Keep>
+void keepIf(google::protobuf::RepeatedPtrField<T>& items, const Keep& keep) {
+    google::protobuf::RepeatedPtrField<T> kept;
+    for (auto& item : items)
+        if (keep(item)) *kept.Add() = std::move(item);
+    items.Swap(&kept);
+}
+
+}  // namespace
+
 void removeUnusedInitializers(onnx::GraphProto& graph) {
-    auto* inits = graph.mutable_initializer();
-    for (int i = inits->size() - 1; i >= 0; --i)
-        if (!isOverridable(graph, inits->Get(i).name()) && referenceCount(graph, inits->Get(i).name()) == 0)
-            inits->DeleteSubrange(i, 1);
+    std::unordered_set<std::string> referenced;
+    collectReferences(graph, referenced);
+    for (const auto& input : graph.input()) referenced.insert(input.name());  // overridable: kept
+    keepIf(*graph.mutable_initializer(), [&](const onnx::TensorProto& t) { return referenced.count(t.name()) != 0; });
     std::unordered_set<std::string> produced;
     for (const auto& node : graph.node())
         for (const auto& output : node.output()) produced.insert(output);
     for (const auto& init : graph.initializer()) produced.insert(init.name());
-    auto* infos = graph.mutable_value_info();
-    for (int i = infos->size() - 1; i >= 0; --i)
-        if (produced.count(infos->Get(i).name()) == 0) infos->DeleteSubrange(i, 1);
+    keepIf(*graph.mutable_value_info(), [&](const onnx::ValueInfoProto& v) { return produced.count(v.name()) != 0; });
 }
 
 }  // namespace ql

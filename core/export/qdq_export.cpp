@@ -26,19 +26,6 @@ Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
     return reloadModel(converted, *model);
 }
 
-PrecisionByName precisionsByName(const Graph& graph, const PrecisionPlan& plan) {
-    PrecisionByName precisions;
-    for (const Node& node : graph.nodes())
-        if (static_cast<size_t>(node.id) < plan.size()) precisions[node.name] = plan.effective(node.id);
-    return precisions;
-}
-
-AmaxByName amaxByName(const CalibrationResult& calibration) {
-    AmaxByName amax;
-    for (const auto& range : calibration.activations) amax[range.name] = range.amax;
-    return amax;
-}
-
 }  // namespace
 
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
@@ -49,8 +36,8 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     QdqExport result;
     result.steps = std::move(prepared.steps);
     QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
-    QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(), precisionsByName(model.graph(), plan),
-                                                   amaxByName(calibration), options));
+    QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan),
+                                                   activationAmax(calibration), options));
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options));
     return result;
 }

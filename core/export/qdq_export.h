@@ -17,10 +17,10 @@
 
 #include "core/common/status.h"
 #include "core/export/preparation_step.h"
-#include "core/export/qdq_placement.h"
 #include "core/model/model.h"
 #include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
+#include "core/quant/qdq_placement.h"
 
 namespace ql {
 

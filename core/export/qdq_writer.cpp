@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 #include "core/exec/kernels/quantize_math.h"
 #include "core/exec/tensor_proto.h"
@@ -40,7 +41,9 @@ Result<std::vector<int8_t>> quantizeWeight(const onnx::TensorProto& weight, cons
 
 class QdqEditor {
 public:
-    QdqEditor(onnx::GraphProto& graph, const QdqOptions& options) : mGraph(graph), mOptions(options) {}
+    QdqEditor(onnx::GraphProto& graph, const QdqOptions& options) : mGraph(graph), mOptions(options), mNames(graph) {
+        for (int i = 0; i < graph.initializer_size(); ++i) mInitializers[graph.initializer(i).name()] = i;
+    }
 
     // The dequantized tensor name for an edge, creating its nodes (appended to `nodes`) on first use.
     Result<std::string> dequantized(const std::string& tensor, const QdqEdge& edge,
@@ -55,7 +58,8 @@ public:
             makeInt8Tensor(unique(tensor + "_zero_point"), dims, std::vector<int8_t>(edge.scales.size(), 0)));
         std::string quantized;
         if (edge.weight && mOptions.int8Weights) {
-            const auto* weight = findInitializer(mGraph, tensor);
+            const auto it = mInitializers.find(tensor);
+            const auto* weight = it == mInitializers.end() ? nullptr : &mGraph.initializer(it->second);
             if (!weight) return internalError("weight '" + tensor + "' not found in the exported copy");
             QL_ASSIGN_OR_RETURN(auto levels, quantizeWeight(*weight, edge));
             quantized = addInitializer(
@@ -71,12 +75,7 @@ public:
     }
 
 private:
-    std::string unique(const std::string& base) {
-        std::string name = uniqueValueName(mGraph, base);
-        for (int i = 1; mReserved.count(name) != 0; ++i) name = uniqueValueName(mGraph, base + "_" + std::to_string(i));
-        mReserved.insert({name, true});
-        return name;
-    }
+    std::string unique(const std::string& base) { return mNames.make(base); }
 
     std::string addInitializer(onnx::TensorProto tensor) {
         *mGraph.add_initializer() = std::move(tensor);
@@ -100,8 +99,9 @@ private:
 
     onnx::GraphProto& mGraph;
     const QdqOptions& mOptions;
+    UniqueNames mNames;                                  // every value name, including the ones made here
+    std::unordered_map<std::string, int> mInitializers;  // the prepared model's, by name
     std::map<std::string, std::string> mDone;
-    std::map<std::string, bool> mReserved;
 };
 
 }  // namespace

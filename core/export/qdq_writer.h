@@ -6,8 +6,8 @@
 #include <onnx/onnx_pb.h>
 
 #include "core/common/status.h"
-#include "core/export/qdq_placement.h"
 #include "core/model/model.h"
+#include "core/quant/qdq_placement.h"
 
 namespace ql {
 

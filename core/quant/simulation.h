@@ -1,14 +1,16 @@
 #pragma once
 // Simulates a precision plan on the CPU executor, as TensorRT would run it:
-//   INT8 nodes (effective precision): activation inputs are quantize-dequantized per tensor with
-//     scale = amax / 127 from the calibration, weights per output channel (axis from weight_ranges.h),
-//     exactly as an ONNX QuantizeLinear/DequantizeLinear pair (zero point 0, ties to even, [-128, 127]).
-//     Biases and other constants stay float.
+//   INT8: the quantized inputs are exactly the Q/DQ edges the export writes (placeQdq in qdq_placement.h,
+//     run on this graph with the plan's effective precisions and the calibration's amax): activations per
+//     tensor, weights per channel (or per tensor for ConvTranspose, per QdqOptions), each quantize-dequantized
+//     with the edge's float scale as an ONNX QuantizeLinear/DequantizeLinear pair (zero point 0, ties to
+//     even, [-128, 127]). So the residual Add quantizes its skip input only, an INT8 Concat shares one scale,
+//     pooling inputs are quantized, and epilogues / pass-through ops are left alone, as in the export.
 //   FP16 nodes: float inputs (weights included) and outputs are rounded to half.
-//   FP32 nodes: untouched.
-// Activation inputs: input 0 of Conv/ConvTranspose/Gemm/MatMul (and input 1 of Gemm/MatMul when it is not a
-// constant); every non-constant float input of other INT8 ops, except an epilogue (Relu, LeakyRelu, Clip,
-// BatchNormalization) fused into the INT8 layer producing its input: TensorRT quantizes after the epilogue.
+//   FP32 nodes, and INT8 layers the placement lets fall back: untouched.
+// Not modelled: the export folds a BatchNormalization (and other constant subgraphs than Identity chains)
+// into the layer before placing Q/DQ; here the unfolded weight is quantized and the BatchNormalization runs
+// in float after the layer, so such models match the export only approximately.
 #include <map>
 #include <memory>
 #include <vector>
@@ -16,40 +18,40 @@
 #include "core/exec/executor.h"
 #include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
+#include "core/quant/qdq_placement.h"
 
 namespace ql {
 
-// Quantize-dequantize into a fresh float tensor (`x` is not modified); amax 0 gives zeros.
-Tensor fakeQuantizePerTensor(const Tensor& x, float amax);
-Tensor fakeQuantizePerChannel(const Tensor& x, int64_t axis, const std::vector<float>& amax);
+// Quantize-dequantize into a fresh float tensor (`x` is not modified) with the float scale(s) of a Q/DQ
+// pair: one scale for the whole tensor, or one per index of `axis`.
+Tensor fakeQuantize(const Tensor& x, const std::vector<float>& scales, int64_t axis = 1);
 Tensor roundToHalf(const Tensor& x);
 
 class QuantSimulator final : public NodeInterceptor {
 public:
-    // `graph` and `plan` must outlive the simulator. Fails when an INT8 node reads an activation the calibration has no
+    // `graph` and `plan` must outlive the simulator. `options` are the export's (the defaults are `quantize`'s:
+    // ConvTranspose weights per tensor). Fails when an INT8 layer reads an activation the calibration has no
     // amax for (naming it).
     static Result<std::unique_ptr<QuantSimulator>> create(const Graph& graph, const PrecisionPlan& plan,
-                                                          const CalibrationResult& calibration);
+                                                          const CalibrationResult& calibration,
+                                                          const QdqOptions& options = {});
 
     Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override;
     Status afterNode(const Node& node, std::vector<Tensor>& outputs) override;
 
 private:
-    enum class InputRule { Keep, Activation, Weight, Half };
     struct NodeRule {
         Precision precision = Precision::Fp32;
-        std::vector<InputRule> inputs;
-        std::vector<float> activationAmax;  // per input, for InputRule::Activation
+        std::vector<const QdqEdge*> edges;  // per input, null when the input is not quantized
     };
-    QuantSimulator(const Graph& graph, const PrecisionPlan& plan) : mGraph(graph), mPlan(plan) {}
-    Status prepare(const CalibrationResult& calibration);
-    Result<Tensor> quantizedWeight(const Node& node, size_t input, const Tensor& weight);
+    explicit QuantSimulator(const Graph& graph) : mGraph(graph) {}
+    Status prepare(const PrecisionPlan& plan, const CalibrationResult& calibration, const QdqOptions& options);
+    const Tensor& quantizedWeight(const QdqEdge& edge, const Tensor& weight);
 
     const Graph& mGraph;
-    const PrecisionPlan& mPlan;
-    std::vector<NodeRule> mRules;                                              // per node
-    std::map<std::pair<NodeId, std::string>, std::vector<float>> mWeightAmax;  // (layer, initializer)
-    std::map<std::pair<NodeId, size_t>, Tensor> mQuantizedWeights;             // computed on first use
+    QdqPlacement mPlacement;
+    std::vector<NodeRule> mRules;                                    // per node
+    std::map<std::pair<NodeId, int32_t>, Tensor> mQuantizedWeights;  // computed on first use
 };
 
 }  // namespace ql

@@ -286,6 +286,23 @@ TEST(QdqExportTest, ConcatInputsShareTheLargestScale) {
     EXPECT_EQ(out->scales, shared);
 }
 
+TEST(QdqExportTest, Int8PoolingInputIsQuantizedSoItRunsInt8) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("MaxPool", {"c"}, {"m"}, "maxpool").ints("kernel_shape", {2, 2});
+    b.node("GlobalAveragePool", {"m"}, {"y"}, "gap");
+    b.output("y");
+    auto result = exportModel(*b.load(), {}, {}, {{"c", 3.0f}, {"m", 1.5f}});
+    auto maxPool = dqFeeding(result.proto, "maxpool", 0);
+    ASSERT_TRUE(maxPool);
+    EXPECT_EQ(maxPool->scales, std::vector<float>{3.0f / 127.0f});
+    auto gap = dqFeeding(result.proto, "gap", 0);
+    ASSERT_TRUE(gap);
+    EXPECT_EQ(gap->scales, std::vector<float>{1.5f / 127.0f});
+}
+
 TEST(QdqExportTest, Fp16IslandGetsNoQdq) {
     ModelBuilder b;
     b.input("x", DataType::Float, {2, 6});

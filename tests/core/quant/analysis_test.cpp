@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/data/input_data.h"
@@ -146,6 +147,46 @@ TEST(AnalysisTest, LabelsGiveBothAccuracies) {
     EXPECT_DOUBLE_EQ(r.outputs.accuracyFp32, 19.0 / 20.0);
     EXPECT_GE(r.outputs.accuracyQuant, 0.0);
     EXPECT_LE(r.outputs.accuracyQuant, 1.0);
+}
+
+AnalysisOptions withPairCap(size_t cap) {
+    AnalysisOptions options;
+    options.outputPairCap = cap;
+    return options;
+}
+
+TEST(AnalysisTest, OutputPairsAreACappedSampleOfTheFirstOutput) {
+    const auto m = model();
+    auto executor = Executor::create(m->graph());
+    ASSERT_TRUE(executor.isOk());
+    auto out = (*executor)->run(
+        {{"x", Tensor::fromVector(DataType::Float, {kSamples, 8}, test::seededFloats(kSamples * 8, 9))}});
+    ASSERT_TRUE(out.isOk());
+    const std::vector<float> fp32 = out->front().second.toFloats();  // kSamples * 4 values
+
+    EXPECT_TRUE(analyze(m->graph(), int8Plan(m->graph()), {}).outputPairs.empty());  // off by default
+
+    // Under the cap: every element, in order, with its quantized counterpart.
+    const AnalysisReport all = analyze(m->graph(), int8Plan(m->graph()), withPairCap(1000));
+    ASSERT_EQ(all.outputPairs.size(), fp32.size());
+    bool anyDifferent = false;
+    for (size_t i = 0; i < fp32.size(); ++i) {
+        EXPECT_EQ(all.outputPairs[i].fp32, fp32[i]);
+        anyDifferent |= all.outputPairs[i].quantized != fp32[i];
+    }
+    EXPECT_TRUE(anyDifferent);  // the coarse INT8 ranges change the output
+
+    // Over the cap: exactly `cap` pairs, each one of the output's elements with the same quantized value.
+    const AnalysisReport capped = analyze(m->graph(), int8Plan(m->graph()), withPairCap(25));
+    ASSERT_EQ(capped.outputPairs.size(), 25u);
+    for (const OutputPair& p : capped.outputPairs) {
+        const auto it = std::find(fp32.begin(), fp32.end(), p.fp32);
+        ASSERT_NE(it, fp32.end());
+        EXPECT_EQ(p.quantized, all.outputPairs[static_cast<size_t>(it - fp32.begin())].quantized);
+    }
+    // Seeded: the same run keeps the same pairs.
+    const AnalysisReport again = analyze(m->graph(), int8Plan(m->graph()), withPairCap(25));
+    for (size_t i = 0; i < 25; ++i) EXPECT_EQ(again.outputPairs[i].fp32, capped.outputPairs[i].fp32);
 }
 
 TEST(AnalysisTest, StopTokenCancels) {

@@ -1,11 +1,14 @@
 #pragma once
-// Where Q/DQ pairs go so TensorRT fuses them (TRT-QDQ-* in TRT-INT8-RULES.md), decided on the prepared
-// graph: which tensor feeding which node input is quantized, with which scales and axis, and why.
+// Where Q/DQ pairs go so TensorRT fuses them (TRT-QDQ-* in TRT-INT8-RULES.md): which tensor feeding which
+// node input is quantized, with which scales and axis, and why. The one source of truth for both the export
+// (on the prepared graph) and the INT8 simulation (on the original graph, simulation.h): constants are seen
+// through Identity chains, so both graphs give the same edges and bit-identical scales.
 //   - INT8 Conv / ConvTranspose / Gemm / MatMul: the activation input(s) per tensor; constant weights per
 //     channel (Conv axis 0, Gemm transB ? 0 : 1, MatMul last axis), ConvTranspose per tensor unless the
 //     options ask for the target version's axis (TensorRT 8.x: 0, 10.x: 1). Biases stay float.
 //   - a residual Add after an INT8 weighted layer: the skip input only, never the layer->Add edge.
 //   - Concat: every quantized tensor of a Concat (inputs and output) uses one scale, the max.
+//   - INT8 AveragePool / GlobalAveragePool / MaxPool / GlobalMaxPool: the input per tensor.
 //   - FP16/FP32 layers get nothing; an INT8 layer with an input lacking a calibrated scale falls back.
 #include <optional>
 #include <string>
@@ -14,6 +17,7 @@
 
 #include "core/common/status.h"
 #include "core/model/graph.h"
+#include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -28,6 +32,10 @@ struct QdqOptions {
 using PrecisionByName = std::unordered_map<std::string, Precision>;
 // Calibrated amax by activation tensor name.
 using AmaxByName = std::unordered_map<std::string, float>;
+
+// The plan's effective precision of every node of `graph`, and the calibration's activation amax.
+PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& plan);
+AmaxByName activationAmax(const CalibrationResult& calibration);
 
 struct QdqEdge {
     NodeId consumer = kNoId;
@@ -44,6 +52,7 @@ struct LayerDecision {
     std::string op;
     Precision precision = Precision::Fp32;
     std::string reason;
+    std::string unscaledInput;  // the tensor whose missing calibrated scale made an INT8 layer fall back, or empty
 };
 
 struct QdqPlacement {

@@ -1,10 +1,9 @@
-#include "core/export/qdq_placement.h"
+#include "core/quant/qdq_placement.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
-#include "core/exec/tensor_proto.h"
 #include "core/model/constant_values.h"
 #include "core/quant/weight_ranges.h"
 
@@ -16,6 +15,41 @@ constexpr float kMinAmax = 1e-8f;
 
 float scaleOf(float amax) {
     return (std::isfinite(amax) && amax > kMinAmax ? amax : kMinAmax) / 127.0f;
+}
+
+// TRT-INT8-CAPABLE: pooling runs INT8 between a DequantizeLinear on its input and the next QuantizeLinear.
+bool isPooling(const Node& node) {
+    return node.domain.empty() && (node.opType == "AveragePool" || node.opType == "GlobalAveragePool" ||
+                                   node.opType == "MaxPool" || node.opType == "GlobalMaxPool");
+}
+
+// The constant behind `v`, following Identity nodes (an exported model may hand its weights through them;
+// graph preparation folds them away, so the placement must see the same constant before and after it), or
+// kNoId when `v` is computed from the model's inputs.
+ValueId constantSource(const Graph& graph, ValueId v) {
+    while (v != kNoId && !isConstant(graph, v)) {
+        const NodeId producer = graph.value(v).producer;
+        if (producer == kNoId) return kNoId;
+        const Node& node = graph.node(producer);
+        if (!node.domain.empty() || node.opType != "Identity" || node.inputs.empty()) return kNoId;
+        v = node.inputs[0];
+    }
+    return v;
+}
+
+// A constant's values as a float tensor of its shape (initializer dims, or the inferred shape of a Constant).
+Result<Tensor> constantTensor(const Graph& graph, ValueId v) {
+    const std::optional<std::vector<float>> values = constantFloats(graph, v);
+    Shape shape;
+    if (const Initializer* init = graph.initializerOf(v)) {
+        shape = init->dims;
+    } else {
+        for (const Dim& d : graph.value(v).type.dims) shape.push_back(d.size);
+    }
+    if (!values || static_cast<int64_t>(values->size()) != shapeElementCount(shape))
+        return invalidArgument("weight '" + graph.value(v).name +
+                               "' cannot be read as a float constant of known shape");
+    return Tensor::fromVector(DataType::Float, shape, *values);
 }
 
 bool isWeighted(const Node& node) {
@@ -34,12 +68,13 @@ public:
         mPlacement.layers.resize(mGraph.nodes().size());
         for (const Node& node : mGraph.nodes()) {
             auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
-            decision = {node.name, node.opType, precisionOf(node), ""};
+            decision = {node.name, node.opType, precisionOf(node), "", ""};
             if (isWeighted(node) && decision.precision == Precision::Int8) QL_RETURN_IF_ERROR(placeWeighted(node));
         }
         for (const Node& node : mGraph.nodes()) {
             if (node.opType == "Add" && precisionOf(node) == Precision::Int8) placeResidualAdd(node);
             if (node.opType == "Concat" && precisionOf(node) == Precision::Int8) placeConcatInputs(node);
+            if (isPooling(node) && precisionOf(node) == Precision::Int8) placePoolingInput(node);
         }
         return std::move(mPlacement);
     }
@@ -50,10 +85,11 @@ private:
         return it == mPrecisions.end() ? Precision::Fp32 : it->second;
     }
 
-    // Every tensor of a Concat (inputs and output) joins one group whose amax is the largest member's.
+    // Every tensor of an INT8 Concat (inputs and output) joins one group whose amax is the largest member's;
+    // a float Concat needs no shared scale, so its tensors keep their own.
     void buildConcatGroups() {
         for (const Node& node : mGraph.nodes()) {
-            if (node.opType != "Concat" || node.outputs.empty()) continue;
+            if (node.opType != "Concat" || node.outputs.empty() || precisionOf(node) != Precision::Int8) continue;
             std::vector<ValueId> members(node.inputs.begin(), node.inputs.end());
             members.push_back(node.outputs[0]);
             std::optional<float> groupAmax;
@@ -84,10 +120,12 @@ private:
         return QdqEdge{node.id, input, v, false, 1, {scaleOf(*amax)}, reason};
     }
 
+    bool constant(ValueId v) const { return constantSource(mGraph, v) != kNoId; }
+
     Result<QdqEdge> weightEdge(const Node& node, ValueId weight) const {
-        const Initializer* init = mGraph.initializerOf(weight);
-        if (!init) return internalError("weight of '" + node.name + "' is not an initializer after preparation");
-        QL_ASSIGN_OR_RETURN(Tensor tensor, tensorFromProto(*init->proto));
+        auto read = constantTensor(mGraph, constantSource(mGraph, weight));
+        if (!read) return read.status().withContext("Node (" + node.name + ") Op (" + node.opType + ")");
+        const Tensor tensor = std::move(read).value();
         const bool deconv = node.opType == "ConvTranspose";
         auto axis = weightChannelAxis(node, 1, tensor.rank());
         if (deconv && mOptions.perChannelConvTranspose) axis = mOptions.tensorRtMajor >= 10 ? 1 : 0;
@@ -109,12 +147,21 @@ private:
     std::string unquantizable(ValueId v) const {
         if (v == kNoId) return "an input is missing";
         const Value& value = mGraph.value(v);
-        const DataType dtype = isConstant(mGraph, v) ? constantDataType(mGraph, v) : value.type.dtype;
+        const ValueId source = constantSource(mGraph, v);
+        const DataType dtype = source != kNoId ? constantDataType(mGraph, source) : value.type.dtype;
         if (dtype != DataType::Float && dtype != DataType::Undefined)
             return "input '" + value.name + "' is " + dataTypeName(dtype) + "; only FLOAT tensors are quantized";
-        if (!isConstant(mGraph, v) && !amaxOf(v))
-            return "input '" + value.name + "' has no calibrated scale (TRT-CALIB-MISSING-SCALE)";
+        if (lacksScale(v)) return "input '" + value.name + "' has no calibrated scale (TRT-CALIB-MISSING-SCALE)";
         return {};
+    }
+
+    bool lacksScale(ValueId v) const { return !constant(v) && !amaxOf(v); }
+
+    // An INT8 layer that falls back to float because input `v` has no calibrated scale records it.
+    void fallBack(LayerDecision& decision, ValueId v, std::string reason) {
+        decision.precision = Precision::Fp32;
+        decision.reason = std::move(reason);
+        if (v != kNoId && lacksScale(v)) decision.unscaledInput = mGraph.value(v).name;
     }
 
     Status placeWeighted(const Node& node) {
@@ -122,12 +169,11 @@ private:
         std::vector<QdqEdge> edges;
         for (int32_t input = 0; input < 2 && input < static_cast<int32_t>(node.inputs.size()); ++input) {
             const ValueId v = node.inputs[static_cast<size_t>(input)];
-            const bool weight = input == 1 && isConstant(mGraph, v);
+            const bool weight = input == 1 && constant(v);
             std::string problem = unquantizable(v);
-            if (problem.empty() && !weight && isConstant(mGraph, v)) problem = "its data input is a constant";
+            if (problem.empty() && !weight && constant(v)) problem = "its data input is a constant";
             if (!problem.empty()) {
-                decision.precision = Precision::Fp32;
-                decision.reason = problem;
+                fallBack(decision, v, std::move(problem));
                 return Status::ok();
             }
             if (weight) {
@@ -150,7 +196,7 @@ private:
 
     // TRT-QDQ-RESIDUAL-ADD: quantize the skip input, not the edge from the weighted layer it fuses with.
     void placeResidualAdd(const Node& node) {
-        if (node.inputs.size() != 2 || isConstant(mGraph, node.inputs[0]) || isConstant(mGraph, node.inputs[1])) return;
+        if (node.inputs.size() != 2 || constant(node.inputs[0]) || constant(node.inputs[1])) return;
         const bool first = fromInt8Layer(node.inputs[0]), second = fromInt8Layer(node.inputs[1]);
         if (!first && !second) return;
         const int32_t skip = first ? 1 : 0;  // both from layers: the first fuses, the second is the skip
@@ -162,6 +208,7 @@ private:
                               "'; skip input quantized";
         } else {
             decision.reason = "skip input has no calibrated scale: not fused (TRT-CALIB-MISSING-SCALE)";
+            decision.unscaledInput = mGraph.value(node.inputs[static_cast<size_t>(skip)]).name;
         }
     }
 
@@ -174,10 +221,23 @@ private:
     void placeConcatInputs(const Node& node) {
         if (node.outputs.empty() || !quantizedAsInput(node.outputs[0])) return;
         for (int32_t i = 0; i < static_cast<int32_t>(node.inputs.size()); ++i)
-            if (!isConstant(mGraph, node.inputs[static_cast<size_t>(i)]))
+            if (!constant(node.inputs[static_cast<size_t>(i)]))
                 if (auto edge = activationEdge(node, i, "Concat input, shared scale (TRT-QDQ-CONCAT-SCALES)"))
                     mPlacement.edges.push_back(std::move(*edge));
         mPlacement.layers[static_cast<size_t>(node.id)].reason = "INT8 Concat: inputs share one scale";
+    }
+
+    // An INT8 pooling layer reads its input through Q/DQ, so TensorRT runs it in INT8 (TRT-QDQ-PROPAGATION).
+    void placePoolingInput(const Node& node) {
+        auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
+        if (node.inputs.empty() || constant(node.inputs[0])) return;
+        if (auto edge = activationEdge(node, 0, "INT8 pooling input (TRT-QDQ-PROPAGATION)")) {
+            mPlacement.edges.push_back(std::move(*edge));
+            decision.reason = "INT8 pooling: input quantized";
+        } else {
+            fallBack(decision, node.inputs[0],
+                     "input has no calibrated scale: runs in float (TRT-CALIB-MISSING-SCALE)");
+        }
     }
 
     const Graph& mGraph;
@@ -190,6 +250,19 @@ private:
 };
 
 }  // namespace
+
+PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& plan) {
+    PrecisionByName precisions;
+    for (const Node& node : graph.nodes())
+        if (static_cast<size_t>(node.id) < plan.size()) precisions[node.name] = plan.effective(node.id);
+    return precisions;
+}
+
+AmaxByName activationAmax(const CalibrationResult& calibration) {
+    AmaxByName amax;
+    for (const auto& range : calibration.activations) amax[range.name] = range.amax;
+    return amax;
+}
 
 Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
                               const QdqOptions& options) {

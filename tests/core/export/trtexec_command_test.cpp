@@ -1,0 +1,125 @@
+// The trtexec command written beside an exported model: exact text, shell parsing, names trtexec cannot take.
+#include "core/export/trtexec_command.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/model_builder.h"
+#include "tests/support/process.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+
+CalibrationResult amaxEverywhere(const Graph& graph) {
+    CalibrationResult result;
+    for (const Value& value : graph.values()) {
+        if (value.initializer >= 0) continue;
+        TensorRange range;
+        range.name = value.name;
+        range.amax = 3.0f;
+        result.activations.push_back(range);
+    }
+    return result;
+}
+
+// conv (INT8) -> relu (INT8) -> "head/soft max" (FP16) -> split (FP16, two outputs) -> "a:b" Sigmoid (FP32)
+// and an unnamed Identity (FP32); an ArgMax (FP32, INT64 output) is never pinned.
+QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max") {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("Softmax", {"r"}, {"s"}, softmaxName).i("axis", 1);
+    b.node("Split", {"s"}, {"s1", "s2"}, "split").i("axis", 1);
+    b.node("Sigmoid", {"s1"}, {"y1"}, "a:b");
+    b.node("Identity", {"s2"}, {"y2"});
+    b.node("ArgMax", {"s2"}, {"idx"}, "argmax").i("axis", 1);
+    b.output("y1");
+    b.output("y2");
+    b.output("idx", DataType::Int64);
+    auto model = b.load();
+    const Graph& graph = model->graph();
+    PrecisionPlan plan(graph, Precision::Fp32);
+    plan.setRequested(*graph.findNode("conv"), Precision::Int8);
+    plan.setRequested(*graph.findNode("relu"), Precision::Int8);
+    plan.setRequested(*graph.findNode(softmaxName), Precision::Fp16);
+    plan.setRequested(*graph.findNode("split"), Precision::Fp16);
+    auto result = exportQdq(*model, plan, amaxEverywhere(graph));
+    EXPECT_TRUE(result) << result.status().message();
+    return result ? std::move(*result) : QdqExport{};
+}
+
+TEST(TrtexecCommandTest, PinsTheFp16AndFp32LayersWithQuotedNames) {
+    const auto result = mixedPrecisionExport();
+    ASSERT_TRUE(result.prepared);
+    auto text = trtexecCommand(result, "out dir/q.onnx");
+    ASSERT_TRUE(text) << text.status().message();
+    EXPECT_EQ(*text,
+              "#!/bin/sh\n"
+              "# Builds the TensorRT engine of out dir/q.onnx (explicit Q/DQ INT8; layers the plan keeps in FP16/FP32 "
+              "pinned). Written by quantlens-cli.\n"
+              "trtexec '--onnx=out dir/q.onnx' --int8 --fp16 '--saveEngine=out dir/q.engine' \\\n"
+              "  --precisionConstraints=obey \\\n"
+              "  '--layerPrecisions=head/soft max:fp16,split:fp16,'\\''a:b'\\'':fp32,node_of_y2:fp32' \\\n"
+              "  '--layerOutputTypes=head/soft max:fp16,split:fp16+fp16,'\\''a:b'\\'':fp32,node_of_y2:fp32'\n");
+}
+
+TEST(TrtexecCommandTest, TheShellPassesTrtexecTheArgumentsItParses) {
+    const auto result = mixedPrecisionExport();
+    ASSERT_TRUE(result.prepared);
+    test::TempDir dir;
+    ASSERT_TRUE(saveTrtexecCommand(result, "out dir/q.onnx", dir.file("build.sh")));
+    // A stand-in trtexec that prints each argument on its own line.
+    {
+        std::ofstream fake(dir.file("trtexec"));
+        fake << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n";
+    }
+    std::filesystem::permissions(dir.file("trtexec"), std::filesystem::perms::owner_all);
+    const auto r =
+        test::runProcess({"/bin/sh", "-c", "PATH=\"" + dir.path() + ":$PATH\" sh \"$0\"", dir.file("build.sh")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "--onnx=out dir/q.onnx\n--int8\n--fp16\n--saveEngine=out dir/q.engine\n--precisionConstraints=obey\n"
+              "--layerPrecisions=head/soft max:fp16,split:fp16,'a:b':fp32,node_of_y2:fp32\n"
+              "--layerOutputTypes=head/soft max:fp16,split:fp16+fp16,'a:b':fp32,node_of_y2:fp32\n");
+}
+
+TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"y"}, "conv");
+    b.output("y");
+    auto model = b.load();
+    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), amaxEverywhere(model->graph()));
+    ASSERT_TRUE(result) << result.status().message();
+    auto text = trtexecCommand(*result, "q.onnx");
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --int8 --fp16 --saveEngine=q.engine\n");
+}
+
+TEST(TrtexecCommandTest, NamesTrtexecCannotParseAreRefusedNamingTheNode) {
+    for (const std::string name : {"head,soft", "it's", "head*"}) {
+        const auto result = mixedPrecisionExport(name);
+        ASSERT_TRUE(result.prepared);
+        auto text = trtexecCommand(result, "q.onnx");
+        ASSERT_FALSE(text) << name;
+        EXPECT_NE(text.status().message().find("node '" + name + "'"), std::string::npos) << text.status().message();
+    }
+}
+
+TEST(TrtexecCommandTest, ShellQuoteLeavesSafeTextAndQuotesTheRest) {
+    EXPECT_EQ(shellQuote("--onnx=a/b.onnx"), "--onnx=a/b.onnx");
+    EXPECT_EQ(shellQuote("a b"), "'a b'");
+    EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
+    EXPECT_EQ(shellQuote("$HOME"), "'$HOME'");
+    EXPECT_EQ(shellQuote(""), "''");
+}
+
+}  // namespace
+}  // namespace ql
