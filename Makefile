@@ -21,6 +21,14 @@ run: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
+# The README's screenshots: the window after a calibration of the sample, light and dark, under xvfb with a
+# fresh settings folder (so no saved window layout applies).
+screenshots: build
+	@cfg=$$(mktemp -d); for theme in light dark; do \
+	  XDG_CONFIG_HOME=$$cfg xvfb-run -a -s "-screen 0 1600x1000x24" ./$(BUILD_DIR)/tests/ui/ql_calibration_snapshot \
+	    docs/quantlens-$$theme.png $$([ $$theme = dark ] && echo --dark) || exit 1; \
+	done; rm -rf $$cfg
+
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 

@@ -1,7 +1,9 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -14,17 +16,30 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTime>
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/calibration/calibration_controller.h"
+#include "ui/calibration/calibration_dialog.h"
 #include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 #include "ui/node_list_model.h"
+#include "ui/panels/node_properties_panel.h"
+#include "ui/panels/precision_panel.h"
+#include "ui/plots/histogram_plot.h"
+#include "ui/plots/layer_error_plot.h"
+#include "ui/plots/output_scatter_plot.h"
+#include "ui/project_controller.h"
+#include "ui/project_file.h"
+#include "ui/theme.h"
 
 namespace ql::ui {
 
@@ -32,7 +47,9 @@ QString onnxPathFromMime(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) return {};
     for (const QUrl& url : mime->urls()) {
         const QString path = url.toLocalFile();
-        if (!path.isEmpty() && path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive)) return path;
+        if (path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive) ||
+            path.endsWith(QStringLiteral(".qlproj"), Qt::CaseInsensitive))
+            return path;
     }
     return {};
 }
@@ -64,6 +81,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createDocks();
+    createPrecisionDocks();
+    createCalibrationActions();
+    createPlotDocks();
+    createProjectActions();
+    createLogDock();
+    arrangeDocks();
+    addPanelsMenu();
+    restoreWindowState();
     connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadedModel>>::finished, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
@@ -73,7 +98,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
     connect(mGraphView, &GraphView::precisionCycleRequested, mDocument, &ModelDocument::cyclePrecision);
     updateTitle();
-    resize(1280, 800);
 }
 
 MainWindow::~MainWindow() {
@@ -82,6 +106,7 @@ MainWindow::~MainWindow() {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("FileMenu"));
     QAction* open = file->addAction(tr("&Open Model..."), this, &MainWindow::chooseAndOpenModel);
     open->setShortcut(QKeySequence::Open);
     file->addSeparator();
@@ -97,6 +122,7 @@ void MainWindow::createActions() {
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("ViewMenu"));
     QAction* fit = view->addAction(tr("&Fit to Window"), mGraphView, &GraphView::fitToWindow);
     fit->setShortcut(Qt::CTRL | Qt::Key_0);
     QAction* zoomIn = view->addAction(tr("Zoom &In"), mGraphView, &GraphView::zoomIn);
@@ -106,6 +132,18 @@ void MainWindow::createActions() {
     QAction* showQdq = view->addAction(tr("Show &Q/DQ Nodes"));
     showQdq->setCheckable(true);
     connect(showQdq, &QAction::toggled, mGraphView, &GraphView::setShowQdq);
+    QMenu* themes = view->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(themes);
+    const QString current = QSettings().value(QStringLiteral("theme"), QStringLiteral("light")).toString();
+    for (Theme theme : {Theme::Light, Theme::Dark}) {
+        QAction* action = themes->addAction(theme == Theme::Light ? tr("&Light") : tr("&Dark"), this, [theme] {
+            applyTheme(theme);
+            QSettings().setValue(QStringLiteral("theme"), themeName(theme));
+        });
+        action->setCheckable(true);
+        action->setChecked(themeName(theme) == current);
+        themeGroup->addAction(action);
+    }
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("MainToolBar"));
@@ -154,9 +192,183 @@ void MainWindow::createDocks() {
     resizeDocks({nodesDock}, {220}, Qt::Vertical);
 }
 
+// The precision table (tabbed with the node list) and the node properties (under the findings), kept in sync
+// with the graph selection; the graph's precision shortcuts and menu entries edit the document.
+void MainWindow::createPrecisionDocks() {
+    auto* precisionDock = new QDockWidget(tr("Precision"), this);
+    precisionDock->setObjectName(QStringLiteral("PrecisionDock"));
+    mPrecisionPanel = new PrecisionPanel(mDocument, precisionDock);
+    precisionDock->setWidget(mPrecisionPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, precisionDock);
+    if (auto* nodesDock = findChild<QDockWidget*>(QStringLiteral("NodesDock")))
+        tabifyDockWidget(nodesDock, precisionDock);
+    precisionDock->raise();
+
+    auto* propertiesDock = new QDockWidget(tr("Node Properties"), this);
+    propertiesDock->setObjectName(QStringLiteral("NodePropertiesDock"));
+    mPropertiesPanel = new NodePropertiesPanel(mDocument, propertiesDock);
+    propertiesDock->setWidget(mPropertiesPanel);
+    addDockWidget(Qt::RightDockWidgetArea, propertiesDock);  // arrangeDocks() places it under the findings
+
+    connect(mPrecisionPanel, &PrecisionPanel::nodeSelected, mGraphView, &GraphView::selectNode);
+    connect(mPrecisionPanel, &PrecisionPanel::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
+    connect(mGraphView, &GraphView::nodeSelected, mPrecisionPanel, &PrecisionPanel::selectNode);
+    connect(mGraphView, &GraphView::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
+    connect(mGraphView, &GraphView::precisionSetRequested, mDocument,
+            [this](const QList<NodeId>& nodes, Precision precision) {
+                mDocument->setRequestedPrecision(nodes, precision);
+            });
+}
+
+// Quantize > Calibrate... (also on the toolbar), the running calibration's strip in the status bar, and the
+// outcome as a status message.
+void MainWindow::createCalibrationActions() {
+    mCalibration = new CalibrationController(mDocument, this);
+    QMenu* quantize = menuBar()->addMenu(tr("&Quantize"));
+    quantize->addAction(mCalibration->calibrateAction());
+    if (auto* toolbar = findChild<QToolBar*>(QStringLiteral("MainToolBar")))
+        toolbar->addAction(mCalibration->calibrateAction());
+    statusBar()->addPermanentWidget(mCalibration->statusWidget());
+    connect(mCalibration, &CalibrationController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+}
+
+// Histogram of the selected tensor, per-layer error and output scatter along the bottom, right of the tables;
+// brought to the front when new results arrive.
+void MainWindow::createPlotDocks() {
+    auto makeDock = [this](QWidget* plot, const QString& title, const QString& name) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(plot);
+        addDockWidget(Qt::BottomDockWidgetArea, dock, Qt::Horizontal);
+        return dock;
+    };
+    mHistogramPlot = new HistogramPlot(this);
+    mLayerErrorPlot = new LayerErrorPlot(this);
+    mOutputScatterPlot = new OutputScatterPlot(this);
+    QDockWidget* histogram = makeDock(mHistogramPlot, tr("Histogram"), QStringLiteral("HistogramDock"));
+    QDockWidget* layers = makeDock(mLayerErrorPlot, tr("Layer Error"), QStringLiteral("LayerErrorDock"));
+    QDockWidget* scatter = makeDock(mOutputScatterPlot, tr("Output Scatter"), QStringLiteral("OutputScatterDock"));
+    // addDockWidget(Horizontal) put the histogram right of the tabbed tables (splitting a tabbed dock would
+    // only add a tab); the error plots go right of it, the scatter tabbed with the per-layer error.
+    splitDockWidget(histogram, layers, Qt::Horizontal);
+    tabifyDockWidget(layers, scatter);
+    layers->raise();
+    resizeDocks({histogram}, {280}, Qt::Vertical);
+    mHistogramPlot->setDocument(mDocument);
+    mLayerErrorPlot->setDocument(mDocument);
+    mOutputScatterPlot->setDocument(mDocument);
+    connect(mGraphView, &GraphView::nodeSelected, mHistogramPlot, &HistogramPlot::showNode);
+    connect(mLayerErrorPlot, &LayerErrorPlot::nodeClicked, mGraphView, &GraphView::selectNode);
+    connect(mDocument, &ModelDocument::calibrationChanged, histogram, [this, histogram] {
+        if (!mDocument->calibration()) return;
+        histogram->show();
+        histogram->raise();
+    });
+    connect(mDocument, &ModelDocument::analysisChanged, layers, [this, layers] {
+        if (!mDocument->analysis(AnalysisMode::Accumulated)) return;
+        layers->show();
+        layers->raise();
+    });
+}
+
+// File > Open Project, Save, Save As, Open Recent, Export; the unsaved-changes prompt.
+void MainWindow::createProjectActions() {
+    mProject = new ProjectController(this, mDocument);
+    QMenu* file = menuBar()->findChild<QMenu*>(QStringLiteral("FileMenu"));
+    mProject->addFileActions(file);
+    if (auto* toolbar = findChild<QToolBar*>(QStringLiteral("MainToolBar"))) {
+        toolbar->insertAction(toolbar->actions().value(1), mProject->saveAction());
+        toolbar->addAction(mProject->exportAction());
+    }
+    connect(mProject, &ProjectController::openRequested, this, &MainWindow::openModel);
+    connect(mProject, &ProjectController::message, this, &MainWindow::log);
+    connect(this, &MainWindow::modelOpened, mProject, &ProjectController::addRecentFile);
+}
+
+void MainWindow::createLogDock() {
+    auto* dock = new QDockWidget(tr("Log"), this);
+    dock->setObjectName(QStringLiteral("LogDock"));
+    mLog = new QPlainTextEdit(dock);
+    mLog->setReadOnly(true);
+    mLog->setMaximumBlockCount(5000);
+    dock->setWidget(mLog);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (auto* diagnostics = findChild<QDockWidget*>(QStringLiteral("DiagnosticsDock")))
+        tabifyDockWidget(diagnostics, dock);
+    connect(this, &MainWindow::modelOpened, this, [this](const QString& path) { log(tr("Opened %1").arg(path)); });
+    connect(this, &MainWindow::modelFailedToOpen, this,
+            [this](const QString& path, const QString& error) { log(tr("Could not open %1: %2").arg(path, error)); });
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& text) {
+        if (!text.isEmpty()) log(text);
+    });
+}
+
+void MainWindow::log(const QString& text) {
+    mLog->appendPlainText(
+        QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+}
+
+// The first-run arrangement: findings over node properties on the right; along the bottom, the tables
+// (precision, nodes, diagnostics, log) tabbed on the left and the plots beside them.
+void MainWindow::arrangeDocks() {
+    auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* findings = dock("LintDock");
+    QDockWidget* properties = dock("NodePropertiesDock");
+    QDockWidget* precision = dock("PrecisionDock");
+    QDockWidget* histogram = dock("HistogramDock");
+    QDockWidget* layers = dock("LayerErrorDock");
+    if (!findings || !properties || !precision || !histogram || !layers) return;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) removeDockWidget(d);
+    addDockWidget(Qt::RightDockWidgetArea, findings);
+    addDockWidget(Qt::RightDockWidgetArea, properties);
+    splitDockWidget(findings, properties, Qt::Vertical);
+    addDockWidget(Qt::BottomDockWidgetArea, precision);
+    // Split before tabbing: splitting a tabbed dock adds a tab instead.
+    splitDockWidget(precision, histogram, Qt::Horizontal);
+    splitDockWidget(histogram, layers, Qt::Horizontal);
+    for (const char* name : {"NodesDock", "DiagnosticsDock", "LogDock"})
+        if (QDockWidget* d = dock(name)) tabifyDockWidget(precision, d);
+    if (QDockWidget* scatter = dock("OutputScatterDock")) tabifyDockWidget(layers, scatter);
+    for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
+    precision->raise();
+    layers->raise();
+    resizeDocks({findings, properties}, {170, 430}, Qt::Vertical);  // properties: tree + histogram
+    resizeDocks({findings}, {400}, Qt::Horizontal);
+    resizeDocks({precision}, {270}, Qt::Vertical);
+    resizeDocks({precision, histogram, layers}, {560, 360, 360}, Qt::Horizontal);
+}
+
+// View > Panels: every dock can be brought back after it was closed.
+void MainWindow::addPanelsMenu() {
+    QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
+}
+
+// Window geometry and dock layout as the user left them (the first run keeps the default arrangement).
+void MainWindow::restoreWindowState() {
+    resize(1280, 800);
+    const QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!mProject->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
 void MainWindow::chooseAndOpenModel() {
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open ONNX Model"), QString(), tr("ONNX models (*.onnx);;All files (*)"));
+        QFileDialog::getOpenFileName(this, tr("Open ONNX Model or Project"), QString(),
+                                     tr("ONNX models and QuantLens projects (*.onnx *.qlproj);;All files (*)"));
     if (!path.isEmpty()) openModel(path);
 }
 
@@ -165,6 +377,7 @@ bool MainWindow::isLoading() const {
 }
 
 void MainWindow::openModel(const QString& path) {
+    if (!mProject->maybeSave()) return;
     if (mLoadWatcher.isRunning()) {  // the running load cannot be interrupted; the newest request wins
         mPendingPath = path;
         return;
@@ -172,7 +385,9 @@ void MainWindow::openModel(const QString& path) {
     mPendingPath.clear();
     mStatusLabel->setText(tr("Loading %1...").arg(QFileInfo(path).fileName()));
     mBusyBar->show();
-    mLoadWatcher.setFuture(QtConcurrent::run([path] { return ModelDocument::load(path); }));
+    const bool project = QFileInfo(path).suffix().compare(QLatin1String(kProjectSuffix), Qt::CaseInsensitive) == 0;
+    mLoadWatcher.setFuture(
+        QtConcurrent::run([path, project] { return project ? loadProject(path) : ModelDocument::load(path); }));
 }
 
 void MainWindow::loadFinished() {
@@ -191,7 +406,7 @@ void MainWindow::loadFinished() {
     }
     mDocument->replaceModel(*outcome);
     mNodeTable->resizeColumnsToContents();
-    emit modelOpened(outcome->path);
+    emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);
 }
 
 void MainWindow::showDiagnostics() {
@@ -239,7 +454,8 @@ void MainWindow::showLintFindings() {
 void MainWindow::showPrecisions() {
     const Model* model = mDocument->model();
     if (!model) return;
-    for (const Node& node : model->graph().nodes()) mGraphView->setNodePrecision(node.id, mDocument->plan().effective(node.id));
+    for (const Node& node : model->graph().nodes())
+        mGraphView->setNodePrecision(node.id, mDocument->plan().effective(node.id));
 }
 
 void MainWindow::findInGraph() {
@@ -264,12 +480,18 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (!onnxPathFromMime(event->mimeData()).isEmpty()) event->acceptProposedAction();
+    if (!onnxPathFromMime(event->mimeData()).isEmpty() || !dataPathFromMime(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = onnxPathFromMime(event->mimeData());
-    if (path.isEmpty()) return;
+    if (path.isEmpty()) {
+        // A .npy/.npz file or a folder: calibration data for the open model.
+        const QString data = dataPathFromMime(event->mimeData());
+        if (!data.isEmpty() && mCalibration->openDialog(data)) event->acceptProposedAction();
+        return;
+    }
     event->acceptProposedAction();
     openModel(path);
 }

@@ -13,12 +13,20 @@ class QTreeWidgetItem;
 class QLabel;
 class QProgressBar;
 class QMimeData;
+class QPlainTextEdit;
 
 namespace ql::ui {
 
 class GraphView;
 class ModelDocument;
 class NodeListModel;
+class NodePropertiesPanel;
+class PrecisionPanel;
+class CalibrationController;
+class HistogramPlot;
+class LayerErrorPlot;
+class OutputScatterPlot;
+class ProjectController;
 struct LoadedModel;
 
 class MainWindow : public QMainWindow {
@@ -31,6 +39,9 @@ public:
     // Starts loading in the background; a newer request supersedes an older one.
     void openModel(const QString& path);
     bool isLoading() const;
+    ProjectController* project() const { return mProject; }
+    // Appends a time-stamped line to the Log dock.
+    void log(const QString& text);
 
 signals:
     void modelOpened(const QString& path);
@@ -39,10 +50,19 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void createActions();
     void createDocks();
+    void createPrecisionDocks();
+    void createCalibrationActions();
+    void createPlotDocks();
+    void createProjectActions();
+    void createLogDock();
+    void arrangeDocks();
+    void addPanelsMenu();
+    void restoreWindowState();
     void chooseAndOpenModel();
     void loadFinished();
     void showDiagnostics();
@@ -59,6 +79,14 @@ private:
     QListWidget* mDiagnosticsList;
     GraphView* mGraphView;
     QTreeWidget* mLintTree;
+    PrecisionPanel* mPrecisionPanel = nullptr;
+    NodePropertiesPanel* mPropertiesPanel = nullptr;
+    CalibrationController* mCalibration = nullptr;
+    HistogramPlot* mHistogramPlot = nullptr;
+    LayerErrorPlot* mLayerErrorPlot = nullptr;
+    OutputScatterPlot* mOutputScatterPlot = nullptr;
+    ProjectController* mProject = nullptr;
+    QPlainTextEdit* mLog = nullptr;
     QLineEdit* mSearchEdit;
     QLabel* mStatusLabel;
     QProgressBar* mBusyBar;

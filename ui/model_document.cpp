@@ -13,9 +13,12 @@ namespace {
 // Requested precisions of some nodes before and after an edit.
 class PrecisionEditCommand final : public QUndoCommand {
 public:
-    PrecisionEditCommand(ModelDocument* document, QList<NodeId> nodes, QList<Precision> before,
-                         QList<Precision> after, const QString& text)
-        : QUndoCommand(text), mDocument(document), mNodes(std::move(nodes)), mBefore(std::move(before)),
+    PrecisionEditCommand(ModelDocument* document, QList<NodeId> nodes, QList<Precision> before, QList<Precision> after,
+                         const QString& text)
+        : QUndoCommand(text),
+          mDocument(document),
+          mNodes(std::move(nodes)),
+          mBefore(std::move(before)),
           mAfter(std::move(after)) {}
     void redo() override { mDocument->applyRequested(mNodes, mAfter); }
     void undo() override { mDocument->applyRequested(mNodes, mBefore); }
@@ -28,9 +31,12 @@ private:
 
 Precision nextPrecision(Precision precision) {
     switch (precision) {
-    case Precision::Fp32: return Precision::Fp16;
-    case Precision::Fp16: return Precision::Int8;
-    case Precision::Int8: return Precision::Fp32;
+        case Precision::Fp32:
+            return Precision::Fp16;
+        case Precision::Fp16:
+            return Precision::Int8;
+        case Precision::Int8:
+            return Precision::Fp32;
     }
     return Precision::Fp32;
 }
@@ -67,9 +73,15 @@ std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtVersion
     loaded->model = std::shared_ptr<Model>(std::move(model).value());
     const Graph& graph = loaded->model->graph();
     loaded->plan = defaultPrecisionPlan(graph);
-    applyTrtPolicies(graph, loaded->plan, version);
-    loaded->lint = ql::lint(graph, loaded->plan, {version});
+    decidePrecisions(*loaded, version);
     return loaded;
+}
+
+void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtVersion version) {
+    if (!loaded.model) return;
+    applyTrtPolicies(loaded.model->graph(), loaded.plan, version);
+    loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {version});
+    loaded.trtVersion = version;
 }
 
 QString ModelDocument::filePath() const {
@@ -83,10 +95,10 @@ QString ModelDocument::fileName() const {
 void ModelDocument::replaceModel(std::shared_ptr<Model> model) {
     LoadedModel loaded;
     loaded.model = std::move(model);
+    loaded.trtVersion = mTrtVersion;
     if (loaded.model) {
         loaded.plan = defaultPrecisionPlan(loaded.model->graph());
-        applyTrtPolicies(loaded.model->graph(), loaded.plan, mTrtVersion);
-        loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {mTrtVersion});
+        decidePrecisions(loaded, mTrtVersion);
     }
     replaceModel(loaded);
 }
@@ -96,9 +108,12 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mModel = loaded.model;
     mPlan = loaded.plan;
     mLint = loaded.lint;
-    mCalibration.reset();
-    mAccumulated.reset();
-    mIsolated.reset();
+    mTrtVersion = loaded.trtVersion;
+    mCalibration = loaded.calibration;
+    mAccumulated = loaded.accumulated;
+    mIsolated = loaded.isolated;
+    mProjectPath = loaded.projectPath;
+    mDataSettings = loaded.dataSettings.is_object() ? loaded.dataSettings : nlohmann::json::object();
     mUndoStack->clear();
     mResultsModified = false;
     markSaved();
@@ -116,9 +131,10 @@ void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision 
         after.append(precision);
     }
     if (before == after) return;
-    const QString label = text.isEmpty() ? tr("Set %n node(s) to %1", nullptr, static_cast<int>(nodes.size()))
-                                               .arg(precisionLabel(precision))
-                                         : text;
+    const QString label =
+        text.isEmpty()
+            ? tr("Set %n node(s) to %1", nullptr, static_cast<int>(nodes.size())).arg(precisionLabel(precision))
+            : text;
     mUndoStack->push(new PrecisionEditCommand(this, nodes, before, after, label));
 }
 

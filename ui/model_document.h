@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "core/lint/linter.h"
 #include "core/lint/trt_version.h"
@@ -27,8 +28,14 @@ struct LoadedModel {
     QString path;
     std::shared_ptr<Model> model;
     QString error;
-    PrecisionPlan plan;  // the default placement, effective precisions decided by the TensorRT rules
+    PrecisionPlan plan;  // the default placement (or the project's), effective precisions from the TensorRT rules
     LintReport lint;
+    TrtVersion trtVersion = TrtVersion::Trt10;  // the TensorRT the rules were applied for
+    // Set when the model was opened from a project file (project_file.h).
+    QString projectPath;
+    std::shared_ptr<const CalibrationResult> calibration;
+    std::shared_ptr<const AnalysisReport> accumulated, isolated;
+    nlohmann::json dataSettings;  // the calibration dialog's last settings (data paths, preprocessing, method)
 };
 
 class ModelDocument : public QObject {
@@ -39,6 +46,8 @@ public:
 
     // Runs on any thread: load, default plan, TensorRT policies and lint.
     static std::shared_ptr<LoadedModel> load(const QString& path, TrtVersion version = TrtVersion::Trt10);
+    // Effective precisions (TensorRT rules) and lint report of `loaded.plan`'s requested precisions.
+    static void decidePrecisions(LoadedModel& loaded, TrtVersion version);
 
     const Model* model() const { return mModel.get(); }
     std::shared_ptr<const Model> sharedModel() const { return mModel; }
@@ -69,6 +78,13 @@ public:
     std::shared_ptr<const AnalysisReport> analysis(AnalysisMode mode) const;
     void setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report);
 
+    // The project file this document was opened from or saved to; empty for a bare model.
+    QString projectPath() const { return mProjectPath; }
+    void setProjectPath(const QString& path) { mProjectPath = path; }
+    // Calibration data settings kept in the project (opaque here: the calibration dialog defines them).
+    const nlohmann::json& dataSettings() const { return mDataSettings; }
+    void setDataSettings(nlohmann::json settings) { mDataSettings = std::move(settings); }
+
     // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
     bool isModified() const;
     void markSaved();
@@ -97,6 +113,8 @@ private:
     QUndoStack* mUndoStack;
     std::shared_ptr<const CalibrationResult> mCalibration;
     std::shared_ptr<const AnalysisReport> mAccumulated, mIsolated;
+    QString mProjectPath;
+    nlohmann::json mDataSettings = nlohmann::json::object();
     bool mResultsModified = false;
     bool mLastModified = false;
 };

@@ -1,6 +1,7 @@
 #include "core/quant/analysis.h"
 
 #include <algorithm>
+#include <random>
 #include <unordered_map>
 
 #include "core/exec/kernels/registry.h"
@@ -159,6 +160,34 @@ struct AgreementCounter {
     }
 };
 
+// A uniform sample of at most `cap` (fp32, quantized) element pairs of the first output over all batches
+// (reservoir sampling, fixed seed: the same run keeps the same pairs).
+class OutputPairSampler {
+public:
+    explicit OutputPairSampler(size_t cap) : mCap(cap) { mPairs.reserve(std::min<size_t>(cap, 1 << 16)); }
+
+    void add(const Tensor& fp32, const Tensor& quant) {
+        if (mCap == 0 || !isFloat(fp32) || fp32.shape() != quant.shape()) return;
+        const std::vector<float> a = fp32.toFloats(), b = quant.toFloats();
+        for (size_t i = 0; i < a.size(); ++i, ++mSeen) {
+            if (mPairs.size() < mCap) {
+                mPairs.push_back({a[i], b[i]});
+                continue;
+            }
+            const uint64_t slot = std::uniform_int_distribution<uint64_t>(0, mSeen)(mRandom);
+            if (slot < mCap) mPairs[slot] = {a[i], b[i]};
+        }
+    }
+
+    std::vector<OutputPair> take() { return std::move(mPairs); }
+
+private:
+    size_t mCap;
+    uint64_t mSeen = 0;
+    std::mt19937_64 mRandom{20240607};
+    std::vector<OutputPair> mPairs;
+};
+
 std::vector<LayerError> rankLayers(const Graph& graph, const PrecisionPlan& plan,
                                    const std::vector<ErrorAccumulator>& errors, const std::vector<bool>& seen) {
     std::vector<LayerError> layers;
@@ -204,6 +233,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen);
     if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
     AgreementCounter agreement;
+    OutputPairSampler outputPairs(options.outputPairCap);
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled();
         const int64_t count = std::min(batch.size, usable - first);
@@ -219,7 +249,10 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
         RunOptions quantRun{.interceptor = simulator.get(), .stop = stop};
         if (options.mode == AnalysisMode::Accumulated) quantRun.observer = &compare;
         QL_ASSIGN_OR_RETURN(NamedTensors quant, executor->run(inputs, quantRun));
-        if (!fp32.empty()) agreement.add(fp32[0].second, quant[0].second, first, count, options.labels);
+        if (!fp32.empty()) {
+            agreement.add(fp32[0].second, quant[0].second, first, count, options.labels);
+            outputPairs.add(fp32[0].second, quant[0].second);
+        }
         if (progress) progress(first + count, usable);
     }
     AnalysisReport report;
@@ -227,6 +260,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     report.samples = usable;
     report.layers = rankLayers(graph, plan, errors, seen);
     report.outputs = agreement.result(!options.labels.empty());
+    report.outputPairs = outputPairs.take();
     return report;
 }
 

@@ -37,6 +37,12 @@ struct OutputAgreement {
     double accuracyFp32 = 0.0, accuracyQuant = 0.0;
 };
 
+// One element of the first graph output: its FP32 value and the value the quantized plan gives.
+struct OutputPair {
+    float fp32 = 0.0f;
+    float quantized = 0.0f;
+};
+
 struct AnalysisReport {
     AnalysisMode mode = AnalysisMode::Accumulated;
     int64_t samples = 0;
@@ -44,6 +50,9 @@ struct AnalysisReport {
     // ties in graph order.
     std::vector<LayerError> layers;
     OutputAgreement outputs;
+    // At most AnalysisOptions::outputPairCap elements of the first output (whole plan), a uniform sample of
+    // all of them (seeded, so the same run gives the same pairs), for an FP32-vs-quantized scatter plot.
+    std::vector<OutputPair> outputPairs;
 };
 
 struct AnalysisOptions {
@@ -52,6 +61,7 @@ struct AnalysisOptions {
     int64_t batchSize = 8;   // used when the model's batch axis is not fixed
     int threads = 1;
     std::vector<int64_t> labels;  // one class per sample, or empty
+    size_t outputPairCap = 0;     // AnalysisReport::outputPairs to keep; 0: none
 };
 
 Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPlan& plan,

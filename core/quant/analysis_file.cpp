@@ -1,5 +1,6 @@
 #include "core/quant/analysis_file.h"
 
+#include <cmath>
 #include <limits>
 
 namespace ql {
@@ -39,6 +40,11 @@ Result<LayerError> layerFromJson(const Graph& graph, const nlohmann::json& layer
     return error;
 }
 
+// JSON has no infinity: an exact layer's SQNR (+inf) is written as null.
+nlohmann::json finiteOrNull(double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+}
+
 }  // namespace
 
 nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) {
@@ -49,7 +55,7 @@ nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) 
                           {"op", node.opType},
                           {"output", graph.value(l.output).name},
                           {"precision", precisionName(l.precision)},
-                          {"sqnr_db", l.metrics.sqnrDb},
+                          {"sqnr_db", finiteOrNull(l.metrics.sqnrDb)},
                           {"cosine", l.metrics.cosine},
                           {"mse", l.metrics.mse},
                           {"max_abs", l.metrics.maxAbs}});

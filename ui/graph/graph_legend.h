@@ -1,6 +1,10 @@
 #pragma once
-// The legend drawn over the graph view: op family colours, precision outlines and badges. A child widget of
-// the view (not of its viewport, whose children scroll with the scene).
+// The legend drawn over the graph view: precision outlines, badges and op family colours, as a strip along
+// the bottom of the view that wraps into as few rows as the width allows (a tall box would hide the graph in
+// small windows). A child widget of the view (not of its viewport, whose children scroll with the scene).
+#include <QColor>
+#include <QString>
+#include <QVector>
 #include <QWidget>
 
 namespace ql::ui {
@@ -9,10 +13,27 @@ class GraphLegend : public QWidget {
     Q_OBJECT
 public:
     explicit GraphLegend(QWidget* parent = nullptr);
+    // Sizes the strip for `width` pixels: the entries wrap into rows.
+    void fitToWidth(int width);
     QSize sizeHint() const override;
+    int rowCount() const { return mRows; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+
+private:
+    enum class Shape { Box, Dot };
+    struct Entry {
+        Shape shape;
+        QColor fill, outline;
+        double outlineWidth;
+        QString label;
+        int width;  // pixels the entry takes in a row
+    };
+    void addEntry(Shape shape, const QColor& fill, const QColor& outline, double outlineWidth, const QString& label);
+
+    QVector<Entry> mEntries;
+    int mRows = 1;
 };
 
 }  // namespace ql::ui

@@ -22,6 +22,8 @@ constexpr double kZoomStep = 1.25;
 constexpr double kSmallestFitOnOpen = 0.5;
 constexpr double kReadableZoom = 0.9;
 constexpr int kLegendMargin = 8;
+// In the order of their shortcuts Ctrl+1, Ctrl+2, Ctrl+3.
+constexpr Precision kEditablePrecisions[] = {Precision::Fp32, Precision::Fp16, Precision::Int8};
 
 QString lowered(const std::string& s) {
     return QString::fromStdString(s).toLower();
@@ -216,6 +218,14 @@ GraphNodeItem* GraphView::neighbour(GraphNodeItem* item, int key) const {
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
+    if (event->modifiers() == Qt::ControlModifier && event->key() >= Qt::Key_1 && event->key() <= Qt::Key_3) {
+        requestPrecision(kEditablePrecisions[event->key() - Qt::Key_1]);
+        return;
+    }
+    if (event->key() == Qt::Key_P && event->modifiers() == Qt::NoModifier) {
+        requestPrecisionCycle();
+        return;
+    }
     switch (event->key()) {
         case Qt::Key_Plus:
         case Qt::Key_Equal:
@@ -288,6 +298,11 @@ void GraphView::requestPrecisionCycle() {
     if (!nodes.isEmpty()) emit precisionCycleRequested(nodes);
 }
 
+void GraphView::requestPrecision(Precision precision) {
+    const QList<NodeId> nodes = selectedNodes();
+    if (!nodes.isEmpty()) emit precisionSetRequested(nodes, precision);
+}
+
 void GraphView::expandBlock(GraphNodeItem* block) {
     const std::vector<NodeId> members = mScene->nodesOf(block);
     if (!members.empty()) mPendingFocus = members.front();
@@ -308,8 +323,16 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     if (item && !item->isSelected()) focusItem(item);
     QMenu menu(this);
     const QList<NodeId> nodes = selectedNodes();
-    if (!nodes.isEmpty())
-        menu.addAction(tr("Cycle precision (FP32, FP16, INT8)"), this, &GraphView::requestPrecisionCycle);
+    if (!nodes.isEmpty()) {
+        menu.addAction(tr("Cycle precision (FP32, FP16, INT8)"), this, &GraphView::requestPrecisionCycle)
+            ->setShortcut(Qt::Key_P);
+        for (int i = 0; i < 3; ++i) {
+            const Precision p = kEditablePrecisions[i];
+            menu.addAction(tr("Set to %1").arg(precisionLabel(p)), this, [this, p] { requestPrecision(p); })
+                ->setShortcut(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i));
+        }
+        menu.addSeparator();
+    }
     if (item && item->kind() == VisibleKind::Block)
         menu.addAction(tr("Expand block"), this, [this, item] { expandBlock(item); });
     if (item && item->kind() == VisibleKind::Operator) {
@@ -342,6 +365,7 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::placeLegend() {
     const QRect area = viewport()->geometry();
+    mLegend->fitToWidth(area.width() - 2 * kLegendMargin);
     mLegend->move(area.left() + kLegendMargin, area.bottom() - mLegend->height() - kLegendMargin);
     mLegend->raise();
 }

@@ -2,7 +2,8 @@
 // The graph view at the centre of the window (Netron-like): boxes coloured by op family and outlined by
 // precision, lint badges, Q/DQ pairs as a "Q" badge, collapsible name scopes; zoom (wheel, +/-), pan (drag),
 // fit (F or 0), legend (L), search, keyboard navigation (Up: producer of the first input, Down: first consumer,
-// Left/Right: siblings). Layout runs in the background; the view keeps the selection across re-layouts.
+// Left/Right: siblings), precision of the selection (P cycles, Ctrl+1/2/3 = FP32/FP16/INT8; the window applies
+// them). Layout runs in the background; the view keeps the selection across re-layouts.
 //
 //   auto* view = new ql::ui::GraphView;
 //   view->setDocument(document);                   // shows each model the document loads
@@ -52,8 +53,10 @@ public:
     void selectNode(NodeId node);
     // The graph nodes of the selected boxes (a block stands for its members).
     QList<NodeId> selectedNodes() const;
-    // Emits precisionCycleRequested for the selection (the context menu's action).
+    // Emits precisionCycleRequested for the selection (the context menu's action, key P).
     void requestPrecisionCycle();
+    // Emits precisionSetRequested for the selection (the context menu's actions, Ctrl+1/2/3 = FP32/FP16/INT8).
+    void requestPrecision(ql::Precision precision);
 
     void zoomIn();
     void zoomOut();
@@ -63,6 +66,7 @@ public:
 signals:
     void nodeSelected(ql::NodeId node);
     void precisionCycleRequested(QList<ql::NodeId> nodes);
+    void precisionSetRequested(QList<ql::NodeId> nodes, ql::Precision precision);
     // The view shows a new layout (after setGraph, a visibility change, or an expanded/collapsed block).
     void layoutApplied();
 

@@ -1,0 +1,48 @@
+// Renders the main window after a calibration of the bundled sample (graph, histogram of a Conv output with
+// the method lines, per-layer error) to a PNG, for looking at it (not a test).
+//   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter]
+#include <QApplication>
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QtTest>
+#include <cstdio>
+
+#include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/calibration/calibration_controller.h"
+#include "ui/calibration/calibration_runner.h"
+#include "ui/graph/graph_view.h"
+#include "ui/main_window.h"
+#include "ui/theme.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    const QStringList args = QApplication::arguments();
+    if (args.size() < 2) {
+        std::fprintf(stderr, "usage: ql_calibration_snapshot OUT.png [--dark] [--scatter]\n");
+        return 2;
+    }
+    ql::ui::applyTheme(args.contains(QStringLiteral("--dark")) ? ql::ui::Theme::Dark : ql::ui::Theme::Light);
+
+    ql::ui::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy opened(&window, &ql::ui::MainWindow::modelOpened);
+    window.openModel(ql::test::sampleModelPath());
+    if (!QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000)) return 1;
+    auto* runner = window.findChild<ql::ui::CalibrationController*>()->runner();
+    QSignalSpy finished(runner, &ql::ui::CalibrationRunner::finished);
+    runner->start(ql::test::sampleRequest(true, 256));
+    if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
+
+    // Select the second Conv: its output histogram is the one shown.
+    const ql::Graph& graph = window.document()->model()->graph();
+    int convs = 0;
+    for (const ql::Node& node : graph.nodes())
+        if (node.opType == "Conv" && ++convs == 2) window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
+    if (args.contains(QStringLiteral("--scatter")))
+        window.findChild<QDockWidget*>(QStringLiteral("OutputScatterDock"))->raise();
+    QTest::qWait(800);
+    if (!window.grab().save(args[1])) return 1;
+    std::printf("%s\n", qPrintable(args[1]));
+    return 0;
+}

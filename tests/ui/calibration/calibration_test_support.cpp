@@ -1,0 +1,72 @@
+#include "tests/ui/calibration/calibration_test_support.h"
+
+#include <QtTest>
+
+#include "core/data/npy.h"
+#include "tests/support/model_builder.h"
+#include "ui/calibration/calibration_job.h"
+
+namespace ql::test {
+
+QString sampleModelPath() {
+    return QStringLiteral(QL_SOURCE_DIR "/resources/samples/digits_cnn.onnx");
+}
+
+std::string sampleDataPath(const char* file) {
+    return std::string(QL_SOURCE_DIR "/resources/samples/") + file;
+}
+
+void loadSample(ui::ModelDocument& document) {
+    const auto loaded = ui::ModelDocument::load(sampleModelPath());
+    QVERIFY2(loaded->model, qPrintable(loaded->error));
+    document.replaceModel(*loaded);
+}
+
+std::shared_ptr<Model> slowConvNet() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 3, 64, 64});
+    std::string previous = "x";
+    int64_t channels = 3;
+    for (int i = 0; i < 6; ++i) {
+        const std::string n = std::to_string(i);
+        b.initializer("w" + n, {32, channels, 3, 3},
+                      seededFloats(static_cast<size_t>(32 * channels * 9), 11 + i, -0.1f, 0.1f));
+        b.node("Conv", {previous, "w" + n}, {"c" + n}, "conv" + n).ints("pads", {1, 1, 1, 1});
+        b.node("Relu", {"c" + n}, {"r" + n}, "relu" + n);
+        previous = "r" + n;
+        channels = 32;
+    }
+    b.output(previous);
+    return std::shared_ptr<Model>(b.load());
+}
+
+void writeConvNetData(const std::string& path, int64_t samples) {
+    const Tensor data = Tensor::fromVector(DataType::Float, {samples, 3, 64, 64},
+                                           seededFloats(static_cast<size_t>(samples * 3 * 64 * 64), 5));
+    const Status written = writeNpy(path, data);
+    QVERIFY2(written.isOk(), written.message().c_str());
+}
+
+ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples) {
+    ui::CalibrationRequest request;
+    request.data = {{"", sampleDataPath("digits_calib.npy"), {}}};
+    request.samples = samples;
+    request.analyze = analyze;
+    if (analyze) {
+        request.evaluationData = {{"", sampleDataPath("digits_test.npy"), {}}};
+        request.labelsPath = sampleDataPath("digits_test_labels.npy");
+        request.evaluationSamples = 120;
+    }
+    return request;
+}
+
+void calibrateSampleNow(ui::ModelDocument& document) {
+    const ui::CalibrationOutcome outcome =
+        ui::runCalibrationJob(*document.model(), document.plan(), sampleRequest(true), {}, {});
+    QVERIFY2(outcome.status.isOk(), outcome.status.message().c_str());
+    document.setCalibration(outcome.calibration);
+    document.setAnalysis(AnalysisMode::Accumulated, outcome.accumulated);
+    document.setAnalysis(AnalysisMode::Isolated, outcome.isolated);
+}
+
+}  // namespace ql::test

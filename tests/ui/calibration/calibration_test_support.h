@@ -1,0 +1,29 @@
+#pragma once
+// Models, data and results shared by the calibration and plot tests.
+#include <QString>
+#include <memory>
+#include <string>
+
+#include "ui/calibration/calibration_request.h"
+#include "ui/model_document.h"
+
+namespace ql::test {
+
+QString sampleModelPath();
+std::string sampleDataPath(const char* file);  // resources/samples/<file>
+
+// Loads the bundled sample model into `document` (default plan, TensorRT policies).
+void loadSample(ui::ModelDocument& document);
+
+// A conv net slow enough (several ms per sample) to cancel mid-run: x [N,3,64,64] -> 6 x (Conv 3x3, Relu).
+std::shared_ptr<Model> slowConvNet();
+// `samples` seeded random samples of shape [3, 64, 64] written as one .npy at `path`.
+void writeConvNetData(const std::string& path, int64_t samples);
+
+// The sample's calibration data (and evaluation data with labels when `analyze`).
+ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples = 64);
+
+// Calibrates and analyses the sample synchronously and hands the results to `document`.
+void calibrateSampleNow(ui::ModelDocument& document);
+
+}  // namespace ql::test

@@ -1,0 +1,221 @@
+// The QCustomPlot docks on real results of the sample model: the histogram has one line per calibration
+// method at its amax (the used one highlighted) for the selected tensor, the per-layer plot one bar per
+// analysed layer and a click selects the node, the scatter one point per kept output pair; every plot
+// exports to PNG and SVG.
+#include <qcustomplot.h>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+
+#include "tests/support/model_builder.h"
+#include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/model_document.h"
+#include "ui/plots/histogram_plot.h"
+#include "ui/plots/layer_error_plot.h"
+#include "ui/plots/output_scatter_plot.h"
+
+using namespace ql;
+
+class PlotsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void histogramSaysWhenThereIsNoCalibration();
+    void histogramHasOneLinePerMethodAtItsAmax();
+    void histogramFollowsTheSelectedNode();
+    void layerErrorHasABarPerLayerAndClickSelects();
+    void scatterShowsTheKeptOutputPairs();
+    void plotsExportToPngAndSvg();
+
+private:
+    ui::ModelDocument mDocument;
+};
+
+namespace {
+
+std::vector<QCPItemStraightLine*> straightLines(const QCustomPlot* plot) {
+    std::vector<QCPItemStraightLine*> lines;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i))) lines.push_back(line);
+    return lines;
+}
+
+const TensorRange* rangeOf(const CalibrationResult& c, const QString& name) {
+    for (const TensorRange& r : c.activations)
+        if (QString::fromStdString(r.name) == name) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+void PlotsTest::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    test::loadSample(mDocument);
+    test::calibrateSampleNow(mDocument);
+    QVERIFY(mDocument.calibration() && mDocument.analysis(AnalysisMode::Accumulated));
+}
+
+void PlotsTest::histogramSaysWhenThereIsNoCalibration() {
+    ui::HistogramPlot plot;
+    QVERIFY(plot.placeholderText().contains(QStringLiteral("No calibration yet")));
+    ui::ModelDocument empty;
+    test::loadSample(empty);
+    plot.setDocument(&empty);
+    QVERIFY(plot.placeholderText().contains(QStringLiteral("No calibration yet")));
+    QVERIFY(straightLines(plot.customPlot()).empty());
+}
+
+void PlotsTest::histogramHasOneLinePerMethodAtItsAmax() {
+    ui::HistogramPlot plot;
+    plot.setDocument(&mDocument);
+    // A Conv output in the middle of the network: a real spread of values.
+    const Graph& graph = mDocument.model()->graph();
+    QString tensor;
+    for (const Node& node : graph.nodes())
+        if (node.opType == "Conv" && tensor.isEmpty())
+            tensor = QString::fromStdString(graph.value(node.outputs[0]).name);
+    plot.showTensor(tensor);
+    QCOMPARE(plot.currentTensor(), tensor);
+    QVERIFY(plot.placeholderText().isEmpty());
+
+    const TensorRange* range = rangeOf(*mDocument.calibration(), tensor);
+    QVERIFY(range && range->amaxByMethod);
+    const MethodAmax& m = *range->amaxByMethod;
+    std::vector<double> expected{m.minmax, m.percentile, m.entropy, m.mse};
+    const auto lines = straightLines(plot.customPlot());
+    QCOMPARE(lines.size(), size_t{4});
+    std::vector<double> drawn;
+    QCPItemStraightLine* widest = nullptr;
+    for (QCPItemStraightLine* line : lines) {
+        QCOMPARE(line->point1->coords().x(), line->point2->coords().x());  // vertical
+        drawn.push_back(line->point1->coords().x());
+        if (!widest || line->pen().widthF() > widest->pen().widthF()) widest = line;
+    }
+    std::sort(drawn.begin(), drawn.end());
+    std::sort(expected.begin(), expected.end());
+    for (size_t i = 0; i < 4; ++i) QCOMPARE(drawn[i], expected[i]);
+    // The method the calibration used (entropy, the default) is the highlighted line.
+    QCOMPARE(widest->point1->coords().x(), static_cast<double>(m.entropy));
+    QCOMPARE(mDocument.calibration()->config.method, CalibrationMethod::Entropy);
+    // The histogram itself: one graph with the stored bins.
+    QCOMPARE(plot.customPlot()->graphCount(), 1);
+    QCOMPARE(static_cast<size_t>(plot.customPlot()->graph(0)->dataCount()), range->histogram.bins());
+
+    plot.setLogScale(true);
+    QCOMPARE(plot.customPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(straightLines(plot.customPlot()).size(), size_t{4});
+    plot.setLogScale(false);
+    QCOMPARE(plot.customPlot()->yAxis->scaleType(), QCPAxis::stLinear);
+}
+
+void PlotsTest::histogramFollowsTheSelectedNode() {
+    ui::HistogramPlot plot;
+    plot.setDocument(&mDocument);
+    const Graph& graph = mDocument.model()->graph();
+    const Node& last = graph.nodes().back();
+    plot.showNode(last.id);
+    QCOMPARE(plot.currentTensor(), QString::fromStdString(graph.value(last.outputs[0]).name));
+    const Node& first = graph.nodes().front();
+    plot.showNode(first.id);
+    QCOMPARE(plot.currentTensor(), QString::fromStdString(graph.value(first.outputs[0]).name));
+}
+
+void PlotsTest::layerErrorHasABarPerLayerAndClickSelects() {
+    ui::LayerErrorPlot plot;
+    QVERIFY(plot.placeholderText().contains(QStringLiteral("No error analysis")));
+    plot.setDocument(&mDocument);
+    plot.resize(900, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    const auto accumulated = mDocument.analysis(AnalysisMode::Accumulated);
+    const auto isolated = mDocument.analysis(AnalysisMode::Isolated);
+    const auto finite = [](const AnalysisReport& r) {
+        return static_cast<int>(std::count_if(r.layers.begin(), r.layers.end(),
+                                              [](const LayerError& l) { return std::isfinite(l.metrics.sqnrDb); }));
+    };
+    QCOMPARE(plot.barCount(AnalysisMode::Accumulated), finite(*accumulated));
+    QCOMPARE(plot.barCount(AnalysisMode::Isolated), finite(*isolated));
+    QVERIFY(plot.barCount(AnalysisMode::Isolated) > 0);
+    QCOMPARE(plot.customPlot()->plottableCount(), 2);
+    // Positions follow graph order.
+    for (int i = 1; i < plot.positionCount(); ++i) QVERIFY(plot.nodeAt(i - 1) <= plot.nodeAt(i));
+
+    plot.setSeries(ui::LayerErrorPlot::Series::Isolated);
+    QCOMPARE(plot.customPlot()->plottableCount(), 1);
+    QCOMPARE(plot.barCount(AnalysisMode::Accumulated), 0);
+
+    // Click the isolated bar of the worst layer: its node is emitted; the tooltip names it.
+    const LayerError& worst = isolated->layers.front();
+    int position = -1;
+    for (int i = 0; i < plot.positionCount(); ++i)
+        if (plot.nodeAt(i) == worst.node) position = i;
+    QVERIFY(position >= 0);
+    plot.customPlot()->replot();
+    const QPoint pixel(qRound(plot.customPlot()->xAxis->coordToPixel(position)),
+                       qRound(plot.customPlot()->yAxis->coordToPixel(worst.metrics.sqnrDb / 2.0)));
+    QCOMPARE(plot.positionAt(pixel), position);
+    QSignalSpy clicked(&plot, &ui::LayerErrorPlot::nodeClicked);
+    QTest::mouseClick(plot.customPlot(), Qt::LeftButton, Qt::NoModifier, pixel);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.front().front().value<NodeId>(), worst.node);
+    const QString name = QString::fromStdString(mDocument.model()->graph().node(worst.node).name);
+    QVERIFY(plot.toolTipFor(position).startsWith(name));
+    QVERIFY(plot.toolTipFor(position).contains(QStringLiteral("isolated: SQNR")));
+}
+
+void PlotsTest::scatterShowsTheKeptOutputPairs() {
+    ui::OutputScatterPlot plot;
+    QVERIFY(!plot.placeholderText().isEmpty());
+    plot.setDocument(&mDocument);
+    const auto report = mDocument.analysis(AnalysisMode::Accumulated);
+    QVERIFY(!report->outputPairs.empty());
+    QCOMPARE(static_cast<size_t>(plot.pointCount()), report->outputPairs.size());
+    QCOMPARE(plot.customPlot()->graph(0)->dataCount(), plot.pointCount());
+    QVERIFY(plot.summaryText().contains(QStringLiteral("Top-1 agreement")));
+    QVERIFY(plot.summaryText().contains(QStringLiteral("Accuracy: FP32")));
+    const auto lines = straightLines(plot.customPlot());
+    QCOMPARE(lines.size(), size_t{1});  // the identity line
+    QCOMPARE(lines[0]->point1->coords(), QPointF(0, 0));
+    QCOMPARE(lines[0]->point2->coords(), QPointF(1, 1));
+}
+
+void PlotsTest::plotsExportToPngAndSvg() {
+    test::TempDir dir;
+    ui::HistogramPlot histogram;
+    ui::LayerErrorPlot layers;
+    ui::OutputScatterPlot scatter;
+    const QList<ui::PlotWidget*> plots{&histogram, &layers, &scatter};
+    for (ui::PlotWidget* plot : plots) {
+        plot->resize(640, 360);
+        plot->show();
+    }
+    histogram.setDocument(&mDocument);
+    layers.setDocument(&mDocument);
+    scatter.setDocument(&mDocument);
+    int n = 0;
+    for (ui::PlotWidget* plot : plots) {
+        const QString png = QString::fromStdString(dir.file("plot" + std::to_string(n) + ".png"));
+        const QString svg = QString::fromStdString(dir.file("plot" + std::to_string(n++) + ".svg"));
+        QString error;
+        QVERIFY2(plot->exportTo(png, &error), qPrintable(error));
+        QVERIFY2(plot->exportTo(svg, &error), qPrintable(error));
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= plot->customPlot()->width());
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray content = file.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.size() > 2000);  // axes, text and data, not an empty page
+    }
+    QString error;
+    QVERIFY(!histogram.exportTo(QStringLiteral("/nonexistent/folder/plot.png"), &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent/folder/plot.png")));
+}
+
+QTEST_MAIN(PlotsTest)
+#include "plots_test.moc"

@@ -1,0 +1,97 @@
+#include "ui/calibration/calibration_controller.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QUrl>
+
+#include "ui/calibration/calibration_dialog.h"
+#include "ui/calibration/calibration_runner.h"
+#include "ui/calibration/calibration_status_widget.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+QString dataPathFromMime(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls()) return {};
+    for (const QUrl& url : mime->urls()) {
+        const QString path = url.toLocalFile();
+        if (path.isEmpty()) continue;
+        const QFileInfo info(path);
+        const QString suffix = info.suffix().toLower();
+        if (info.isDir() || suffix == QStringLiteral("npy") || suffix == QStringLiteral("npz")) return path;
+    }
+    return {};
+}
+
+CalibrationController::CalibrationController(ModelDocument* document, QWidget* window)
+    : QObject(window),
+      mDocument(document),
+      mWindow(window),
+      mRunner(new CalibrationRunner(document, this)),
+      mStatus(new CalibrationStatusWidget(mRunner, window)) {
+    mCalibrateAction = new QAction(tr("&Calibrate..."), this);
+    mCalibrateAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
+    mCalibrateAction->setToolTip(tr("Calibrate the INT8 ranges on your data and measure the error (Ctrl+Shift+K)"));
+    connect(mCalibrateAction, &QAction::triggered, this, [this] { openDialog(); });
+
+    connect(mDocument, &ModelDocument::modelReplaced, this, &CalibrationController::updateActions);
+    // Results for another model would be dropped anyway: stop at once.
+    connect(mDocument, &ModelDocument::modelAboutToBeReplaced, mRunner, &CalibrationRunner::cancel);
+    connect(mRunner, &CalibrationRunner::started, this, &CalibrationController::updateActions);
+    connect(mRunner, &CalibrationRunner::finished, this, [this] {
+        updateActions();
+        const auto calibration = mDocument->calibration();
+        emit statusMessage(
+            tr("Calibrated on %n sample(s)", nullptr, calibration ? static_cast<int>(calibration->samples) : 0));
+    });
+    connect(mRunner, &CalibrationRunner::cancelled, this, [this] {
+        updateActions();
+        emit statusMessage(tr("Calibration cancelled; the previous results stay."));
+    });
+    connect(mRunner, &CalibrationRunner::failed, this, &CalibrationController::showFailure);
+    updateActions();
+}
+
+CalibrationController::~CalibrationController() = default;
+
+QWidget* CalibrationController::statusWidget() const {
+    return mStatus;
+}
+
+CalibrationDialog* CalibrationController::dialog() const {
+    return mDialog;
+}
+
+bool CalibrationController::openDialog(const QString& dataPath) {
+    if (!mDocument->model() || mRunner->isRunning()) {
+        emit statusMessage(mRunner->isRunning() ? tr("A calibration is running.")
+                                                : tr("Open a model first, then drop or choose its calibration data."));
+        return false;
+    }
+    if (mDialog) mDialog->close();
+    mDialog = new CalibrationDialog(mDocument->model()->graph(), mWindow);
+    mDialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!dataPath.isEmpty()) mDialog->setDataPath(dataPath);
+    connect(mDialog, &QDialog::accepted, this, [this, dialog = mDialog] {
+        if (!mRunner->start(dialog->request())) emit statusMessage(tr("The calibration could not start."));
+    });
+    mDialog->open();
+    return true;
+}
+
+void CalibrationController::updateActions() {
+    mCalibrateAction->setEnabled(mDocument->model() && !mRunner->isRunning());
+}
+
+void CalibrationController::showFailure(const QString& message) {
+    updateActions();
+    emit statusMessage(tr("Calibration failed: %1").arg(message));
+    // Not blocking: the window (and any test driving it) keeps running.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Calibration failed"), message, QMessageBox::Ok, mWindow);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,262 @@
+#include "ui/calibration/calibration_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QThread>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/calibration/data_paths_editor.h"
+#include "ui/calibration/image_preprocess_editor.h"
+
+namespace ql::ui {
+
+namespace {
+
+const QString kGroup = QStringLiteral("calibration");
+
+// "'input' float32 [N, 1, 16, 16]": what each row of the data must match.
+QString describeInput(const InputSpec& spec) {
+    QStringList dims;
+    for (size_t i = 0; i < spec.dims.size(); ++i)
+        dims.append(spec.dims[i] >= 0 ? QString::number(spec.dims[i])
+                                      : (i == 0 ? QStringLiteral("N") : QStringLiteral("?")));
+    const QString shape = spec.hasShape ? QStringLiteral(" [%1]").arg(dims.join(QStringLiteral(", "))) : QString();
+    return QStringLiteral("'%1' %2%3")
+        .arg(QString::fromStdString(spec.name), QString::fromStdString(numpyDtypeName(spec.dtype)), shape);
+}
+
+QStringList inputNames(const std::vector<InputSpec>& specs) {
+    QStringList names;
+    for (const InputSpec& spec : specs) names.append(QString::fromStdString(spec.name));
+    return names;
+}
+
+QSpinBox* countBox(QWidget* parent, int maximum, const QString& zeroText) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(0, maximum);
+    box->setSpecialValueText(zeroText);
+    return box;
+}
+
+}  // namespace
+
+CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Calibrate"));
+    const std::vector<InputSpec> specs = inputSpecs(graph);
+    QStringList described;
+    for (const InputSpec& spec : specs) described.append(describeInput(spec));
+    auto* header = new QLabel(tr("Runs the model on your data to find the INT8 range of every tensor, then measures "
+                                 "the error the precision plan gives. Model input(s): %1.")
+                                  .arg(described.join(QStringLiteral(", "))),
+                              this);
+    header->setWordWrap(true);
+
+    mData = new DataPathsEditor(inputNames(specs), this);
+    mEvaluation = new DataPathsEditor(inputNames(specs), this);
+    mPreprocess = new ImagePreprocessEditor(this);
+    mError = new QLabel(this);
+    mError->setWordWrap(true);
+    mError->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    mError->hide();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Calibrate"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &CalibrationDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &CalibrationDialog::reject);
+
+    auto* columns = new QHBoxLayout;
+    auto* left = new QVBoxLayout;
+    left->addWidget(createDataGroup());
+    left->addWidget(createAnalysisGroup());
+    left->addStretch(1);
+    columns->addLayout(left, 3);
+    columns->addWidget(mPreprocess, 2, Qt::AlignTop);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header);
+    layout->addLayout(columns);
+    layout->addWidget(mError);
+    layout->addWidget(buttons);
+    restoreSettings();
+}
+
+QWidget* CalibrationDialog::createDataGroup() {
+    auto* group = new QGroupBox(tr("Calibration"), this);
+    auto* form = new QFormLayout(group);
+    form->addRow(mData);
+    mMethod = new QComboBox(group);
+    mMethod->addItem(tr("Entropy (TensorRT's default)"), static_cast<int>(CalibrationMethod::Entropy));
+    mMethod->addItem(tr("Min/max"), static_cast<int>(CalibrationMethod::MinMax));
+    mMethod->addItem(tr("Percentile"), static_cast<int>(CalibrationMethod::Percentile));
+    mMethod->addItem(tr("MSE"), static_cast<int>(CalibrationMethod::Mse));
+    mPercentile = new QDoubleSpinBox(group);
+    mPercentile->setRange(50.0, 100.0);
+    mPercentile->setDecimals(4);
+    mPercentile->setSuffix(QStringLiteral(" %"));
+    mPercentile->setValue(99.99);
+    connect(mMethod, &QComboBox::currentIndexChanged, this, [this] {
+        mPercentile->setEnabled(mMethod->currentData().toInt() == static_cast<int>(CalibrationMethod::Percentile));
+    });
+    mPercentile->setEnabled(false);
+    auto* methodRow = new QHBoxLayout;
+    methodRow->addWidget(mMethod, 1);
+    methodRow->addWidget(mPercentile);
+    form->addRow(tr("Method:"), methodRow);
+    mSamples = countBox(group, 10'000'000, tr("all"));
+    mBatch = new QSpinBox(group);
+    mBatch->setRange(1, 1024);
+    mBatch->setValue(8);
+    mBatch->setToolTip(tr("Used when the model's batch axis is not fixed. Smaller batches cancel sooner."));
+    auto* countRow = new QHBoxLayout;
+    countRow->addWidget(mSamples, 1);
+    countRow->addWidget(new QLabel(tr("Batch:"), group));
+    countRow->addWidget(mBatch);
+    form->addRow(tr("Samples:"), countRow);
+    return group;
+}
+
+QWidget* CalibrationDialog::createAnalysisGroup() {
+    mAnalysis = new QGroupBox(tr("Then measure the quantization error (per layer, output agreement)"), this);
+    mAnalysis->setCheckable(true);
+    auto* form = new QFormLayout(mAnalysis);
+    auto* note = new QLabel(tr("Evaluation data (empty: the calibration data):"), mAnalysis);
+    form->addRow(note);
+    form->addRow(mEvaluation);
+    mLabels = new QLineEdit(mAnalysis);
+    mLabels->setPlaceholderText(tr("optional .npy of class indices, for accuracy"));
+    mLabels->setClearButtonEnabled(true);
+    auto* browse = new QToolButton(mAnalysis);
+    browse->setText(tr("File..."));
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Choose labels"), QFileInfo(mLabels->text()).path(),
+                                                          dataFileFilter());
+        if (!path.isEmpty()) mLabels->setText(path);
+    });
+    auto* labelsRow = new QHBoxLayout;
+    labelsRow->addWidget(mLabels, 1);
+    labelsRow->addWidget(browse);
+    form->addRow(tr("Labels:"), labelsRow);
+    mEvaluationSamples = countBox(mAnalysis, 10'000'000, tr("all"));
+    form->addRow(tr("Samples:"), mEvaluationSamples);
+    return mAnalysis;
+}
+
+void CalibrationDialog::setDataPath(const QString& path) {
+    mData->setPath(0, path);
+}
+
+QString CalibrationDialog::dataPath(int input) const {
+    return mData->paths().value(input);
+}
+
+void CalibrationDialog::setEvaluationPath(const QString& path) {
+    mEvaluation->setPath(0, path);
+}
+
+void CalibrationDialog::setLabelsPath(const QString& path) {
+    mLabels->setText(path);
+}
+
+void CalibrationDialog::setMethod(CalibrationMethod method, double percentile) {
+    mMethod->setCurrentIndex(mMethod->findData(static_cast<int>(method)));
+    mPercentile->setValue(percentile);
+}
+
+void CalibrationDialog::setSampleCount(int samples) {
+    mSamples->setValue(samples);
+}
+
+void CalibrationDialog::setAnalyze(bool analyze) {
+    mAnalysis->setChecked(analyze);
+}
+
+CalibrationRequest CalibrationDialog::request() const {
+    CalibrationRequest r;
+    const ImagePreprocess image = mPreprocess->value();
+    r.data = mData->specs(image);
+    r.config.method = static_cast<CalibrationMethod>(mMethod->currentData().toInt());
+    r.config.percentile = mPercentile->value();
+    r.samples = mSamples->value();
+    r.batchSize = mBatch->value();
+    // One core stays free for the window.
+    r.threads = std::max(1, QThread::idealThreadCount() - 1);
+    r.analyze = mAnalysis->isChecked();
+    r.evaluationData = mEvaluation->specs(image);
+    r.labelsPath = mLabels->text().trimmed().toStdString();
+    r.evaluationSamples = mEvaluationSamples->value();
+    return r;
+}
+
+QString CalibrationDialog::validate() const {
+    if (QString error = mData->validate(tr("Calibration data")); !error.isEmpty()) return error;
+    if (QString error = mPreprocess->validate(); !error.isEmpty()) return error;
+    if (!mAnalysis->isChecked()) return {};
+    if (!mEvaluation->isEmpty())
+        if (QString error = mEvaluation->validate(tr("Evaluation data")); !error.isEmpty()) return error;
+    const QString labels = mLabels->text().trimmed();
+    if (!labels.isEmpty() && !QFileInfo(labels).isFile()) return tr("Labels: %1 does not exist.").arg(labels);
+    return {};
+}
+
+QString CalibrationDialog::errorText() const {
+    return mError->text();
+}
+
+void CalibrationDialog::showError(const QString& message) {
+    mError->setText(message);
+    mError->setVisible(!message.isEmpty());
+}
+
+void CalibrationDialog::accept() {
+    const QString error = validate();
+    showError(error);
+    if (!error.isEmpty()) return;
+    saveSettings();
+    QDialog::accept();
+}
+
+void CalibrationDialog::saveSettings() const {
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    settings.setValue(QStringLiteral("data"), mData->paths());
+    settings.setValue(QStringLiteral("method"), mMethod->currentData());
+    settings.setValue(QStringLiteral("percentile"), mPercentile->value());
+    settings.setValue(QStringLiteral("samples"), mSamples->value());
+    settings.setValue(QStringLiteral("batch"), mBatch->value());
+    settings.setValue(QStringLiteral("analyze"), mAnalysis->isChecked());
+    settings.setValue(QStringLiteral("evaluationData"), mEvaluation->paths());
+    settings.setValue(QStringLiteral("labels"), mLabels->text());
+    settings.setValue(QStringLiteral("evaluationSamples"), mEvaluationSamples->value());
+    settings.beginGroup(QStringLiteral("preprocess"));
+    mPreprocess->save(settings);
+}
+
+void CalibrationDialog::restoreSettings() {
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    mData->setPaths(settings.value(QStringLiteral("data")).toStringList());
+    const int method = settings.value(QStringLiteral("method"), static_cast<int>(CalibrationMethod::Entropy)).toInt();
+    setMethod(static_cast<CalibrationMethod>(method), settings.value(QStringLiteral("percentile"), 99.99).toDouble());
+    mSamples->setValue(settings.value(QStringLiteral("samples"), 0).toInt());
+    mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());
+    mAnalysis->setChecked(settings.value(QStringLiteral("analyze"), true).toBool());
+    mEvaluation->setPaths(settings.value(QStringLiteral("evaluationData")).toStringList());
+    mLabels->setText(settings.value(QStringLiteral("labels")).toString());
+    mEvaluationSamples->setValue(settings.value(QStringLiteral("evaluationSamples"), 0).toInt());
+    settings.beginGroup(QStringLiteral("preprocess"));
+    mPreprocess->restore(settings);
+}
+
+}  // namespace ql::ui

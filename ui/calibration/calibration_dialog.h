@@ -1,0 +1,65 @@
+#pragma once
+// Quantize > Calibrate...: the calibration data of every model input (file or folder, or dropped on the
+// window), the image preprocessing, the method and sample count, and optionally the evaluation data and
+// labels for the error analysis that follows. Checks the paths before it closes and remembers the last
+// settings (QSettings, group "calibration").
+#include <QDialog>
+
+#include "core/model/graph.h"
+#include "ui/calibration/calibration_request.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace ql::ui {
+
+class DataPathsEditor;
+class ImagePreprocessEditor;
+
+class CalibrationDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit CalibrationDialog(const Graph& graph, QWidget* parent = nullptr);
+
+    // Fills the first input's calibration data (a file or folder dropped on the window).
+    void setDataPath(const QString& path);
+    QString dataPath(int input = 0) const;
+    void setEvaluationPath(const QString& path);
+    void setLabelsPath(const QString& path);
+    void setMethod(CalibrationMethod method, double percentile = 99.99);
+    void setSampleCount(int samples);
+    void setAnalyze(bool analyze);
+
+    CalibrationRequest request() const;
+    // Empty when the dialog's settings can be run, else what is wrong, naming the file.
+    QString validate() const;
+    QString errorText() const;
+
+    void accept() override;  // validates first; on success remembers the settings
+
+private:
+    QWidget* createDataGroup();
+    QWidget* createAnalysisGroup();
+    void saveSettings() const;
+    void restoreSettings();
+    void showError(const QString& message);
+
+    DataPathsEditor* mData;
+    ImagePreprocessEditor* mPreprocess;
+    QComboBox* mMethod;
+    QDoubleSpinBox* mPercentile;
+    QSpinBox* mSamples;
+    QSpinBox* mBatch;
+    QGroupBox* mAnalysis;
+    DataPathsEditor* mEvaluation;
+    QLineEdit* mLabels;
+    QSpinBox* mEvaluationSamples;
+    QLabel* mError;
+};
+
+}  // namespace ql::ui

@@ -1,0 +1,27 @@
+#pragma once
+// What the user asks the window to do in one calibration run (the CLI's `calibrate` followed by `compare`
+// accumulated and isolated): the data and how to read it, the method, and what to measure afterwards.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/data/open_data.h"
+#include "core/quant/calibrator.h"
+
+namespace ql::ui {
+
+struct CalibrationRequest {
+    std::vector<DataSpec> data;  // calibration data, as the CLI's --data (per input, or one .npz for all)
+    CalibrationConfig config;
+    int64_t samples = 0;    // 0: all samples of the data
+    int64_t batchSize = 8;  // used when the model's batch axis is not fixed
+    int threads = 1;
+
+    bool analyze = true;                   // measure the per-layer error after calibrating
+    std::vector<DataSpec> evaluationData;  // empty: the calibration data
+    std::string labelsPath;                // class labels of the evaluation data (.npy), optional
+    int64_t evaluationSamples = 0;         // 0: all
+    size_t outputPairCap = 20000;          // FP32-vs-quantized output values kept for the scatter plot
+};
+
+}  // namespace ql::ui

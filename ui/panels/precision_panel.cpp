@@ -1,0 +1,167 @@
+#include "ui/panels/precision_panel.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/graph/node_style.h"
+#include "ui/model_document.h"
+#include "ui/panels/precision_delegate.h"
+#include "ui/panels/precision_filter_model.h"
+#include "ui/panels/precision_table_model.h"
+
+namespace ql::ui {
+
+namespace {
+
+constexpr Precision kPrecisions[] = {Precision::Fp32, Precision::Fp16, Precision::Int8};
+
+}  // namespace
+
+PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
+    : QWidget(parent),
+      mDocument(document),
+      mModel(new PrecisionTableModel(document, this)),
+      mFilter(new PrecisionFilterModel(this)),
+      mTable(new QTableView(this)) {
+    mFilter->setSourceModel(mModel);
+    mTable->setObjectName(QStringLiteral("PrecisionTable"));
+    mTable->setModel(mFilter);
+    mTable->setItemDelegateForColumn(PrecisionTableModel::RequestedColumn, new PrecisionDelegate(mTable));
+    mTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked |
+                            QAbstractItemView::EditKeyPressed);
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    mTable->setAlternatingRowColors(true);
+    mTable->setWordWrap(false);
+    mTable->verticalHeader()->hide();
+    mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 8);
+    QHeaderView* header = mTable->horizontalHeader();
+    // Graph order until the user sorts; a third click on a header returns to it.
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    header->setSortIndicatorClearable(true);
+    mTable->setSortingEnabled(true);
+    // The long reason text goes last, where it can stretch; the numbers stay next to the precisions.
+    header->moveSection(PrecisionTableModel::ReasonColumn, PrecisionTableModel::ColumnCount - 1);
+    header->setStretchLastSection(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(createToolBar());
+    layout->addWidget(mTable);
+
+    connect(mTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &PrecisionPanel::currentRowChanged);
+    connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PrecisionPanel::updateActions);
+    connect(mModel, &QAbstractItemModel::modelReset, this, &PrecisionPanel::resizeColumns);
+    updateActions();
+}
+
+QWidget* PrecisionPanel::createToolBar() {
+    auto* bar = new QToolBar(this);
+    bar->setIconSize(QSize(12, 12));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addWidget(new QLabel(tr("Selection:"), bar));
+    const QKeyCombination keys[] = {Qt::CTRL | Qt::Key_1, Qt::CTRL | Qt::Key_2, Qt::CTRL | Qt::Key_3};
+    for (int i = 0; i < 3; ++i) {
+        const Precision p = kPrecisions[i];
+        QAction* action = bar->addAction(precisionLabel(p), this, [this, p] { setSelectionPrecision(p); });
+        action->setShortcut(keys[i]);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setToolTip(tr("Set the selected rows to %1 (%2)")
+                               .arg(precisionLabel(p), action->shortcut().toString(QKeySequence::NativeText)));
+        mSelectionActions.append(action);
+        addAction(action);  // the shortcut works wherever the focus is inside the panel
+    }
+    bar->addSeparator();
+
+    mOpTypeButton = new QToolButton(bar);
+    mOpTypeButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(mOpTypeButton);
+    for (Precision p : kPrecisions)
+        menu->addAction(precisionLabel(p), this, [this, p] { setCurrentOpTypePrecision(p); });
+    mOpTypeButton->setMenu(menu);
+    bar->addWidget(mOpTypeButton);
+    bar->addSeparator();
+
+    mFilterEdit = new QLineEdit(bar);
+    mFilterEdit->setPlaceholderText(tr("Filter by node or op"));
+    mFilterEdit->setClearButtonEnabled(true);
+    mFilterEdit->setMaximumWidth(240);
+    connect(mFilterEdit, &QLineEdit::textChanged, mFilter, &PrecisionFilterModel::setFilterText);
+    bar->addWidget(mFilterEdit);
+    QAction* fallbacks = bar->addAction(tr("Only fallbacks"));
+    fallbacks->setCheckable(true);
+    fallbacks->setToolTip(tr("Show only the nodes TensorRT runs at another precision than requested"));
+    connect(fallbacks, &QAction::toggled, mFilter, &PrecisionFilterModel::setOnlyFallbacks);
+    return bar;
+}
+
+QList<NodeId> PrecisionPanel::selectedNodes() const {
+    QModelIndexList rows = mTable->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QList<NodeId> nodes;
+    for (const QModelIndex& row : rows) nodes.append(row.data(PrecisionTableModel::NodeIdRole).toInt());
+    return nodes;
+}
+
+NodeId PrecisionPanel::currentNode() const {
+    const QModelIndex current = mTable->selectionModel()->currentIndex();
+    return current.isValid() ? current.data(PrecisionTableModel::NodeIdRole).toInt() : kNoId;
+}
+
+void PrecisionPanel::selectNode(NodeId node) {
+    const int row = mModel->rowOf(node);
+    if (row < 0) return;
+    const QModelIndex index = mFilter->mapFromSource(mModel->index(row, PrecisionTableModel::NodeColumn));
+    if (!index.isValid()) return;
+    mSyncing = true;
+    mTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    mSyncing = false;
+    mTable->scrollTo(index);
+}
+
+void PrecisionPanel::setSelectionPrecision(Precision precision) {
+    mDocument->setRequestedPrecision(selectedNodes(), precision);
+}
+
+void PrecisionPanel::setCurrentOpTypePrecision(Precision precision) {
+    const QModelIndex current = mTable->selectionModel()->currentIndex();
+    if (!current.isValid()) return;
+    mDocument->setOpTypePrecision(current.data(PrecisionTableModel::OpTypeRole).toString(), precision);
+}
+
+void PrecisionPanel::currentRowChanged(const QModelIndex& current) {
+    updateActions();
+    if (mSyncing || !current.isValid()) return;
+    emit nodeSelected(current.data(PrecisionTableModel::NodeIdRole).toInt());
+}
+
+void PrecisionPanel::updateActions() {
+    const bool hasSelection = mTable->selectionModel()->hasSelection();
+    for (QAction* action : mSelectionActions) action->setEnabled(hasSelection);
+    const QModelIndex current = mTable->selectionModel()->currentIndex();
+    const QString op = current.isValid() ? current.data(PrecisionTableModel::OpTypeRole).toString() : QString();
+    mOpTypeButton->setEnabled(!op.isEmpty());
+    mOpTypeButton->setText(op.isEmpty() ? tr("All of op type") : tr("All %1 nodes").arg(op));
+    mOpTypeButton->setToolTip(op.isEmpty() ? tr("Select a row to set every node of its op type")
+                                           : tr("Set every %1 node of the model to a precision").arg(op));
+}
+
+void PrecisionPanel::resizeColumns() {
+    mTable->resizeColumnsToContents();
+    // Names can be very long paths; the reason column takes what is left.
+    const int nameWidth = mTable->columnWidth(PrecisionTableModel::NodeColumn);
+    mTable->setColumnWidth(PrecisionTableModel::NodeColumn, std::min(nameWidth, 260));
+    updateActions();
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,63 @@
+#pragma once
+// The precision dock: the precision table (sortable, filtered by name/op substring and "only fallbacks") with a
+// toolbar that sets the selected rows to FP32/FP16/INT8 (Ctrl+1/2/3, one undo step) or every node of the
+// current row's op type. Row selection follows the graph and the other way round: selectNode() selects and
+// scrolls without echoing, nodeSelected() reports the user's row.
+#include <QList>
+#include <QWidget>
+
+#include "core/model/graph.h"
+#include "core/quant/precision_plan.h"
+
+class QAction;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+
+namespace ql::ui {
+
+class ModelDocument;
+class PrecisionFilterModel;
+class PrecisionTableModel;
+
+class PrecisionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PrecisionPanel(ModelDocument* document, QWidget* parent = nullptr);
+
+    PrecisionTableModel* tableModel() const { return mModel; }
+    PrecisionFilterModel* filterModel() const { return mFilter; }
+    QTableView* view() const { return mTable; }
+
+    // The nodes of the selected rows, in row order.
+    QList<NodeId> selectedNodes() const;
+    // The node of the current row, or kNoId.
+    NodeId currentNode() const;
+    // Selects and scrolls to the row of `node` (nothing when it is filtered out); does not emit nodeSelected.
+    void selectNode(NodeId node);
+
+    // One undoable edit each.
+    void setSelectionPrecision(Precision precision);
+    void setCurrentOpTypePrecision(Precision precision);
+
+signals:
+    // The user made `node` the current row.
+    void nodeSelected(ql::NodeId node);
+
+private:
+    QWidget* createToolBar();
+    void currentRowChanged(const QModelIndex& current);
+    void updateActions();
+    void resizeColumns();
+
+    ModelDocument* mDocument;
+    PrecisionTableModel* mModel;
+    PrecisionFilterModel* mFilter;
+    QTableView* mTable;
+    QLineEdit* mFilterEdit = nullptr;
+    QToolButton* mOpTypeButton = nullptr;
+    QList<QAction*> mSelectionActions;
+    bool mSyncing = false;  // selectNode() is moving the current row
+};
+
+}  // namespace ql::ui

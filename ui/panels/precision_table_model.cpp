@@ -1,0 +1,245 @@
+#include "ui/panels/precision_table_model.h"
+
+#include <QApplication>
+#include <QColor>
+#include <QIcon>
+#include <QLocale>
+#include <QPixmap>
+#include <QStyle>
+#include <cmath>
+#include <limits>
+
+#include "ui/graph/node_style.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+// "23.4 dB", "exact" when the outputs are identical, empty when there is no number.
+QString decibelText(double db) {
+    if (std::isnan(db)) return {};
+    if (std::isinf(db)) return QObject::tr("exact");
+    return QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
+}
+
+double valueAt(const std::vector<double>& values, NodeId node) {
+    return static_cast<size_t>(node) < values.size() ? values[static_cast<size_t>(node)] : kMissing;
+}
+
+// A small square in the precision's outline colour, so the table reads like the graph.
+QIcon precisionSwatch(Precision precision) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(precisionColor(precision));
+    return QIcon(pixmap);
+}
+
+// Readable on light and dark palettes: a translucent amber behind the cells of a node that falls back.
+QColor fallbackBackground() {
+    return QColor(255, 167, 38, 70);
+}
+
+}  // namespace
+
+PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), mDocument(document) {
+    connect(document, &ModelDocument::modelAboutToBeReplaced, this, &PrecisionTableModel::beginResetModel);
+    connect(document, &ModelDocument::modelReplaced, this, [this] {
+        mSensitivity.clear();
+        mSqnr.clear();
+        endResetModel();
+    });
+    connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
+    connect(document, &ModelDocument::analysisChanged, this, &PrecisionTableModel::analysisChanged);
+    for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
+        mSwatches[static_cast<int>(p)] = precisionSwatch(p);
+    analysisChanged();
+}
+
+int PrecisionTableModel::rowOf(NodeId node) const {
+    return node >= 0 && node < rowCount() ? node : -1;
+}
+
+int PrecisionTableModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() || !mDocument->model()) return 0;
+    return static_cast<int>(mDocument->model()->graph().nodes().size());
+}
+
+int PrecisionTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+std::optional<Precision> PrecisionTableModel::precisionFromVariant(const QVariant& value) {
+    if (value.typeId() == QMetaType::Int) {
+        const int p = value.toInt();
+        if (p < static_cast<int>(Precision::Fp32) || p > static_cast<int>(Precision::Int8)) return std::nullopt;
+        return static_cast<Precision>(p);
+    }
+    return parsePrecision(value.toString().trimmed().toLower().toStdString());
+}
+
+QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || !mDocument->model() || index.row() >= rowCount()) return {};
+    const Node& node = mDocument->model()->graph().node(index.row());
+    const PrecisionPlan& plan = mDocument->plan();
+    const bool fallback = plan.effective(node.id) != plan.requested(node.id);
+    const int column = index.column();
+    switch (role) {
+        case Qt::DisplayRole:
+            return displayData(node, column);
+        case Qt::EditRole:
+            return column == RequestedColumn ? QVariant(static_cast<int>(plan.requested(node.id)))
+                                             : displayData(node, column);
+        case Qt::ToolTipRole:
+            return toolTip(node);
+        case Qt::DecorationRole:
+            if (column == RequestedColumn) return mSwatches[static_cast<int>(plan.requested(node.id))];
+            if (column == EffectiveColumn && fallback)
+                return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+            if (column == EffectiveColumn) return mSwatches[static_cast<int>(plan.effective(node.id))];
+            return {};
+        case Qt::BackgroundRole:
+            if (fallback && (column == EffectiveColumn || column == ReasonColumn)) return fallbackBackground();
+            return {};
+        case Qt::TextAlignmentRole:
+            if (column == MacsColumn || column == SensitivityColumn || column == SqnrColumn)
+                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            return {};
+        case NodeIdRole:
+            return node.id;
+        case OpTypeRole:
+            return QString::fromStdString(node.opType);
+        case RequestedPrecisionRole:
+            return static_cast<int>(plan.requested(node.id));
+        case EffectivePrecisionRole:
+            return static_cast<int>(plan.effective(node.id));
+        case FallbackRole:
+            return fallback;
+        case SortRole:
+            return sortData(node, column);
+        default:
+            return {};
+    }
+}
+
+QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
+    const PrecisionPlan& plan = mDocument->plan();
+    switch (column) {
+        case NodeColumn:
+            return QString::fromStdString(node.name);
+        case OpColumn:
+            return node.domain.empty() ? QString::fromStdString(node.opType)
+                                       : QString::fromStdString(node.domain + "." + node.opType);
+        case RequestedColumn:
+            return precisionLabel(plan.requested(node.id));
+        case EffectiveColumn:
+            return precisionLabel(plan.effective(node.id));
+        case ReasonColumn:
+            return QString::fromStdString(plan.reason(node.id));
+        case MacsColumn:
+            return node.cost.macs ? QLocale().toString(static_cast<qlonglong>(node.cost.macs)) : QString();
+        case SensitivityColumn:
+            return decibelText(valueAt(mSensitivity, node.id));
+        case SqnrColumn:
+            return decibelText(valueAt(mSqnr, node.id));
+        default:
+            return {};
+    }
+}
+
+QVariant PrecisionTableModel::sortData(const Node& node, int column) const {
+    switch (column) {
+        case RequestedColumn:
+            return static_cast<int>(mDocument->plan().requested(node.id));
+        case EffectiveColumn:
+            return static_cast<int>(mDocument->plan().effective(node.id));
+        case MacsColumn:
+            return static_cast<double>(node.cost.macs);
+        case SensitivityColumn:
+            return valueAt(mSensitivity, node.id);
+        case SqnrColumn:
+            return valueAt(mSqnr, node.id);
+        default:
+            return displayData(node, column);
+    }
+}
+
+QString PrecisionTableModel::toolTip(const Node& node) const {
+    const PrecisionPlan& plan = mDocument->plan();
+    QString tip = tr("%1 (%2)\nRequested %3, effective %4")
+                      .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
+                           precisionLabel(plan.requested(node.id)), precisionLabel(plan.effective(node.id)));
+    if (!plan.reason(node.id).empty()) tip += QStringLiteral("\n") + QString::fromStdString(plan.reason(node.id));
+    return tip;
+}
+
+bool PrecisionTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::EditRole || !index.isValid() || index.column() != RequestedColumn || !mDocument->model())
+        return false;
+    const std::optional<Precision> precision = precisionFromVariant(value);
+    if (!precision) return false;
+    // The document pushes the undo step and announces planChanged, which refreshes the cells.
+    mDocument->setRequestedPrecision({static_cast<NodeId>(index.row())}, *precision);
+    return true;
+}
+
+Qt::ItemFlags PrecisionTableModel::flags(const QModelIndex& index) const {
+    const Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    return index.column() == RequestedColumn ? flags | Qt::ItemIsEditable : flags;
+}
+
+QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case RequestedColumn:
+                return tr("The precision you ask for (double-click to change)");
+            case EffectiveColumn:
+                return tr("The precision TensorRT will use");
+            case SensitivityColumn:
+                return tr(
+                    "SQNR of the node's output with only this node quantized (isolated analysis); "
+                    "low means sensitive");
+            case SqnrColumn:
+                return tr("SQNR of the node's output with the whole plan applied (accumulated analysis)");
+            default:
+                return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    static const char* const kTitles[ColumnCount] = {
+        QT_TR_NOOP("Node"),   QT_TR_NOOP("Op"),   QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
+        QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"), QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR")};
+    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
+}
+
+void PrecisionTableModel::planChanged() {
+    if (rowCount() == 0) return;
+    emit dataChanged(index(0, RequestedColumn), index(rowCount() - 1, ReasonColumn));
+}
+
+std::vector<double> PrecisionTableModel::sqnrByNode(const Graph& graph, const AnalysisReport* report) {
+    if (!report) return {};
+    std::vector<double> values(graph.nodes().size(), kMissing);
+    for (const LayerError& layer : report->layers) {
+        if (layer.node < 0 || static_cast<size_t>(layer.node) >= values.size()) continue;
+        double& value = values[static_cast<size_t>(layer.node)];
+        // A node with several outputs shows its worst one.
+        if (std::isnan(value) || layer.metrics.sqnrDb < value) value = layer.metrics.sqnrDb;
+    }
+    return values;
+}
+
+void PrecisionTableModel::analysisChanged() {
+    const Model* model = mDocument->model();
+    mSensitivity =
+        model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Isolated).get()) : std::vector<double>();
+    mSqnr = model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Accumulated).get())
+                  : std::vector<double>();
+    if (rowCount() == 0) return;
+    emit dataChanged(index(0, SensitivityColumn), index(rowCount() - 1, SqnrColumn));
+}
+
+}  // namespace ql::ui

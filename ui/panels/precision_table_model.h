@@ -1,0 +1,77 @@
+#pragma once
+// The precision table: one row per node of the document's model, in graph order, with its requested and
+// effective precision (and the TensorRT reason when they differ), its MACs, its sensitivity (isolated SQNR of
+// its output) and its accumulated SQNR. `requested` is editable: setData pushes an undoable edit on the
+// document. Plan and analysis changes update the cells in place (dataChanged), so views keep their selection and
+// scroll position; only a new model resets the table.
+#include <QAbstractTableModel>
+#include <QIcon>
+#include <optional>
+#include <vector>
+
+#include "core/model/graph.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+struct AnalysisReport;
+}
+
+namespace ql::ui {
+
+class ModelDocument;
+
+class PrecisionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        NodeColumn,
+        OpColumn,
+        RequestedColumn,
+        EffectiveColumn,
+        ReasonColumn,
+        MacsColumn,
+        SensitivityColumn,
+        SqnrColumn,
+        ColumnCount
+    };
+    enum Role {
+        NodeIdRole = Qt::UserRole,
+        OpTypeRole,
+        RequestedPrecisionRole,  // int(Precision)
+        EffectivePrecisionRole,  // int(Precision)
+        FallbackRole,            // bool: effective differs from requested
+        SortRole,                // a number for numeric columns (missing values: NaN), text otherwise
+    };
+
+    explicit PrecisionTableModel(ModelDocument* document, QObject* parent = nullptr);
+
+    ModelDocument* document() const { return mDocument; }
+    // The row of `node` (rows are in graph order, so it is the node id), or -1.
+    int rowOf(NodeId node) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // A precision from an edit value: a Precision as int, or its name in any case ("int8", "FP16").
+    static std::optional<Precision> precisionFromVariant(const QVariant& value);
+
+private:
+    QVariant displayData(const Node& node, int column) const;
+    QVariant sortData(const Node& node, int column) const;
+    QString toolTip(const Node& node) const;
+    void planChanged();
+    void analysisChanged();
+    static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
+
+    ModelDocument* mDocument;
+    // Per node: the worst SQNR (dB) of its outputs, NaN when the report has none; empty without a report.
+    std::vector<double> mSensitivity;
+    std::vector<double> mSqnr;
+    QIcon mSwatches[3];  // per Precision
+};
+
+}  // namespace ql::ui

@@ -1,0 +1,100 @@
+#include "ui/plots/output_scatter_plot.h"
+
+#include <qcustomplot.h>
+#include <algorithm>
+
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+namespace {
+
+QString percent(double rate) {
+    return QStringLiteral("%1%").arg(100.0 * rate, 0, 'f', 2);
+}
+
+QString summary(const AnalysisReport& report) {
+    const OutputAgreement& o = report.outputs;
+    if (o.samples == 0) return QObject::tr("No per-sample top-1 (the first output has no batch rows)");
+    QString text =
+        QObject::tr("Top-1 agreement with FP32: %1 of %2 samples").arg(percent(o.top1Agreement)).arg(o.samples);
+    if (o.hasLabels)
+        text += QObject::tr("\nAccuracy: FP32 %1, quantized %2 (%3 points)")
+                    .arg(percent(o.accuracyFp32), percent(o.accuracyQuant))
+                    .arg(100.0 * (o.accuracyQuant - o.accuracyFp32), 0, 'f', 2);
+    return text;
+}
+
+}  // namespace
+
+OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
+    setWindowTitle(tr("Output: FP32 vs quantized"));
+    customPlot()->xAxis->setLabel(tr("FP32 value"));
+    customPlot()->yAxis->setLabel(tr("quantized value (plan simulated)"));
+    customPlot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    redraw();
+}
+
+void OutputScatterPlot::setDocument(ModelDocument* document) {
+    if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
+    mDocument = document;
+    if (document) connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+    redraw();
+}
+
+void OutputScatterPlot::redraw() {
+    mPoints = 0;
+    mSummary.clear();
+    std::shared_ptr<const AnalysisReport> report;
+    if (mDocument) report = mDocument->analysis(AnalysisMode::Accumulated);
+    if (mDocument && !report) report = mDocument->analysis(AnalysisMode::Isolated);
+    if (!report) {
+        showPlaceholder(tr("No error analysis yet.\nCalibrate with \"Then measure the quantization error\" checked."));
+        return;
+    }
+    clearPlot();
+    QCustomPlot* plot = customPlot();
+    QVector<double> fp32, quantized;
+    double low = 0.0, high = 0.0;
+    for (const OutputPair& p : report->outputPairs) {
+        fp32.append(p.fp32);
+        quantized.append(p.quantized);
+        low = std::min({low, static_cast<double>(p.fp32), static_cast<double>(p.quantized)});
+        high = std::max({high, static_cast<double>(p.fp32), static_cast<double>(p.quantized)});
+    }
+    auto* graph = plot->addGraph();
+    graph->setLineStyle(QCPGraph::lsNone);
+    QColor color = seriesColor(0);
+    color.setAlpha(140);
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 3.5));
+    graph->setData(fp32, quantized);
+    graph->setAdaptiveSampling(true);
+    mPoints = static_cast<int>(fp32.size());
+
+    auto* identity = new QCPItemStraightLine(plot);
+    identity->point1->setCoords(0.0, 0.0);
+    identity->point2->setCoords(1.0, 1.0);
+    identity->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
+
+    mSummary = summary(*report);
+    if (report->outputPairs.empty()) mSummary += tr("\n(no output values were kept by this analysis)");
+    auto* text = new QCPItemText(plot);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.02, 0.03);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setTextAlignment(Qt::AlignLeft);
+    text->setPadding(QMargins(4, 2, 4, 2));
+    QColor background = palette().color(QPalette::Base);
+    background.setAlpha(220);
+    text->setBrush(background);
+    text->setPen(QPen(textColor()));
+    text->setColor(textColor());
+    text->setText(mSummary);
+
+    const double pad = 0.05 * std::max(1e-6, high - low);
+    plot->xAxis->setRange(low - pad, high + pad);
+    plot->yAxis->setRange(low - pad, high + pad);
+    plot->replot();
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,30 @@
+#pragma once
+// FP32 against quantized values of the model's first output (a capped uniform sample kept by the analysis,
+// AnalysisReport::outputPairs), with the identity line and the top-1 agreement and accuracy numbers.
+// Uses the accumulated analysis (the whole plan), or the isolated one when it is the only one.
+#include <QPointer>
+
+#include "ui/plots/plot_widget.h"
+
+namespace ql::ui {
+
+class ModelDocument;
+
+class OutputScatterPlot : public PlotWidget {
+    Q_OBJECT
+public:
+    explicit OutputScatterPlot(QWidget* parent = nullptr);
+
+    void setDocument(ModelDocument* document);
+    int pointCount() const { return mPoints; }
+    QString summaryText() const { return mSummary; }
+
+private:
+    void redraw();
+
+    QPointer<ModelDocument> mDocument;
+    int mPoints = 0;
+    QString mSummary;
+};
+
+}  // namespace ql::ui

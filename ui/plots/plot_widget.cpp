@@ -1,0 +1,151 @@
+#include "ui/plots/plot_widget.h"
+
+#include <qcustomplot.h>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+
+#include <functional>
+
+namespace ql::ui {
+
+namespace {
+
+void styleAxis(QCPAxis* axis, const QColor& text, const QColor& grid) {
+    axis->setBasePen(QPen(text, 1));
+    axis->setTickPen(QPen(text, 1));
+    axis->setSubTickPen(QPen(text, 1));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    axis->grid()->setZeroLinePen(QPen(grid, 1));
+}
+
+// Writes through QSaveFile, so a failed export never leaves a half-written file.
+bool writeAtomically(const QString& path, QString* error, const std::function<bool(QIODevice&)>& write) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !write(file) || !file.commit()) {
+        if (error) *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+QColor seriesColor(int index) {
+    // Mid-tone colours (matplotlib's tab10) that read on white and on dark grey.
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                                    QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                    QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
+    return colors[static_cast<size_t>(index) % std::size(colors)];
+}
+
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot(this)) {
+    mControls = new QHBoxLayout;
+    mControls->setContentsMargins(4, 2, 4, 0);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(mControls);
+    layout->addWidget(mPlot, 1);
+    mPlot->setMinimumSize(240, 160);
+    mPlot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(mPlot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        menu.addAction(tr("Export..."), this, &PlotWidget::exportWithDialog);
+        menu.exec(mPlot->mapToGlobal(pos));
+    });
+    applyPalette();
+}
+
+PlotWidget::~PlotWidget() = default;
+
+bool PlotWidget::exportTo(const QString& path, QString* error) const {
+    const int w = mPlot->width(), h = mPlot->height();
+    if (QFileInfo(path).suffix().compare(QStringLiteral("svg"), Qt::CaseInsensitive) == 0) {
+        return writeAtomically(path, error, [&](QIODevice& device) {
+            QSvgGenerator svg;
+            svg.setOutputDevice(&device);
+            svg.setSize(QSize(w, h));
+            svg.setViewBox(QRect(0, 0, w, h));
+            svg.setTitle(windowTitle());
+            QCPPainter painter;
+            if (!painter.begin(&svg)) return false;
+            mPlot->toPainter(&painter, w, h);
+            return painter.end();
+        });
+    }
+    // Twice the screen size, so the PNG stays sharp in documents.
+    const QPixmap pixmap = mPlot->toPixmap(w, h, 2.0);
+    return writeAtomically(path, error, [&](QIODevice& device) { return pixmap.save(&device, "PNG"); });
+}
+
+void PlotWidget::exportWithDialog() {
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Plot"), QString(),
+                                                tr("PNG image (*.png);;SVG drawing (*.svg)"), &selected);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += selected.contains(QStringLiteral("svg")) ? ".svg" : ".png";
+    QString error;
+    if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void PlotWidget::clearPlot() {
+    mPlot->clearPlottables();
+    mPlot->clearItems();
+    mPlaceholder.clear();
+}
+
+void PlotWidget::showPlaceholder(const QString& text) {
+    clearPlot();
+    mPlaceholder = text;
+    auto* label = new QCPItemText(mPlot);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.5, 0.5);
+    label->setPositionAlignment(Qt::AlignCenter);
+    label->setText(text);
+    label->setColor(textColor());
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 1.1);
+    label->setFont(font);
+    mPlot->replot();
+}
+
+QColor PlotWidget::textColor() const {
+    return palette().color(QPalette::Text);
+}
+
+QColor PlotWidget::accentColor() const {
+    return palette().color(QPalette::Highlight);
+}
+
+void PlotWidget::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        mPlot->replot();
+    }
+}
+
+void PlotWidget::applyPalette() {
+    applyPlotPalette(mPlot, palette());
+}
+
+void applyPlotPalette(QCustomPlot* plot, const QPalette& palette) {
+    const QColor text = palette.color(QPalette::Text);
+    QColor grid = text;
+    grid.setAlpha(60);
+    plot->setBackground(palette.color(QPalette::Base));
+    for (QCPAxis* axis : plot->axisRect()->axes()) styleAxis(axis, text, grid);
+    plot->legend->setBrush(palette.color(QPalette::Base));
+    plot->legend->setTextColor(text);
+    plot->legend->setBorderPen(QPen(grid));
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,232 @@
+#include "ui/project_controller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/export/export_files.h"
+#include "core/export/qdq_export.h"
+#include "ui/model_document.h"
+#include "ui/project_file.h"
+
+namespace ql::ui {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const char* const kRecentKey = "recentFiles";
+
+struct ExportJob {
+    std::shared_ptr<const Model> model;
+    PrecisionPlan plan;
+    std::shared_ptr<const CalibrationResult> calibration;
+    TrtVersion version = TrtVersion::Trt10;
+    QString modelPath;
+};
+
+QString withSuffix(const QString& onnxPath, const QString& suffix) {
+    const QFileInfo info(onnxPath);
+    return info.absoluteDir().absoluteFilePath(info.completeBaseName() + suffix);
+}
+
+// Runs on a worker: the Q/DQ model, its decision summary, the trtexec command and the TensorRT calibration
+// cache (export_files.h), each written atomically. Returns a summary for the user, or "error: ..." naming
+// what failed.
+QString runExport(const ExportJob& job) {
+    const int trtMajor = job.version == TrtVersion::Trt86 ? 8 : 10;
+    auto result = exportQdq(*job.model, job.plan, *job.calibration, {.tensorRtMajor = trtMajor});
+    if (!result) return QStringLiteral("error: ") + QString::fromStdString(result.status().message());
+    const ExportFiles files{.model = job.modelPath.toStdString(),
+                            .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),
+                            .trtexec = withSuffix(job.modelPath, QStringLiteral(".trtexec.sh")).toStdString(),
+                            .trtCache = withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString()};
+    if (Status s = saveExportFiles(*result, *job.calibration, job.version, files); !s.isOk())
+        return QStringLiteral("error: ") + QString::fromStdString(s.message());
+    int int8Layers = 0;
+    for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
+    return QObject::tr(
+               "Exported %1: %2 INT8 layers, %3 quantized inputs, %4 preparation steps.\n"
+               "Decisions: %5\nBuild the engine: sh %6\nTensorRT calibration cache (implicit path): %7")
+        .arg(job.modelPath)
+        .arg(int8Layers)
+        .arg(result->placement.edges.size())
+        .arg(result->steps.size())
+        .arg(QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
+             QString::fromStdString(files.trtCache));
+}
+
+bool isOffscreen() {
+    return QApplication::platformName().startsWith(QStringLiteral("offscreen"));
+}
+
+}  // namespace
+
+ProjectController::ProjectController(QWidget* window, ModelDocument* document)
+    : QObject(window), mWindow(window), mDocument(document) {
+    mPrompt = [this] {
+        const auto answer =
+            QMessageBox::warning(mWindow, tr("Unsaved changes"),
+                                 tr("%1 has unsaved changes (precisions or calibration). Save them in a project?")
+                                     .arg(mDocument->fileName()),
+                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        return answer == QMessageBox::Save      ? UnsavedChoice::Save
+               : answer == QMessageBox::Discard ? UnsavedChoice::Discard
+                                                : UnsavedChoice::Cancel;
+    };
+    connect(&mExportWatcher, &QFutureWatcher<QString>::finished, this, &ProjectController::exportFinished);
+}
+
+void ProjectController::addFileActions(QMenu* file) {
+    QAction* quit = file->actions().isEmpty() ? nullptr : file->actions().back();
+    auto* openProject = new QAction(tr("Open &Project..."), this);
+    connect(openProject, &QAction::triggered, this, &ProjectController::chooseAndOpenProject);
+    mRecentMenu = new QMenu(tr("Open &Recent"), mWindow);
+    mSave = new QAction(tr("&Save Project"), this);
+    mSave->setShortcut(QKeySequence::Save);
+    connect(mSave, &QAction::triggered, this, &ProjectController::save);
+    auto* saveAs = new QAction(tr("Save Project &As..."), this);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    connect(saveAs, &QAction::triggered, this, &ProjectController::chooseAndSave);
+    mExport = new QAction(tr("&Export for TensorRT..."), this);
+    mExport->setShortcut(Qt::CTRL | Qt::Key_E);
+    mExport->setToolTip(tr("Write the Q/DQ model, its decision summary and the TensorRT calibration cache"));
+    connect(mExport, &QAction::triggered, this, &ProjectController::chooseAndExport);
+    for (QAction* action : {openProject, mRecentMenu->menuAction()}) file->insertAction(quit ? quit : nullptr, action);
+    file->insertSeparator(quit);
+    for (QAction* action : {mSave, saveAs}) file->insertAction(quit, action);
+    file->insertSeparator(quit);
+    file->insertAction(quit, mExport);
+    file->insertSeparator(quit);
+    auto updateEnabled = [this] {
+        mSave->setEnabled(mDocument->model() != nullptr);
+        mExport->setEnabled(mDocument->calibration() != nullptr && !mExportWatcher.isRunning());
+    };
+    connect(mDocument, &ModelDocument::modelReplaced, this, updateEnabled);
+    connect(mDocument, &ModelDocument::calibrationChanged, this, updateEnabled);
+    connect(&mExportWatcher, &QFutureWatcher<QString>::finished, this, updateEnabled);
+    updateEnabled();
+    rebuildRecentMenu();
+}
+
+bool ProjectController::maybeSave() {
+    if (!mDocument->isModified()) return true;
+    switch (mPrompt()) {
+        case UnsavedChoice::Save:
+            return save();
+        case UnsavedChoice::Discard:
+            return true;
+        case UnsavedChoice::Cancel:
+            return false;
+    }
+    return false;
+}
+
+bool ProjectController::save() {
+    if (mDocument->projectPath().isEmpty()) return chooseAndSave();
+    return saveProjectAs(mDocument->projectPath());
+}
+
+bool ProjectController::chooseAndSave() {
+    if (!mDocument->model()) return false;
+    const QString suggested = withSuffix(mDocument->filePath(), QStringLiteral(".qlproj"));
+    const QString path =
+        QFileDialog::getSaveFileName(mWindow, tr("Save Project"), suggested, tr("QuantLens projects (*.qlproj)"));
+    return !path.isEmpty() && saveProjectAs(path);
+}
+
+bool ProjectController::saveProjectAs(const QString& path) {
+    QString target = path;
+    if (QFileInfo(target).suffix().isEmpty()) target += QStringLiteral(".qlproj");
+    if (Status s = saveProject(*mDocument, target); !s.isOk()) {
+        emit message(tr("Could not save %1: %2").arg(target, QString::fromStdString(s.message())));
+        if (!isOffscreen())
+            QMessageBox::warning(mWindow, tr("Cannot save project"), QString::fromStdString(s.message()));
+        return false;
+    }
+    mDocument->setProjectPath(QFileInfo(target).absoluteFilePath());
+    mDocument->markSaved();
+    addRecentFile(target);
+    emit message(tr("Saved %1").arg(target));
+    return true;
+}
+
+void ProjectController::chooseAndOpenProject() {
+    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Open Project"), QString(),
+                                                      tr("QuantLens projects (*.qlproj);;All files (*)"));
+    if (!path.isEmpty()) emit openRequested(path);
+}
+
+QStringList ProjectController::recentFiles() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void ProjectController::addRecentFile(const QString& path) {
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles) files.removeLast();
+    QSettings().setValue(kRecentKey, files);
+    rebuildRecentMenu();
+}
+
+void ProjectController::rebuildRecentMenu() {
+    if (!mRecentMenu) return;
+    mRecentMenu->clear();
+    const QStringList files = recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction* action = mRecentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (QFileInfo::exists(path)) {
+                emit openRequested(path);
+                return;
+            }
+            QStringList remaining = recentFiles();
+            remaining.removeAll(path);
+            QSettings().setValue(kRecentKey, remaining);
+            rebuildRecentMenu();
+            emit message(tr("%1 no longer exists; removed from the recent files.").arg(path));
+        });
+    }
+    mRecentMenu->setEnabled(!files.isEmpty());
+}
+
+void ProjectController::chooseAndExport() {
+    if (!mDocument->model() || !mDocument->calibration() || mExportWatcher.isRunning()) return;
+    const QString suggested = withSuffix(mDocument->filePath(), QStringLiteral(".qdq.onnx"));
+    const QString path =
+        QFileDialog::getSaveFileName(mWindow, tr("Export for TensorRT"), suggested, tr("ONNX models (*.onnx)"));
+    if (path.isEmpty()) return;
+    exportTo(path);
+}
+
+void ProjectController::exportTo(const QString& path) {
+    ExportJob job{.model = mDocument->sharedModel(),
+                  .plan = mDocument->plan(),
+                  .calibration = mDocument->calibration(),
+                  .version = mDocument->trtVersion(),
+                  .modelPath = path};
+    emit message(tr("Exporting %1...").arg(path));
+    mExportWatcher.setFuture(QtConcurrent::run([job] { return runExport(job); }));
+    mExport->setEnabled(false);
+}
+
+void ProjectController::exportFinished() {
+    const QString result = mExportWatcher.result();
+    emit message(result);
+    emit exported(!result.startsWith(QStringLiteral("error: ")));
+    if (isOffscreen()) return;
+    if (result.startsWith(QStringLiteral("error: ")))
+        QMessageBox::warning(mWindow, tr("Export failed"), result.mid(7));
+    else
+        QMessageBox::information(mWindow, tr("Export finished"), result);
+}
+
+}  // namespace ql::ui

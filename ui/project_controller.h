@@ -1,0 +1,64 @@
+#pragma once
+// File handling of the window: open/save projects (.qlproj), recent files, the unsaved-changes prompt,
+// and exporting the TensorRT-ready model. The window owns one; it adds its actions to the File menu.
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <functional>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace ql::ui {
+
+class ModelDocument;
+
+class ProjectController : public QObject {
+    Q_OBJECT
+public:
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    using UnsavedPrompt = std::function<UnsavedChoice()>;
+
+    ProjectController(QWidget* window, ModelDocument* document);
+
+    // Adds Open Project, Save, Save As, Recent Files and Export to `file` (before its last action, Quit).
+    void addFileActions(QMenu* file);
+    QAction* saveAction() const { return mSave; }
+    QAction* exportAction() const { return mExport; }
+
+    // True when the document may be replaced or closed: it has no unsaved changes, or the user saved or
+    // discarded them. Asks through the prompt (a message box unless replaced, e.g. by tests).
+    bool maybeSave();
+    void setUnsavedPrompt(UnsavedPrompt prompt) { mPrompt = std::move(prompt); }
+
+    bool saveProjectAs(const QString& path);
+    // Exports in the background to `path`, with .summary.json, .trtexec.sh and .calib.cache beside it; needs a
+    // calibration.
+    void exportTo(const QString& path);
+    void addRecentFile(const QString& path);
+    QStringList recentFiles() const;
+
+signals:
+    void openRequested(const QString& path);
+    void message(const QString& text);  // for the log and the status bar
+    void exported(bool ok);
+
+private:
+    bool save();
+    bool chooseAndSave();
+    void chooseAndOpenProject();
+    void rebuildRecentMenu();
+    void chooseAndExport();
+    void exportFinished();
+
+    QWidget* mWindow;
+    ModelDocument* mDocument;
+    UnsavedPrompt mPrompt;
+    QAction* mSave = nullptr;
+    QAction* mExport = nullptr;
+    QMenu* mRecentMenu = nullptr;
+    QFutureWatcher<QString> mExportWatcher;  // the export's summary, or its error
+};
+
+}  // namespace ql::ui

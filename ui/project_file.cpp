@@ -1,0 +1,132 @@
+#include "ui/project_file.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <fstream>
+#include <sstream>
+
+#include "core/common/atomic_file.h"
+#include "core/common/json_util.h"
+#include "core/quant/analysis_file.h"
+#include "core/quant/calibration_file.h"
+
+namespace ql::ui {
+namespace {
+
+constexpr const char* kFormat = "quantlens-project";
+constexpr int kVersion = 1;
+
+nlohmann::json analysesJson(const ModelDocument& document, const Graph& graph) {
+    nlohmann::json analyses = nlohmann::json::object();
+    for (AnalysisMode mode : {AnalysisMode::Accumulated, AnalysisMode::Isolated})
+        if (const auto report = document.analysis(mode))
+            analyses[analysisModeName(mode)] = analysisToJson(graph, *report);
+    return analyses;
+}
+
+// The model the project names: relative to the project's folder first, then the absolute path saved beside it.
+QString resolveModelPath(const nlohmann::json& project, const QString& projectPath) {
+    const QDir folder = QFileInfo(projectPath).absoluteDir();
+    const QString relative = QString::fromStdString(project.value("model", ""));
+    if (!relative.isEmpty() && QFileInfo::exists(folder.absoluteFilePath(relative)))
+        return QDir::cleanPath(folder.absoluteFilePath(relative));
+    const QString absolute = QString::fromStdString(project.value("model_absolute", ""));
+    if (!absolute.isEmpty() && QFileInfo::exists(absolute)) return absolute;
+    return {};
+}
+
+Result<nlohmann::json> readProjectJson(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return notFound(path + ": cannot open the project file");
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json project = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (project.is_discarded() || !project.is_object())
+        return invalidArgument(path + ": not a JSON object; is this a QuantLens project (.qlproj)?");
+    if (project.value("format", "") != kFormat)
+        return invalidArgument(path + ": \"format\" is not \"" + kFormat +
+                               "\"; is this a QuantLens project (.qlproj)?");
+    if (project.value("version", 0) != kVersion)
+        return invalidArgument(path + ": project version " + project.value("version", nlohmann::json()).dump() +
+                               " is not supported (this QuantLens reads version 1)");
+    return project;
+}
+
+// Plan, calibration and analyses of the project, on top of the freshly loaded model.
+Status restoreWork(const nlohmann::json& project, const std::string& label, LoadedModel& loaded) {
+    const Graph& graph = loaded.model->graph();
+    if (const auto plan = project.find("plan"); plan != project.end() && !plan->is_null()) {
+        QL_ASSIGN_OR_RETURN(loaded.plan, PrecisionPlan::fromJson(graph, *plan, label + " (plan)"));
+    }
+    if (const auto calibration = project.find("calibration"); calibration != project.end() && !calibration->is_null()) {
+        QL_ASSIGN_OR_RETURN(CalibrationResult result,
+                            calibrationFromJson(graph, *calibration, label + " (calibration)"));
+        loaded.calibration = std::make_shared<const CalibrationResult>(std::move(result));
+    }
+    if (const auto analyses = project.find("analysis"); analyses != project.end() && analyses->is_object()) {
+        for (const auto& [key, value] : analyses->items()) {
+            QL_ASSIGN_OR_RETURN(AnalysisReport report, analysisFromJson(graph, value, label + " (analysis)"));
+            auto shared = std::make_shared<const AnalysisReport>(std::move(report));
+            (shared->mode == AnalysisMode::Accumulated ? loaded.accumulated : loaded.isolated) = shared;
+        }
+    }
+    loaded.dataSettings = project.value("data", nlohmann::json::object());
+    return {};
+}
+
+}  // namespace
+
+Status saveProject(const ModelDocument& document, const QString& path) {
+    const Model* model = document.model();
+    if (!model) return invalidArgument("There is no model to save in a project.");
+    const Graph& graph = model->graph();
+    const QString modelPath = QFileInfo(document.filePath()).absoluteFilePath();
+    nlohmann::json project = {
+        {"format", kFormat},
+        {"version", kVersion},
+        {"model", QFileInfo(path).absoluteDir().relativeFilePath(modelPath).toStdString()},
+        {"model_absolute", modelPath.toStdString()},
+        {"trt", trtVersionName(document.trtVersion())},
+        {"plan", document.plan().toJson(graph)},
+        {"data", document.dataSettings()},
+    };
+    if (const auto calibration = document.calibration())
+        project["calibration"] = calibrationToJson(graph, *calibration);
+    if (nlohmann::json analyses = analysesJson(document, graph); !analyses.empty()) project["analysis"] = analyses;
+    return writeFileAtomically(path.toStdString(), dumpJson(project) + "\n");
+}
+
+std::shared_ptr<LoadedModel> loadProject(const QString& path) {
+    const std::string label = path.toStdString();
+    auto project = readProjectJson(label);
+    if (!project) {
+        auto failed = std::make_shared<LoadedModel>();
+        failed->path = path;
+        failed->error = QString::fromStdString(project.status().message());
+        return failed;
+    }
+    const QString modelPath = resolveModelPath(*project, path);
+    if (modelPath.isEmpty()) {
+        auto failed = std::make_shared<LoadedModel>();
+        failed->path = path;
+        failed->error = QObject::tr(
+                            "%1: the model '%2' was not found (neither relative to the project nor at %3). "
+                            "Move the model back or edit \"model\" in the project file.")
+                            .arg(path, QString::fromStdString(project->value("model", "")),
+                                 QString::fromStdString(project->value("model_absolute", "")));
+        return failed;
+    }
+    const TrtVersion version = parseTrtVersion(project->value("trt", "10")).value_or(TrtVersion::Trt10);
+    auto loaded = ModelDocument::load(modelPath, version);
+    if (!loaded->model) return loaded;
+    if (Status s = restoreWork(*project, label, *loaded); !s.isOk()) {
+        loaded->model.reset();
+        loaded->error = QString::fromStdString(s.message());
+        return loaded;
+    }
+    ModelDocument::decidePrecisions(*loaded, version);
+    loaded->projectPath = QFileInfo(path).absoluteFilePath();
+    return loaded;
+}
+
+}  // namespace ql::ui

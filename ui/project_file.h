@@ -1,0 +1,30 @@
+#pragma once
+// The project file (.qlproj, JSON): everything needed to come back to a piece of work.
+//   {
+//     "format": "quantlens-project", "version": 1,
+//     "model": "../models/resnet18.onnx",      relative to the project's folder
+//     "model_absolute": "/data/models/resnet18.onnx",   tried when the relative path does not resolve
+//     "trt": "10.x",                            the TensorRT version the rules follow ("8.6" or "10.x")
+//     "plan": { ...PrecisionPlan JSON (docs/plan-schema.md)... },
+//     "data": { ...calibration dialog settings... },
+//     "calibration": { ...CALIB.json (docs/calibration-schema.md)... },          optional
+//     "analysis": { "accumulated": { ... }, "isolated": { ... } }                optional (analysis_file.h)
+//   }
+#include <QString>
+#include <memory>
+
+#include "core/common/status.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+inline constexpr const char* kProjectSuffix = "qlproj";
+
+// Writes the document's model path, plan, data settings and results atomically.
+Status saveProject(const ModelDocument& document, const QString& path);
+
+// Runs on any thread: reads the project, loads its model and restores plan and results. Errors (unreadable
+// or invalid project, missing model, a plan that names nodes the model lacks) are in `error`, naming the file.
+std::shared_ptr<LoadedModel> loadProject(const QString& path);
+
+}  // namespace ql::ui
