@@ -172,7 +172,8 @@ Status Executor::runStep(const Step& step, const RunOptions& options, std::vecto
         if (outputs[o].empty() && outputs[o].dtype() == DataType::Undefined)
             return internalError(nodeErrorMessage(node, "kernel did not produce output " + std::to_string(o)));
         if (options.observer && options.observer->wants(out))
-            options.observer->observe(mGraph.node(mGraph.value(out).producer), out, onednn::toPlain(outputs[o]));
+            options.observer->observe(mGraph.node(mGraph.value(out).producer), out,
+                                      options.observer->acceptsLayouts() ? outputs[o] : onednn::toPlain(outputs[o]));
         values[static_cast<size_t>(out)] = std::move(outputs[o]);
     }
     return Status::ok();

@@ -20,8 +20,8 @@ namespace ql {
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
 // Sees the tensors nodes produce: observe() is called for every value wants() accepts (by default all of
-// them), always with a plain row-major tensor. Keeping a copy of the Tensor keeps its storage alive; the
-// executor frees its own reference after the value's last consumer.
+// them), with a plain row-major tensor unless acceptsLayouts(). Keeping a copy of the Tensor keeps its storage alive;
+// the executor frees its own reference after the value's last consumer.
 class TensorObserver {
 public:
     virtual ~TensorObserver() = default;
@@ -33,6 +33,9 @@ public:
         (void)value;
         return true;
     }
+    // True when observe() also takes tensors in a oneDNN layout (Tensor::isPlain() false), e.g. statistics
+    // that do not depend on element order; the executor then skips the reorder to plain for them.
+    virtual bool acceptsLayouts() const { return false; }
 };
 
 // Lets a caller change what a node sees and produces (quantization simulation: quantize-dequantize the

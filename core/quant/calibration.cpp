@@ -80,6 +80,8 @@ public:
         return mSameAs[static_cast<size_t>(value)] == kNoId &&
                (producer == kNoId || mGraph.node(producer).opType != "Constant");
     }
+    // Statistics ignore element order: a tensor left in a oneDNN layout is read as it is (observer.h).
+    bool acceptsLayouts() const override { return true; }
     void observe(const Node&, ValueId value, const Tensor& tensor) override {
         const std::optional<Clamp>& clamp = mClamps[static_cast<size_t>(value)];
         if (clamp && clamp->derived) return;  // counted from its input

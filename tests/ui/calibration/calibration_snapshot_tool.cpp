@@ -1,6 +1,6 @@
 // Renders the main window after a calibration of the bundled sample (graph, histogram of a Conv output with
 // the method lines, per-layer error) to a PNG, for looking at it (not a test).
-//   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter]
+//   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter | --dialog]
 #include <QApplication>
 #include <QDockWidget>
 #include <QSignalSpy>
@@ -9,6 +9,7 @@
 
 #include "tests/ui/calibration/calibration_test_support.h"
 #include "ui/calibration/calibration_controller.h"
+#include "ui/calibration/calibration_dialog.h"
 #include "ui/calibration/calibration_runner.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
@@ -29,7 +30,13 @@ int main(int argc, char** argv) {
     QSignalSpy opened(&window, &ql::ui::MainWindow::modelOpened);
     window.openModel(ql::test::sampleModelPath());
     if (!QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000)) return 1;
-    auto* runner = window.findChild<ql::ui::CalibrationController*>()->runner();
+    auto* controller = window.findChild<ql::ui::CalibrationController*>();
+    if (args.contains(QStringLiteral("--dialog"))) {  // the calibration dialog with the sample's data dropped in
+        controller->openDialog(QString::fromStdString(ql::test::sampleDataPath("digits_calib.npy")));
+        QTest::qWait(300);
+        return controller->dialog()->grab().save(args[1]) ? 0 : 1;
+    }
+    auto* runner = controller->runner();
     QSignalSpy finished(runner, &ql::ui::CalibrationRunner::finished);
     runner->start(ql::test::sampleRequest(true, 256));
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
