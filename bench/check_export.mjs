@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readNpy, safeName, seededFloats, writeNpyFloat32 } from './npy.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const samples = path.join(repo, 'resources', 'samples');
@@ -53,48 +54,6 @@ function sampleFiles(model) {
     labels: path.join(samples, 'digits_test_labels.npy'),
   };
 }
-
-function seededFloats(count, seed) {
-  const out = new Float32Array(count);
-  let state = seed >>> 0;
-  for (let i = 0; i < count; ++i) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    out[i] = (state / 4294967296) * 2 - 1;
-  }
-  return out;
-}
-
-function writeNpyFloat32(file, data, shape) {
-  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const prefix = Buffer.alloc(10);
-  prefix.write('\x93NUMPY', 0, 'latin1');
-  prefix[6] = 1;
-  prefix[7] = 0;
-  prefix.writeUInt16LE(header.length, 8);
-  fs.writeFileSync(file, Buffer.concat([prefix, Buffer.from(header, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
-}
-
-// { data, shape } of a little-endian float32 / int64 .npy file.
-function readNpy(file) {
-  const bytes = fs.readFileSync(file);
-  const major = bytes[6];
-  const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
-  const start = (major === 1 ? 10 : 12) + headerLength;
-  const header = bytes.subarray(0, start).toString('latin1');
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter((s) => s.trim() !== '').map(Number);
-  const body = bytes.subarray(start);
-  const copy = (Type) => new Type(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-  if (header.includes("'<f4'")) return { data: copy(Float32Array), shape };
-  if (header.includes("'<i8'")) return { data: Array.from(copy(BigInt64Array), Number), shape };
-  throw new Error(`${file}: unsupported dtype in ${header}`);
-}
-
-const safeName = (name) => {
-  const s = (name || '_').replace(/[^A-Za-z0-9._-]/g, '_');
-  return s === '.' || s === '..' ? '_' : s;
-};
 
 const cli = (options, args) => execFileSync(options.cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 

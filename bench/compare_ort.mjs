@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readNpy, safeName, seededFloats, writeNpyFloat32 } from './npy.mjs';
 
 function parseArgs(argv) {
   const options = { cli: '../build/app/quantlens-cli', threads: 2, iters: 20, tol: 1e-4, perOutput: false, models: [] };
@@ -28,52 +29,6 @@ function parseArgs(argv) {
   }
   return options;
 }
-
-// Seeded values so both runtimes see the same inputs (and reruns are comparable).
-function seededFloats(count, seed) {
-  const out = new Float32Array(count);
-  let state = seed >>> 0;
-  for (let i = 0; i < count; ++i) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    out[i] = (state / 4294967296) * 2 - 1;
-  }
-  return out;
-}
-
-// .npy version 1.0 for float32 C-order arrays.
-function writeNpyFloat32(file, data, shape) {
-  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const prefix = Buffer.alloc(10);
-  prefix.write('\x93NUMPY', 0, 'latin1');
-  prefix[6] = 1;
-  prefix[7] = 0;
-  prefix.writeUInt16LE(header.length, 8);
-  fs.writeFileSync(file, Buffer.concat([prefix, Buffer.from(header, 'latin1'), Buffer.from(data.buffer)]));
-}
-
-// Values of an .npy file written by quantlens-cli (float32 / float64 / int64 / int32 / bool / uint8).
-function readNpy(file) {
-  const bytes = fs.readFileSync(file);
-  const major = bytes[6];
-  const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
-  const start = (major === 1 ? 10 : 12) + headerLength;
-  const header = bytes.subarray(0, start).toString('latin1');
-  const body = bytes.subarray(start);
-  const copy = (Type) => new Type(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-  if (header.includes("'<f4'")) return copy(Float32Array);
-  if (header.includes("'<f8'")) return copy(Float64Array);
-  if (header.includes("'<i8'")) return Array.from(copy(BigInt64Array), Number);
-  if (header.includes("'<i4'")) return copy(Int32Array);
-  if (header.includes("'|b1'") || header.includes("'|u1'")) return copy(Uint8Array);
-  throw new Error(`${file}: unsupported dtype in ${header}`);
-}
-
-const safeName = (name) => {
-  const s = (name || '_').replace(/[^A-Za-z0-9._-]/g, '_');
-  return s === '.' || s === '..' ? '_' : s;
-};
 
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
@@ -116,7 +71,7 @@ async function compareModelIn(dir, model, options) {
   let worst = { maxAbsDiff: 0, maxMagnitude: Infinity, relative: 0 };
   const problems = [];
   for (const name of session.outputNames) {
-    const ours = readNpy(path.join(dir, 'out', `${safeName(name)}.npy`));
+    const ours = readNpy(path.join(dir, 'out', `${safeName(name)}.npy`)).data;
     const theirs = ortOutputs[name].data;
     if (ours.length !== theirs.length) throw new Error(`output ${name}: ${ours.length} vs ${theirs.length} elements`);
     if (ours.length === 0) problems.push(`${name} is empty`);
