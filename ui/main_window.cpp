@@ -30,6 +30,7 @@
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/graph/graph_view.h"
+#include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/node_list_model.h"
 #include "ui/panels/node_properties_panel.h"
@@ -400,8 +401,7 @@ void MainWindow::loadFinished() {
     if (!outcome->model) {
         mStatusLabel->setText(tr("Could not open %1").arg(QFileInfo(outcome->path).fileName()));
         emit modelFailedToOpen(outcome->path, outcome->error);
-        if (!QApplication::platformName().startsWith(QStringLiteral("offscreen")))
-            QMessageBox::warning(this, tr("Cannot open model"), outcome->error);
+        showMessage(this, QMessageBox::Warning, tr("Cannot open model"), outcome->error);
         return;
     }
     mDocument->replaceModel(*outcome);

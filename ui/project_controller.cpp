@@ -1,7 +1,6 @@
 #include "ui/project_controller.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -11,6 +10,7 @@
 
 #include "core/export/export_files.h"
 #include "core/export/qdq_export.h"
+#include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/project_file.h"
 
@@ -57,10 +57,6 @@ QString runExport(const ExportJob& job) {
         .arg(result->steps.size())
         .arg(QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
              QString::fromStdString(files.trtCache));
-}
-
-bool isOffscreen() {
-    return QApplication::platformName().startsWith(QStringLiteral("offscreen"));
 }
 
 }  // namespace
@@ -143,8 +139,7 @@ bool ProjectController::saveProjectAs(const QString& path) {
     if (QFileInfo(target).suffix().isEmpty()) target += QStringLiteral(".qlproj");
     if (Status s = saveProject(*mDocument, target); !s.isOk()) {
         emit message(tr("Could not save %1: %2").arg(target, QString::fromStdString(s.message())));
-        if (!isOffscreen())
-            QMessageBox::warning(mWindow, tr("Cannot save project"), QString::fromStdString(s.message()));
+        showMessage(mWindow, QMessageBox::Warning, tr("Cannot save project"), QString::fromStdString(s.message()));
         return false;
     }
     mDocument->setProjectPath(QFileInfo(target).absoluteFilePath());
@@ -222,11 +217,10 @@ void ProjectController::exportFinished() {
     const QString result = mExportWatcher.result();
     emit message(result);
     emit exported(!result.startsWith(QStringLiteral("error: ")));
-    if (isOffscreen()) return;
     if (result.startsWith(QStringLiteral("error: ")))
-        QMessageBox::warning(mWindow, tr("Export failed"), result.mid(7));
+        showMessage(mWindow, QMessageBox::Warning, tr("Export failed"), result.mid(7));
     else
-        QMessageBox::information(mWindow, tr("Export finished"), result);
+        showMessage(mWindow, QMessageBox::Information, tr("Export finished"), result);
 }
 
 }  // namespace ql::ui

@@ -9,6 +9,7 @@
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/calibration/calibration_runner.h"
 #include "ui/calibration/calibration_status_widget.h"
+#include "ui/message_box.h"
 #include "ui/model_document.h"
 
 namespace ql::ui {
@@ -89,9 +90,7 @@ void CalibrationController::showFailure(const QString& message) {
     updateActions();
     emit statusMessage(tr("Calibration failed: %1").arg(message));
     // Not blocking: the window (and any test driving it) keeps running.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Calibration failed"), message, QMessageBox::Ok, mWindow);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    showMessage(mWindow, QMessageBox::Warning, tr("Calibration failed"), message);
 }
 
 }  // namespace ql::ui

@@ -1,5 +1,7 @@
 #include "ui/plots/plot_widget.h"
 
+#include "ui/message_box.h"
+
 #include <qcustomplot.h>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -93,7 +95,7 @@ void PlotWidget::exportWithDialog() {
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += selected.contains(QStringLiteral("svg")) ? ".svg" : ".png";
     QString error;
-    if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+    if (!exportTo(path, &error)) showMessage(this, QMessageBox::Warning, tr("Export failed"), error);
 }
 
 void PlotWidget::clearPlot() {
