@@ -7,6 +7,9 @@
 #include <QtTest>
 
 #include "tests/support/model_builder.h"
+#include "ui/graph/graph_node_item.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
 
@@ -46,6 +49,19 @@ void MainWindowTest::opensTheSampleModelAndListsEveryNode() {
     QCOMPARE(static_cast<size_t>(table->model()->rowCount()), window.document()->model()->graph().nodes().size());
     QVERIFY(table->model()->rowCount() > 10);
     QCOMPARE(table->model()->index(0, 2).data().toString(), QStringLiteral("Conv"));
+
+    // The graph: one box per node (the sample has no Q/DQ to fold), plus its input and output.
+    auto* view = window.findChild<ui::GraphView*>();
+    QVERIFY(view);
+    QVERIFY(
+        QTest::qWaitFor([&] { return view->graphScene()->layout() && !view->graphScene()->isLayoutPending(); }, 30000));
+    const Graph& graph = window.document()->model()->graph();
+    int operators = 0;
+    for (const ui::GraphNodeItem* item : view->graphScene()->nodeItems())
+        operators += item->kind() == ui::VisibleKind::Operator ? 1 : 0;
+    QCOMPARE(static_cast<size_t>(operators), graph.nodes().size());
+    QCOMPARE(view->graphScene()->nodeItems().size(),
+             graph.nodes().size() + graph.inputs().size() + graph.outputs().size());
 }
 
 void MainWindowTest::droppedOnnxFileOpens() {
