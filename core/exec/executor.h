@@ -95,7 +95,9 @@ private:
     Status prepare();
     Status prepareFusion();
     Status wrapConcats();
-    void allowLayoutOutputs(const std::vector<const Step*>& stepOfNode);
+    void wrapActivations();
+    // Lets each of `steps` leave its output in a oneDNN layout when every reader (per stepOfNode) takes it.
+    void allowLayoutOutputs(const std::vector<const Step*>& stepOfNode, const std::vector<const Step*>& steps);
     Status bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const;
     std::vector<const Step*> planFor(const RunOptions& options) const;
     Status runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values);

@@ -6,6 +6,7 @@
 #include "core/exec/fusion.h"
 #include "core/exec/kernels/conv.h"
 #include "core/exec/kernels/registry.h"
+#include "core/exec/layout_activation.h"
 #include "core/exec/layout_concat.h"
 #include "core/exec/layout_ops.h"
 
@@ -23,6 +24,7 @@ Status Executor::prepareFusion() {
     mGroupKernels.clear();
     mGroupSteps.reserve(groups.size());
     QL_RETURN_IF_ERROR(wrapConcats());
+    wrapActivations();
     std::vector<const Step*> stepOfNode(mNodeSteps.size());
     for (size_t n = 0; n < mNodeSteps.size(); ++n) {
         stepOfNode[n] = &mNodeSteps[n];
@@ -53,8 +55,27 @@ Status Executor::prepareFusion() {
     mPlan.clear();
     for (size_t n = 0; n < stepOfNode.size(); ++n)
         if (stepOfNode[n]->nodes.back() == static_cast<NodeId>(n)) mPlan.push_back(stepOfNode[n]);
-    allowLayoutOutputs(stepOfNode);
+    allowLayoutOutputs(stepOfNode, mPlan);
+    // A run that observes a group's hidden values runs the group's nodes one by one (planFor): they keep
+    // layouts among themselves too, so observing costs the activation passes, not reorders to NCHW.
+    std::vector<const Step*> members;
+    for (const Step& group : mGroupSteps)
+        for (NodeId n : group.nodes) {
+            stepOfNode[static_cast<size_t>(n)] = &mNodeSteps[static_cast<size_t>(n)];
+            members.push_back(stepOfNode[static_cast<size_t>(n)]);
+        }
+    allowLayoutOutputs(stepOfNode, members);
     return Status::ok();
+}
+
+void Executor::wrapActivations() {
+    for (Step& step : mNodeSteps) {
+        auto ops = activationPostOps(mGraph, *step.node);
+        if (!ops || step.outputs.size() != 1) continue;
+        auto kernel = std::make_unique<LayoutActivationKernel>(*step.kernel, std::move(*ops));
+        step.kernel = kernel.get();
+        mGroupKernels.push_back(std::move(kernel));
+    }
 }
 
 Status Executor::wrapConcats() {
@@ -69,7 +90,7 @@ Status Executor::wrapConcats() {
     return Status::ok();
 }
 
-void Executor::allowLayoutOutputs(const std::vector<const Step*>& stepOfNode) {
+void Executor::allowLayoutOutputs(const std::vector<const Step*>& stepOfNode, const std::vector<const Step*>& steps) {
     auto readsInLayout = [&](ValueId v, NodeId consumer) {
         const Step& reader = *stepOfNode[static_cast<size_t>(consumer)];
         bool found = false;
@@ -80,7 +101,7 @@ void Executor::allowLayoutOutputs(const std::vector<const Step*>& stepOfNode) {
         }
         return found;
     };
-    for (const Step* step : mPlan) {
+    for (const Step* step : steps) {
         auto* aware = dynamic_cast<LayoutAwareKernel*>(step->kernel);
         if (!aware || step->outputs.empty() || step->outputs[0] == kNoId) continue;
         const ValueId out = step->outputs[0];

@@ -46,7 +46,8 @@ std::optional<std::vector<PostOp>> clipPostOps(const Graph& graph, const Node& n
     return std::vector<PostOp>{{false, alg::eltwise_clip, *lo, *hi}};
 }
 
-// The post-ops computing a single-input activation node, or nullopt when `node` is not one.
+}  // namespace
+
 std::optional<std::vector<PostOp>> activationPostOps(const Graph& graph, const Node& node) {
     auto one = [](alg a, float alpha = 0.0f, float beta = 0.0f) {
         return std::vector<PostOp>{{false, a, alpha, beta}};
@@ -64,6 +65,8 @@ std::optional<std::vector<PostOp>> activationPostOps(const Graph& graph, const N
     if (isOnnxOp(node, "Clip")) return clipPostOps(graph, node);
     return std::nullopt;
 }
+
+namespace {
 
 bool isHardSwishGate(const Node& node) {
     return std::abs(node.floatAttribute("alpha", 0.2f) - 1.0f / 6.0f) < 1e-7f &&

@@ -4,6 +4,7 @@
 // another tensor of the same shape runs as one oneDNN convolution with post-ops. A node is folded in only when
 // the tensor it reads has no other consumer and is not a graph output; the executor still runs a group node by
 // node when a run's observer wants one of the group's hidden tensors, or when an interceptor is set.
+#include <optional>
 #include <vector>
 
 #include "core/exec/kernels/onednn_layer.h"
@@ -21,5 +22,9 @@ struct FusionGroup {
 };
 
 std::vector<FusionGroup> findConvFusions(const Graph& graph);
+
+// The oneDNN eltwise chain computing a single-input activation node (Relu, LeakyRelu, Clip with constant
+// bounds, HardSigmoid, Sigmoid, Tanh, Elu, HardSwish), or nullopt when `node` is not one.
+std::optional<std::vector<PostOp>> activationPostOps(const Graph& graph, const Node& node);
 
 }  // namespace ql

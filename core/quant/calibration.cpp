@@ -8,10 +8,12 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "core/exec/executor.h"
 #include "core/model/constant_values.h"
+#include "core/quant/observation_queue.h"
 #include "core/quant/weight_ranges.h"
 
 namespace ql {
@@ -82,12 +84,20 @@ public:
     }
     // Statistics ignore element order: a tensor left in a oneDNN layout is read as it is (observer.h).
     bool acceptsLayouts() const override { return true; }
-    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+    void observe(const Node&, ValueId value, const Tensor& tensor) override { take(value, tensor); }
+    // A tensor of a value, produced by the run or given as an input.
+    void take(ValueId value, const Tensor& tensor) {
+        if (!wants(value)) return;
+        if (mQueue)
+            mQueue->push(value, tensor);
+        else
+            observeValue(value, tensor);
+    }
+    // Counts from here on on the queue's worker thread, which then owns every observer.
+    void countOn(ObservationQueue* queue) { mQueue = queue; }
+    void observeValue(ValueId value, const Tensor& tensor) {
         const std::optional<Clamp>& clamp = mClamps[static_cast<size_t>(value)];
         if (clamp && clamp->derived) return;  // counted from its input
-        if (wants(value)) observeValue(value, tensor);
-    }
-    void observeValue(ValueId value, const Tensor& tensor) {
         const DataType d = tensor.dtype();
         if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double) return;
         auto& observer = mObservers[static_cast<size_t>(value)];
@@ -108,7 +118,7 @@ public:
 
     // The amax of every method is the costly part (entropy and mse scan ~2000 candidates per tensor):
     // tensors are independent, so they are shared out over the threads.
-    std::vector<TensorRange> ranges() const {
+    std::vector<TensorRange> ranges(int threads) const {
         std::vector<const HistogramObserver*> observers(mObservers.size(), nullptr);  // per value that has one
         std::vector<std::unique_ptr<HistogramObserver>> derived(mObservers.size());
         for (size_t v = 0; v < mObservers.size(); ++v) {
@@ -124,7 +134,7 @@ public:
             if (observers[v]) owners.push_back(v);
         std::vector<TensorRange> own(observers.size());
         const auto count = static_cast<int64_t>(owners.size());
-#pragma omp parallel for schedule(dynamic) num_threads(mThreads)
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
         for (int64_t i = 0; i < count; ++i) {
             const size_t v = owners[static_cast<size_t>(i)];
             const HistogramObserver& o = *observers[v];
@@ -191,6 +201,7 @@ private:
     const Graph& mGraph;
     const CalibrationConfig& mConfig;
     const int mThreads;
+    ObservationQueue* mQueue = nullptr;
     std::vector<std::unique_ptr<HistogramObserver>> mObservers;  // per value
     std::vector<ValueId> mSameAs;                                // per value: the value whose statistics it shares
     std::vector<std::optional<Clamp>> mClamps;                   // per value: the clamp that produces it
@@ -258,7 +269,15 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         return invalidArgument("calibration needs at least " + std::to_string(batch.size) +
                                " samples (the model's batch size) but the data holds " + std::to_string(total));
     }
-    ActivationCollector collector(graph, config, options.threads);
+    // With a core the run leaves idle, statistics are counted there, one thread, while the run goes on;
+    // otherwise inline, sharing the run's threads (a third busy thread would only take turns with them).
+    using Counting = CalibrationOptions::Counting;
+    const bool overlap =
+        options.counting == Counting::Background ||
+        (options.counting == Counting::Auto && options.threads < static_cast<int>(std::thread::hardware_concurrency()));
+    ActivationCollector collector(graph, config, overlap ? 1 : options.threads);
+    ObservationQueue queue([&collector](ValueId value, const Tensor& t) { collector.observeValue(value, t); });
+    if (overlap) collector.countOn(&queue);
     CalibrationResult result;
     result.config = config;
     // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.
@@ -268,7 +287,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         const int64_t count = std::min(batch.size, usable - first);
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
         for (const auto& [name, tensor] : inputs)
-            if (auto id = graph.findValue(name)) collector.observeValue(*id, tensor);
+            if (auto id = graph.findValue(name)) collector.take(*id, tensor);
         RunOptions run;
         run.observer = &collector;
         run.stop = stop;
@@ -277,7 +296,9 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         result.samples += count;
         if (progress) progress(result.samples, total);
     }
-    result.activations = collector.ranges();
+    QL_RETURN_IF_ERROR(queue.drain());
+    // The counting core is free again.
+    result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads);
     QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph));
     return result;
 }

@@ -56,6 +56,11 @@ struct CalibrationOptions {
     int64_t maxSamples = 0;  // 0: all samples of the data
     int64_t batchSize = 8;   // used when the model's batch axis is not fixed
     int threads = 1;
+    // Where activation statistics are counted: on a worker thread while the run goes on (Background), or by
+    // the run's threads after each node (Inline). Auto: Background when `threads` leaves a core idle. The
+    // results are the same either way.
+    enum class Counting { Auto, Inline, Background };
+    Counting counting = Counting::Auto;
 };
 
 Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const CalibrationConfig& config,

@@ -175,24 +175,32 @@ TEST(Calibration, CopiesOfATensorCarryItsStatistics) {
     EXPECT_EQ(names, (std::vector<std::string>{"x", "m", "y", "f", "i"}));
 }
 
-TEST(Calibration, ThreadsDoNotChangeTheResult) {
+void expectSameActivations(const CalibrationResult& a, const CalibrationResult& b) {
+    ASSERT_EQ(a.activations.size(), b.activations.size());
+    for (size_t t = 0; t < a.activations.size(); ++t) {
+        EXPECT_EQ(a.activations[t].name, b.activations[t].name);
+        EXPECT_EQ(a.activations[t].histogram.counts, b.activations[t].histogram.counts) << a.activations[t].name;
+        EXPECT_EQ(a.activations[t].amax, b.activations[t].amax);
+        EXPECT_EQ(a.activations[t].amaxByMethod->mse, b.activations[t].amaxByMethod->mse);
+    }
+}
+
+TEST(Calibration, ThreadsAndWhereCountingRunsDoNotChangeTheResult) {
     auto m = model(-1);
     const Graph& g = m->graph();
     std::vector<float> x(4 * 80000);  // batches of 160000 and 120000 values: counted by both threads
     for (size_t k = 0; k < x.size(); ++k) x[k] = std::sin(static_cast<float>(k) * 0.37f) * static_cast<float>(k % 13);
-    CalibrationOptions one, two;
-    one.batchSize = two.batchSize = 40000;
-    two.threads = 2;
+    using Counting = CalibrationOptions::Counting;
+    CalibrationOptions inlineOne{.batchSize = 40000, .threads = 1, .counting = Counting::Inline};
+    CalibrationOptions inlineTwo{.batchSize = 40000, .threads = 2, .counting = Counting::Inline};
+    CalibrationOptions background{.batchSize = 40000, .threads = 1, .counting = Counting::Background};
     auto data = samples(g, x);
-    auto a = calibrate(g, *data, CalibrationConfig{}, one);
-    auto b = calibrate(g, *data, CalibrationConfig{}, two);
-    ASSERT_TRUE(a.isOk() && b.isOk());
-    ASSERT_EQ(a->activations.size(), b->activations.size());
-    for (size_t t = 0; t < a->activations.size(); ++t) {
-        EXPECT_EQ(a->activations[t].histogram.counts, b->activations[t].histogram.counts);
-        EXPECT_EQ(a->activations[t].amax, b->activations[t].amax);
-        EXPECT_EQ(a->activations[t].amaxByMethod->mse, b->activations[t].amaxByMethod->mse);
-    }
+    auto a = calibrate(g, *data, CalibrationConfig{}, inlineOne);
+    auto b = calibrate(g, *data, CalibrationConfig{}, inlineTwo);
+    auto c = calibrate(g, *data, CalibrationConfig{}, background);
+    ASSERT_TRUE(a.isOk() && b.isOk() && c.isOk());
+    expectSameActivations(*a, *b);
+    expectSameActivations(*a, *c);
 }
 
 TEST(Calibration, ClampOutputsGetTheStatisticsOfCountingThem) {

@@ -1,0 +1,34 @@
+#pragma once
+// An activation node (Relu, Clip, Sigmoid, ... see activationPostOps in core/exec/fusion.h) whose input is in a
+// oneDNN layout runs as a oneDNN eltwise in that layout. Activations the fusion pass could not fold into a Conv
+// (after a pooling or a Concat, or when a run observes the Conv's own output and the group runs node by node)
+// then need no reorder to NCHW and back. The executor puts it in front of the registry's kernel; plain inputs
+// go to that kernel.
+#include <optional>
+#include <vector>
+
+#include "core/exec/kernel.h"
+#include "core/exec/kernels/onednn_layer.h"
+#include "core/exec/layout_ops.h"
+
+namespace ql {
+
+class LayoutActivationKernel final : public Kernel, public LayoutAwareKernel {
+public:
+    LayoutActivationKernel(Kernel& plain, std::vector<PostOp> ops) : mPlain(plain), mOps(std::move(ops)) {}
+    Status compute(KernelContext& ctx) override;
+    uint32_t layoutInputs() const override { return 1u; }
+
+private:
+    Kernel& mPlain;
+    std::vector<PostOp> mOps;  // the activation as an eltwise chain, never empty
+};
+
+namespace onednn {
+
+// `ops` (eltwise only) applied to a float tensor in any layout; the result keeps that layout when
+// `keepLayout`, else it is plain.
+Tensor eltwiseInLayout(const std::vector<PostOp>& ops, const Tensor& x, bool keepLayout);
+
+}  // namespace onednn
+}  // namespace ql
