@@ -13,9 +13,12 @@ export function seededFloats(count, seed) {
 }
 
 // .npy version 1.0 for float32 C-order arrays.
-export function writeNpyFloat32(file, data, shape) {
+export const writeNpyFloat32 = (file, data, shape) => writeNpy(file, data, shape, '<f4');
+
+// .npy version 1.0 for a C-order typed array; `descr` is its numpy type ('<f4', '|i1', '|u1', ...).
+export function writeNpy(file, data, shape, descr) {
   const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims}), }`;
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
   const prefix = Buffer.alloc(10);
   prefix.write('\x93NUMPY', 0, 'latin1');
@@ -26,7 +29,7 @@ export function writeNpyFloat32(file, data, shape) {
   fs.writeFileSync(file, Buffer.concat([prefix, Buffer.from(header, 'latin1'), body]));
 }
 
-// { data, shape } of a little-endian .npy file (float32 / float64 / int64 / int32 / bool / uint8).
+// { data, shape } of a little-endian .npy file (float32 / float64 / int64 / int32 / bool / uint8 / int8).
 export function readNpy(file) {
   const bytes = fs.readFileSync(file);
   const major = bytes[6];
@@ -41,6 +44,7 @@ export function readNpy(file) {
   if (header.includes("'<i8'")) return { data: Array.from(copy(BigInt64Array), Number), shape };
   if (header.includes("'<i4'")) return { data: copy(Int32Array), shape };
   if (header.includes("'|b1'") || header.includes("'|u1'")) return { data: copy(Uint8Array), shape };
+  if (header.includes("'|i1'")) return { data: copy(Int8Array), shape };
   throw new Error(`${file}: unsupported dtype in ${header}`);
 }
 

@@ -10,11 +10,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
 #include "core/common/json_util.h"
-#include "core/quant/analysis_file.h"
-#include "core/lint/lint_policy.h"
+#include "core/export/effective_plan.h"
 #include "core/quant/analysis.h"
+#include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
-#include "core/quant/default_placement.h"
 
 namespace ql::cli {
 
@@ -33,19 +32,6 @@ struct CompareCliOptions {
     int threads = 1;
     bool json = false;
 };
-
-Result<PrecisionPlan> effectivePlan(const Graph& graph, const CompareCliOptions& options) {
-    const auto version = parseTrtVersion(options.trt);
-    if (!version) return invalidArgument("--trt " + options.trt + ": expected 8.6 or 10");
-    PrecisionPlan plan = defaultPrecisionPlan(graph);
-    if (!options.plan.empty()) {
-        QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, options.plan));
-    }
-    const LintPolicy policy(*version);
-    const PrecisionPolicy* policies[] = {&policy};
-    plan.applyPolicies(graph, policies);
-    return plan;
-}
 
 std::string format(const char* pattern, double value) {
     char text[64];
@@ -77,7 +63,9 @@ int runCompare(const CompareCliOptions& options) {
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
-    auto plan = effectivePlan(graph, options);
+    const auto version = trtVersionOption(options.trt);
+    if (!version) return failWith(version.status());
+    auto plan = effectivePlan(graph, options.plan, *version);
     if (!plan) return failWith(plan.status());
     auto calibration = loadCalibration(graph, options.calib);
     if (!calibration) return failWith(calibration.status());

@@ -1,20 +1,27 @@
 // quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
 //                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10] [--deconv-per-channel] [--float-weights]
+//                        [--expose-quantized FILE.onnx]
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
 // decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
-// path. Without --plan the default INT8 placement is used. Every file is written atomically.
+// path. The plan (--plan, default: the default INT8 placement) gets the TensorRT lint fallbacks of --trt applied
+// (effective_plan.h), as `compare` and `run --simulate` do. Every file is written atomically.
 // SCALES is any format scale_import.h reads (detected from the content). A Q/DQ MODEL is first turned back
 // into its FP32 model (qdq_import.h), so `quantize q.onnx --calib q.onnx -o again.onnx` re-exports it.
+// --expose-quantized also writes copies whose quantization points are graph outputs, and a per-layer copy that
+// recomputes each from given codes (quantized_outputs.h), to compare the int8 codes of two runtimes.
+#include <filesystem>
 #include <iostream>
+
+#include "core/common/atomic_file.h"
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "core/export/effective_plan.h"
 #include "core/export/export_files.h"
 #include "core/export/qdq_export.h"
 #include "core/export/qdq_import.h"
+#include "core/export/quantized_outputs.h"
 #include "core/export/scale_import.h"
-#include "core/lint/trt_version.h"
-#include "core/quant/default_placement.h"
 
 namespace ql::cli {
 
@@ -29,14 +36,10 @@ struct QuantizeCliOptions {
     std::string trtexec;
     std::string trtCache;
     std::string trt = "10";
+    std::string exposeQuantized;
     bool deconvPerChannel = false;
     bool floatWeights = false;
 };
-
-Result<PrecisionPlan> planFor(const Graph& graph, const std::string& path) {
-    if (path.empty()) return defaultPrecisionPlan(graph);
-    return PrecisionPlan::load(graph, path);
-}
 
 // The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL was made from.
 Result<std::unique_ptr<Model>> fp32Model(std::unique_ptr<Model> model) {
@@ -57,16 +60,40 @@ Result<CalibrationResult> scalesFor(const Graph& graph, const std::string& path)
     return std::move(imported.calibration);
 }
 
+Status saveModel(const onnx::ModelProto& model, const std::string& path) {
+    std::string bytes;
+    if (!model.SerializeToString(&bytes)) return internalError(path + ": cannot serialize the model");
+    return writeFileAtomically(path, bytes);
+}
+
+// FILE.onnx, beside it FILE.local.onnx (the per-layer copy) and FILE.json describing the points
+// (quantized_outputs.h).
+Status saveExposedCopies(const QdqExport& result, const std::string& path) {
+    onnx::ModelProto exposed = result.proto;
+    QL_ASSIGN_OR_RETURN(auto points, exposeQuantizationPoints(*exposed.mutable_graph()));
+    onnx::ModelProto local = exposed;
+    cutAtQuantizationPoints(*local.mutable_graph(), points);
+    const std::filesystem::path base(path);
+    const std::string localPath = std::filesystem::path(base).replace_extension(".local.onnx").string();
+    const std::string description = std::filesystem::path(base).replace_extension(".json").string();
+    QL_RETURN_IF_ERROR(saveModel(exposed, path));
+    QL_RETURN_IF_ERROR(saveModel(local, localPath));
+    QL_RETURN_IF_ERROR(writeFileAtomically(description, quantizationPointsJson(points).dump(2) + "\n"));
+    std::cout << path << ": " << points.size() << " QuantizeLinear nodes exposed as graph outputs; per-layer copy "
+              << localPath << ", described in " << description << std::endl;
+    return Status::ok();
+}
+
 int runQuantize(const QuantizeCliOptions& options) {
-    const auto version = parseTrtVersion(options.trt);
-    if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
+    const auto version = trtVersionOption(options.trt);
+    if (!version) return failWith(version.status());
     auto loaded = loadModelOrReport(options.model);
     if (!loaded) return kExitBadInput;
     auto model = fp32Model(std::move(loaded));
     if (!model) return failWith(model.status());
     auto calibration = scalesFor((*model)->graph(), options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto plan = planFor((*model)->graph(), options.plan);
+    auto plan = effectivePlan((*model)->graph(), options.plan, *version);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = *version == TrtVersion::Trt86 ? 8 : 10,
@@ -76,6 +103,8 @@ int runQuantize(const QuantizeCliOptions& options) {
     const ExportFiles files{
         .model = options.output, .summary = options.summary, .trtexec = options.trtexec, .trtCache = options.trtCache};
     if (Status s = saveExportFiles(*result, *calibration, *version, files); !s.isOk()) return failWith(s);
+    if (!options.exposeQuantized.empty())
+        if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);
     size_t int8Layers = 0;
     for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
     std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, " << int8Layers
@@ -93,17 +122,24 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
                     "Scales: CALIB.json from `quantlens-cli calibrate`, a TensorRT calibration cache, ONNX Runtime "
                     "calibration.json / calibration.cache, or a Q/DQ model")
         ->required();
-    cmd->add_option("--plan", options->plan, "Precision plan (PLAN.json); default: the default INT8 placement");
+    cmd->add_option("--plan", options->plan,
+                    "Precision plan (PLAN.json); default: the default INT8 placement. TensorRT's INT8 fallbacks "
+                    "(lint rules of the --trt version) are applied");
     cmd->add_option("-o,--output", options->output, "Q/DQ model to write (OUT.onnx)")->required();
     cmd->add_option("--summary", options->summary, "Also write a JSON summary of every decision");
     cmd->add_option("--trtexec", options->trtexec, "Also write the trtexec command that builds the engine (shell)");
     cmd->add_option("--trt-cache", options->trtCache,
                     "Also write a TensorRT calibration cache (implicit INT8 path; header for the --trt version)");
-    cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6 or 10 (default 10)");
+    cmd->add_option("--trt", options->trt,
+                    "Target TensorRT version: 8.6 or 10 (default 10); its INT8 fallbacks are applied to the plan");
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "Per-channel ConvTranspose weights on the target's axis (8.6: 0, 10: 1) instead of per tensor");
     cmd->add_flag("--float-weights", options->floatWeights,
                   "Keep float weights behind a QuantizeLinear->DequantizeLinear pair instead of int8 initializers");
+    cmd->add_option("--expose-quantized", options->exposeQuantized,
+                    "Also write a copy whose QuantizeLinear inputs and outputs are graph outputs, FILE.local.onnx "
+                    "(each QuantizeLinear computed from codes given as inputs) and FILE.json describing them, to "
+                    "compare the int8 codes of two runtimes");
     cmd->callback([options, &exitCode] { exitCode = runQuantize(*options); });
 }
 

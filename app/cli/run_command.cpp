@@ -1,9 +1,13 @@
 // quantlens-cli run MODEL --input NAME=FILE.npy... [--out DIR] [--threads N]
-//                  [--simulate CALIB.json [--plan PLAN.json] [--deconv-per-channel]]
+//                  [--simulate CALIB.json [--plan PLAN.json] [--trt 8.6|10] [--fallback fp16|fp32]
+//                   [--deconv-per-channel]]
 // Runs a model on CPU with inputs from .npy files; prints each output's type and shape and, with --out,
 // writes DIR/<output name>.npy. --simulate runs the INT8/FP16 simulation of the plan (default: the default
-// INT8 placement, as `quantize` uses) instead of FP32 (core/quant/simulation.h), with `quantize`'s Q/DQ
-// defaults (ConvTranspose weights per tensor; --deconv-per-channel as in `quantize`, TensorRT 10 axis).
+// INT8 placement, as `quantize` uses; TensorRT's INT8 fallbacks for --trt applied, as in `quantize` and
+// `compare`: core/export/effective_plan.h) instead of FP32 (core/quant/simulation.h), with `quantize`'s Q/DQ
+// defaults (ConvTranspose weights per tensor; --deconv-per-channel as in `quantize`, on the --trt version's axis).
+// --fallback fp32 simulates the layers TensorRT runs in float as FP32 (default FP16, as the trtexec command
+// builds), to compare with a runtime that runs the exported model's float layers in FP32.
 #include <filesystem>
 #include <iostream>
 
@@ -11,8 +15,8 @@
 #include "app/cli/commands.h"
 #include "core/data/npy.h"
 #include "core/exec/executor.h"
+#include "core/export/effective_plan.h"
 #include "core/quant/calibration_file.h"
-#include "core/quant/default_placement.h"
 #include "core/quant/simulation.h"
 
 namespace ql::cli {
@@ -26,6 +30,8 @@ struct RunCommandOptions {
     int threads = 1;
     std::string simulate;  // CALIB.json
     std::string plan;
+    std::string trt;       // empty: 10, as `quantize` and `compare`
+    std::string fallback;  // empty: fp16
     bool deconvPerChannel = false;
 };
 
@@ -65,17 +71,16 @@ Status writeOutputs(const std::string& dir, const NamedTensors& outputs) {
 Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, PrecisionPlan& plan,
                          std::unique_ptr<QuantSimulator>& simulator) {
     if (options.simulate.empty()) {
-        if (!options.plan.empty() || options.deconvPerChannel)
-            return invalidArgument("--plan and --deconv-per-channel need --simulate CALIB.json");
+        if (!options.plan.empty() || !options.trt.empty() || !options.fallback.empty() || options.deconvPerChannel)
+            return invalidArgument("--plan, --trt, --fallback and --deconv-per-channel need --simulate CALIB.json");
         return Status::ok();
     }
+    QL_ASSIGN_OR_RETURN(const TrtVersion version, trtVersionOption(options.trt.empty() ? "10" : options.trt));
     QL_ASSIGN_OR_RETURN(const CalibrationResult calibration, loadCalibration(graph, options.simulate));
-    if (options.plan.empty()) {
-        plan = defaultPrecisionPlan(graph);
-    } else {
-        QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, options.plan));
-    }
-    const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel};
+    const Precision fallback = options.fallback == "fp32" ? Precision::Fp32 : Precision::Fp16;
+    QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback));
+    const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
+                         .tensorRtMajor = version == TrtVersion::Trt86 ? 8 : 10};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();
 }
@@ -113,6 +118,12 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--threads", options->threads, "CPU threads")->check(CLI::Range(1, 256));
     cmd->add_option("--simulate", options->simulate, "Simulate the plan in INT8/FP16 with this CALIB.json");
     cmd->add_option("--plan", options->plan, "Precision plan for --simulate (default: the default INT8 placement)");
+    cmd->add_option("--trt", options->trt,
+                    "With --simulate: TensorRT version whose INT8 fallbacks are simulated, 8.6 or 10 (default 10)");
+    cmd->add_option("--fallback", options->fallback,
+                    "With --simulate: precision of the layers TensorRT runs in float, fp16 (default, as the trtexec "
+                    "command builds) or fp32 (as ONNX Runtime runs the exported model)")
+        ->check(CLI::IsMember({"fp16", "fp32"}));
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "With --simulate: per-channel ConvTranspose weights, as `quantize --deconv-per-channel`");
     cmd->callback([options, &exitCode] { exitCode = runModel(*options); });

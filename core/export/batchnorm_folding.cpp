@@ -1,11 +1,11 @@
 #include "core/export/batchnorm_folding.h"
 
 #include <cmath>
-#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/export/proto_graph.h"
+#include "core/quant/batchnorm_fold.h"
 
 namespace ql {
 namespace {
@@ -34,12 +34,6 @@ void setFloatAttr(onnx::NodeProto& node, const std::string& name, float value) {
     attr->set_type(onnx::AttributeProto::FLOAT);
     attr->set_f(value);
 }
-
-// The BatchNormalization's per-channel affine map y = x * scale + shift.
-struct ChannelAffine {
-    std::vector<float> scale;
-    std::vector<float> shift;
-};
 
 // The graph's names, producers, reference counts and initializers, built once per pass and kept current as
 // BatchNormalizations fold, so folding every BatchNormalization of a model is linear in its size.
@@ -107,7 +101,7 @@ onnx::TensorProto* privateConstant(const FoldIndex& index, const std::string& na
     return tensor && tensor->data_type() == onnx::TensorProto::FLOAT ? tensor : nullptr;
 }
 
-Result<ChannelAffine> batchNormAffine(const FoldIndex& index, const onnx::NodeProto& bn) {
+Result<ChannelAffine> constantBatchNormAffine(const FoldIndex& index, const onnx::NodeProto& bn) {
     std::vector<std::vector<float>> params;
     for (int i = 1; i <= 4; ++i) {
         auto* tensor = i < bn.input_size() ? index.constant(bn.input(i)) : nullptr;
@@ -115,45 +109,12 @@ Result<ChannelAffine> batchNormAffine(const FoldIndex& index, const onnx::NodePr
         QL_ASSIGN_OR_RETURN(auto values, readFloatInitializer(*tensor));
         params.push_back(std::move(values));
     }
-    const size_t channels = params[0].size();
-    for (const auto& p : params)
-        if (p.size() != channels) return unsupported("its scale, bias, mean and var differ in length");
-    const float epsilon = floatAttr(bn, "epsilon", 1e-5f);
-    ChannelAffine affine;
-    for (size_t c = 0; c < channels; ++c) {
-        const float s = params[0][c] / std::sqrt(params[3][c] + epsilon);
-        affine.scale.push_back(s);
-        affine.shift.push_back(params[1][c] - params[2][c] * s);
-    }
-    return affine;
+    return batchNormAffine(params, floatAttr(bn, "epsilon", 1e-5f));
 }
 
-// Maps a flat weight index to the output channel it feeds; also gives the layer's output channel count.
-struct WeightLayout {
-    int64_t channels = 0;
-    std::function<int64_t(int64_t)> channelOf;
-};
-
-Result<WeightLayout> weightLayout(const onnx::NodeProto& layer, const onnx::TensorProto& weight) {
-    std::vector<int64_t> dims(weight.dims().begin(), weight.dims().end());
-    if (dims.size() < 2) return unsupported("its weight has rank " + std::to_string(dims.size()));
-    int64_t inner = 1;
-    for (size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
-    const std::string& op = layer.op_type();
-    if (op == "Conv") return WeightLayout{dims[0], [=](int64_t i) { return i / (dims[1] * inner); }};
-    if (op == "ConvTranspose") {
-        // [C_in, C_out/group, k...]: input channel c of group c / (C_in/group) feeds output group * C_out/group + j.
-        const int64_t group = intAttr(layer, "group", 1);
-        if (group <= 0 || dims[0] % group != 0) return unsupported("its group does not divide the weight");
-        const int64_t inPerGroup = dims[0] / group;
-        return WeightLayout{dims[1] * group, [=](int64_t i) {
-                                const int64_t c = i / (dims[1] * inner), j = (i / inner) % dims[1];
-                                return (c / inPerGroup) * dims[1] + j;
-                            }};
-    }
-    if (dims.size() != 2) return unsupported("its Gemm weight is not 2-D");
-    if (intAttr(layer, "transB", 0) != 0) return WeightLayout{dims[0], [=](int64_t i) { return i / dims[1]; }};
-    return WeightLayout{dims[1], [=](int64_t i) { return i % dims[1]; }};
+Result<OutputChannelLayout> weightLayout(const onnx::NodeProto& layer, const onnx::TensorProto& weight) {
+    return outputChannelLayout(layer.op_type(), {weight.dims().begin(), weight.dims().end()},
+                               intAttr(layer, "group", 1), intAttr(layer, "transB", 0) != 0);
 }
 
 // Conv / ConvTranspose bias: [M]; absent means zeros.
@@ -193,6 +154,7 @@ Status foldInto(FoldIndex& index, onnx::NodeProto& layer, const ChannelAffine& b
     auto* bias = hasBias ? privateConstant(index, layer.input(2)) : nullptr;
     if (hasBias && !bias)
         return unsupported("the bias of '" + displayName(layer) + "' is not a float initializer it owns");
+    // foldedBatchNorm (core/quant/batchnorm_fold.h) mirrors these checks for the placement on the unfolded model.
     QL_ASSIGN_OR_RETURN(auto layout, weightLayout(layer, *weight));
     if (layout.channels != static_cast<int64_t>(bn.scale.size()))
         return unsupported("'" + displayName(layer) + "' has " + std::to_string(layout.channels) + " channels");
@@ -245,7 +207,7 @@ Result<int> foldTarget(const onnx::GraphProto& graph, const FoldIndex& index, co
 // Folds the BatchNormalization into its layer; the caller drops the BatchNormalization node.
 Status foldOne(onnx::GraphProto& graph, FoldIndex& index, const onnx::NodeProto& bn) {
     QL_ASSIGN_OR_RETURN(int producer, foldTarget(graph, index, bn));
-    QL_ASSIGN_OR_RETURN(auto affine, batchNormAffine(index, bn));
+    QL_ASSIGN_OR_RETURN(auto affine, constantBatchNormAffine(index, bn));
     QL_RETURN_IF_ERROR(foldInto(index, *graph.mutable_node(producer), affine));
     graph.mutable_node(producer)->set_output(0, bn.output(0));
     index.folded(bn, producer);

@@ -3,6 +3,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include <exception>
+#include <unordered_map>
 
 #include "core/common/atomic_file.h"
 #include "core/export/graph_preparation.h"
@@ -26,6 +27,17 @@ Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
     return reloadModel(converted, *model);
 }
 
+// A layer the placement did not quantize on its own account (reason empty) keeps the plan's reason, e.g. the
+// lint rule that made TensorRT fall back (effective_plan.h), so the summary says why it has no Q/DQ.
+void addPlanReasons(const Graph& graph, const PrecisionPlan& plan, QdqPlacement& placement) {
+    std::unordered_map<std::string, const std::string*> reasons;
+    for (const Node& node : graph.nodes())
+        if (!plan.reason(node.id).empty()) reasons[node.name] = &plan.reason(node.id);
+    for (auto& layer : placement.layers)
+        if (auto it = reasons.find(layer.layer); layer.reason.empty() && it != reasons.end())
+            layer.reason = *it->second;
+}
+
 }  // namespace
 
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
@@ -38,6 +50,7 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
     QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan),
                                                    activationAmax(calibration), options));
+    addPlanReasons(model.graph(), plan, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options));
     return result;
 }

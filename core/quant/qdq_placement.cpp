@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/model/constant_values.h"
+#include "core/quant/batchnorm_fold.h"
 #include "core/quant/weight_ranges.h"
 
 namespace ql {
@@ -117,7 +118,7 @@ private:
         const ValueId v = node.inputs[static_cast<size_t>(input)];
         auto amax = amaxOf(v);
         if (!amax) return std::nullopt;
-        return QdqEdge{node.id, input, v, false, 1, {scaleOf(*amax)}, reason};
+        return QdqEdge{node.id, input, v, false, 1, {scaleOf(*amax)}, reason, {}};
     }
 
     bool constant(ValueId v) const { return constantSource(mGraph, v) != kNoId; }
@@ -125,7 +126,11 @@ private:
     Result<QdqEdge> weightEdge(const Node& node, ValueId weight) const {
         auto read = constantTensor(mGraph, constantSource(mGraph, weight));
         if (!read) return read.status().withContext("Node (" + node.name + ") Op (" + node.opType + ")");
-        const Tensor tensor = std::move(read).value();
+        // The export quantizes the weight with a following BatchNormalization folded in, so the scales are
+        // the folded weight's on the unfolded model too.
+        const auto folded = foldedBatchNorm(mGraph, node);
+        const Tensor tensor =
+            folded ? scaleByOutputChannel(*read, node, folded->factor, false) : std::move(read).value();
         const bool deconv = node.opType == "ConvTranspose";
         auto axis = weightChannelAxis(node, 1, tensor.rank());
         if (deconv && mOptions.perChannelConvTranspose) axis = mOptions.tensorRtMajor >= 10 ? 1 : 0;
@@ -140,7 +145,13 @@ private:
         }
         std::vector<float> scales;
         for (float a : amax) scales.push_back(scaleOf(a));
-        return QdqEdge{node.id, 1, weight, true, scales.size() > 1 ? *axis : 1, std::move(scales), reason};
+        QdqEdge edge{node.id, 1, weight, true, scales.size() > 1 ? *axis : 1, std::move(scales), reason, {}};
+        if (folded) {
+            edge.batchNormFold = std::move(folded->factor);
+            edge.reason += "; scales of the weight with BatchNormalization '" + mGraph.node(folded->batchNorm).name +
+                           "' folded in";
+        }
+        return edge;
     }
 
     // Why input `v` of an INT8 layer cannot be quantized, or empty. QuantizeLinear (opset 13) takes FLOAT.
@@ -189,9 +200,17 @@ private:
         return Status::ok();
     }
 
-    bool fromInt8Layer(ValueId v) const {
+    // A BatchNormalization the export folds into its layer counts as that layer.
+    NodeId layerOf(ValueId v) const {
         const NodeId producer = v == kNoId ? kNoId : mGraph.value(v).producer;
-        return producer != kNoId && mInt8Layers.count(producer) != 0;
+        if (producer == kNoId) return kNoId;
+        const NodeId folding = layerFoldingBatchNorm(mGraph, mGraph.node(producer));
+        return folding != kNoId ? folding : producer;
+    }
+
+    bool fromInt8Layer(ValueId v) const {
+        const NodeId layer = layerOf(v);
+        return layer != kNoId && mInt8Layers.count(layer) != 0;
     }
 
     // TRT-QDQ-RESIDUAL-ADD: quantize the skip input, not the edge from the weighted layer it fuses with.
@@ -203,8 +222,7 @@ private:
         auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
         if (auto edge = activationEdge(node, skip, "residual Add skip input (TRT-QDQ-RESIDUAL-ADD)")) {
             mPlacement.edges.push_back(std::move(*edge));
-            decision.reason = "residual Add fused with '" +
-                              mGraph.node(mGraph.value(node.inputs[1 - skip]).producer).name +
+            decision.reason = "residual Add fused with '" + mGraph.node(layerOf(node.inputs[1 - skip])).name +
                               "'; skip input quantized";
         } else {
             decision.reason = "skip input has no calibrated scale: not fused (TRT-CALIB-MISSING-SCALE)";

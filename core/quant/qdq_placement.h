@@ -45,6 +45,9 @@ struct QdqEdge {
     int64_t axis = 1;           // written on every Q/DQ; meaningful when scales.size() > 1
     std::vector<float> scales;  // amax / 127, floored to stay positive
     std::string reason;
+    // A weight whose layer is followed by a BatchNormalization the export folds (batchnorm_fold.h): that
+    // BatchNormalization's factor per output channel; the scales are those of the folded weight. Empty otherwise.
+    std::vector<float> batchNormFold;
 };
 
 struct LayerDecision {

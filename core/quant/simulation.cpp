@@ -3,6 +3,7 @@
 #include "core/common/half.h"
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/quantize_math.h"
+#include "core/quant/batchnorm_fold.h"
 
 namespace ql {
 
@@ -67,8 +68,17 @@ Status QuantSimulator::prepare(const PrecisionPlan& plan, const CalibrationResul
 const Tensor& QuantSimulator::quantizedWeight(const QdqEdge& edge, const Tensor& weight) {
     const auto key = std::make_pair(edge.consumer, edge.input);
     auto it = mQuantizedWeights.find(key);
-    if (it == mQuantizedWeights.end())
-        it = mQuantizedWeights.emplace(key, fakeQuantize(weight, edge.scales, edge.axis)).first;
+    if (it == mQuantizedWeights.end()) {
+        const Node& node = mGraph.node(edge.consumer);
+        // As exported: the folded weight W * s is quantized; the BatchNormalization still multiplies by s here.
+        Tensor quantized =
+            edge.batchNormFold.empty()
+                ? fakeQuantize(weight, edge.scales, edge.axis)
+                : scaleByOutputChannel(fakeQuantize(scaleByOutputChannel(weight, node, edge.batchNormFold, false),
+                                                    edge.scales, edge.axis),
+                                       node, edge.batchNormFold, true);
+        it = mQuantizedWeights.emplace(key, std::move(quantized)).first;
+    }
     return it->second;
 }
 

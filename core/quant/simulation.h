@@ -8,9 +8,10 @@
 //     pooling inputs are quantized, and epilogues / pass-through ops are left alone, as in the export.
 //   FP16 nodes: float inputs (weights included) and outputs are rounded to half.
 //   FP32 nodes, and INT8 layers the placement lets fall back: untouched.
-// Not modelled: the export folds a BatchNormalization (and other constant subgraphs than Identity chains)
-// into the layer before placing Q/DQ; here the unfolded weight is quantized and the BatchNormalization runs
-// in float after the layer, so such models match the export only approximately.
+//   A BatchNormalization the export folds into the layer before it (batchnorm_fold.h): the weight is quantized
+//     as exported, folded (W * s, with the folded weight's scales), then divided by s again, since the
+//     BatchNormalization still runs after the layer here; the reports keep naming the model's own nodes.
+// Not modelled: other constant subgraphs than Identity chains that the export folds.
 #include <map>
 #include <memory>
 #include <vector>

@@ -108,31 +108,166 @@ TEST(QuantizeCliTest, ReadsScalesFromACacheAndFromAQdqModelAndReexportsAQdqModel
     EXPECT_EQ(dequantizeCount(dir.file("r.onnx")), 2);
 }
 
+// Output "y" of the exported Q/DQ model run by `run`, and of `run --simulate` on `model`, for seeded x in [-2, 2].
+struct ExportedAndSimulated {
+    std::vector<float> exported, simulated;
+};
+ExportedAndSimulated runExportedAndSimulated(const TempDir& dir, const std::string& model, const std::string& calib,
+                                             const Shape& xShape) {
+    Tensor x(DataType::Float, xShape);
+    const auto values = test::seededFloats(static_cast<size_t>(x.elementCount()), 3, -2.0f, 2.0f);
+    std::copy(values.begin(), values.end(), x.data<float>());
+    EXPECT_TRUE(writeNpy(dir.file("x.npy"), x));
+    const auto quantized = test::runCli({"quantize", model, "--calib", calib, "-o", dir.file("q.onnx")});
+    EXPECT_EQ(quantized.exitCode, 0) << quantized.err;
+    const auto exported =
+        test::runCli({"run", dir.file("q.onnx"), "--input", "x=" + dir.file("x.npy"), "--out", dir.file("q")});
+    EXPECT_EQ(exported.exitCode, 0) << exported.err;
+    const auto simulated =
+        test::runCli({"run", model, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("s"), "--simulate", calib});
+    EXPECT_EQ(simulated.exitCode, 0) << simulated.err;
+    auto q = readNpy(dir.file("q/y.npy"));
+    auto s = readNpy(dir.file("s/y.npy"));
+    if (!q || !s) return {};
+    return {q->toFloats(), s->toFloats()};
+}
+
 // `run --simulate` on the FP32 model and `run` on the exported Q/DQ model compute the same thing.
 TEST(QuantizeCliTest, ExportedModelMatchesTheSimulationOfThePlan) {
     TempDir dir;
     const auto model = writeModel(dir);
     const auto calib = writeCalibration(dir);
-    Tensor x(DataType::Float, {1, 3, 6, 6});
-    const auto values = test::seededFloats(108, 3, -2.0f, 2.0f);
-    std::copy(values.begin(), values.end(), x.data<float>());
-    ASSERT_TRUE(writeNpy(dir.file("x.npy"), x));
-    ASSERT_EQ(test::runCli({"quantize", model, "--calib", calib, "-o", dir.file("q.onnx")}).exitCode, 0);
-    const auto exported =
-        test::runCli({"run", dir.file("q.onnx"), "--input", "x=" + dir.file("x.npy"), "--out", dir.file("q")});
-    ASSERT_EQ(exported.exitCode, 0) << exported.err;
-    const auto simulated =
-        test::runCli({"run", model, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("s"), "--simulate", calib});
-    ASSERT_EQ(simulated.exitCode, 0) << simulated.err;
-    auto q = readNpy(dir.file("q/y.npy"));
-    auto s = readNpy(dir.file("s/y.npy"));
-    ASSERT_TRUE(q && s);
-    const auto a = q->toFloats(), b = s->toFloats();
+    const auto [a, b] = runExportedAndSimulated(dir, model, calib, {1, 3, 6, 6});
     ASSERT_EQ(a.size(), b.size());
+    ASSERT_FALSE(a.empty());
     for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5f * std::max(1.0f, std::fabs(b[i]))) << i;
     auto fp32 = test::runCli({"run", model, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("f")});
     ASSERT_EQ(fp32.exitCode, 0);
     EXPECT_NE(readNpy(dir.file("f/y.npy"))->toFloats(), b);  // the simulation is not FP32
+}
+
+// An aligned conv and a depthwise conv with 6 channels, which TensorRT 10 runs in float
+// (trt-grouped-conv-int8-alignment), with a calibration of every activation.
+std::pair<std::string, std::string> writeDepthwiseModel(const TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 16, 8, 8});
+    b.initializer("w1", {6, 16, 1, 1}, test::seededFloats(96));
+    b.initializer("w2", {6, 1, 3, 3}, test::seededFloats(54, 2));
+    b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+    b.node("Relu", {"c1"}, {"r1"}, "relu1");
+    b.node("Conv", {"r1", "w2"}, {"y"}, "dw").i("group", 6).ints("pads", {1, 1, 1, 1});
+    b.output("y");
+    b.save(dir.file("dw.onnx"));
+    nlohmann::json activations;
+    for (const char* name : {"x", "c1", "r1", "y"})
+        activations[name] = {{"amax", 3.0}, {"min", -3.0}, {"max", 3.0}, {"nonFinite", 0}};
+    const nlohmann::json calib = {{"format", "quantlens-calibration"},
+                                  {"version", 1},
+                                  {"method", "minmax"},
+                                  {"samples", 4},
+                                  {"activations", activations},
+                                  {"weights", nlohmann::json::object()}};
+    test::writeFile(dir.file("dw_calib.json"), calib.dump());
+    return {dir.file("dw.onnx"), dir.file("dw_calib.json")};
+}
+
+// `quantize` applies TensorRT's fallbacks as `compare` does: the depthwise layer gets no Q/DQ and the summary
+// gives the lint rule as its reason; `run --simulate` applies the same plan, so it equals the exported model.
+TEST(QuantizeCliTest, LayersTensorRtRunsInFloatGetNoQdqAndTheRuleAsReason) {
+    TempDir dir;
+    const auto [model, calib] = writeDepthwiseModel(dir);
+    const auto r =
+        test::runCli({"quantize", model, "--calib", calib, "-o", dir.file("q.onnx"), "--summary", dir.file("s.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(dir.file("s.json"));
+    const auto summary = nlohmann::json::parse(in);
+    for (const auto& edge : summary["qdq"]) EXPECT_NE(edge["layer"], "dw") << edge.dump();
+    EXPECT_EQ(summary["qdq"].size(), 2u);  // conv1's input and weight
+    bool found = false;
+    for (const auto& layer : summary["layers"]) {
+        if (layer["layer"] != "dw") continue;
+        found = true;
+        EXPECT_EQ(layer["precision"], "fp16");
+        EXPECT_NE(layer["reason"].get<std::string>().find("trt-grouped-conv-int8-alignment"), std::string::npos)
+            << layer.dump();
+    }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(dequantizeCount(dir.file("q.onnx")), 2);
+
+    const auto [a, b] = runExportedAndSimulated(dir, model, calib, {1, 16, 8, 8});
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_FALSE(a.empty());
+    // The simulated FP16 layer rounds to half (the exported model runs it in FP32 here): well under a quarter of
+    // the INT8 step of its input (3 / 127), which quantizing that input would exceed.
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 0.25f * 3.0f / 127.0f) << i;
+    // With the fallback simulated in FP32, as the executor runs the exported model, the two are equal.
+    const auto fp32 = test::runCli({"run", model, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("f"),
+                                    "--simulate", calib, "--fallback", "fp32"});
+    ASSERT_EQ(fp32.exitCode, 0) << fp32.err;
+    const auto f = readNpy(dir.file("f/y.npy"))->toFloats();
+    ASSERT_EQ(f.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], f[i], 1e-5f * std::max(1.0f, std::fabs(f[i]))) << i;
+}
+
+// Conv -> BatchNormalization -> Relu -> Conv -> BatchNormalization -> residual Add, as torch exports in training
+// mode and Keras converters write: the export folds both BatchNormalizations before quantizing the weights, and
+// the simulation quantizes the same folded weights (and fuses the Add with the second Conv through its
+// BatchNormalization), so the two agree to float rounding.
+std::pair<std::string, std::string> writeBatchNormModel(const TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 8, 8});
+    for (const char* layer : {"0", "1"}) {
+        const std::string l = layer;
+        b.initializer("w" + l, {4, 4, 3, 3}, test::seededFloats(144, 11 + std::stoi(l)));
+        b.initializer("b" + l, {4}, test::seededFloats(4, 21 + std::stoi(l)));
+        b.initializer("gamma" + l, {4}, {0.5f, 2.0f, -1.5f, 0.25f});
+        b.initializer("beta" + l, {4}, test::seededFloats(4, 31 + std::stoi(l)));
+        b.initializer("mean" + l, {4}, test::seededFloats(4, 41 + std::stoi(l)));
+        b.initializer("var" + l, {4}, test::seededFloats(4, 51 + std::stoi(l), 0.1f, 3.0f));
+    }
+    b.node("Conv", {"x", "w0", "b0"}, {"c0"}, "conv0").ints("pads", {1, 1, 1, 1});
+    b.node("BatchNormalization", {"c0", "gamma0", "beta0", "mean0", "var0"}, {"n0"}, "bn0").f("epsilon", 1e-3f);
+    b.node("Relu", {"n0"}, {"r0"}, "relu0");
+    b.node("Conv", {"r0", "w1", "b1"}, {"c1"}, "conv1").ints("pads", {1, 1, 1, 1});
+    b.node("BatchNormalization", {"c1", "gamma1", "beta1", "mean1", "var1"}, {"n1"}, "bn1");
+    b.node("Add", {"n1", "r0"}, {"y"}, "add");
+    b.output("y");
+    b.save(dir.file("bn.onnx"));
+    nlohmann::json activations;
+    for (const char* name : {"x", "c0", "n0", "r0", "c1", "n1", "y"})
+        activations[name] = {{"amax", 6.0}, {"min", -6.0}, {"max", 6.0}, {"nonFinite", 0}};
+    const nlohmann::json calib = {{"format", "quantlens-calibration"},
+                                  {"version", 1},
+                                  {"method", "minmax"},
+                                  {"samples", 4},
+                                  {"activations", activations},
+                                  {"weights", nlohmann::json::object()}};
+    test::writeFile(dir.file("bn_calib.json"), calib.dump());
+    return {dir.file("bn.onnx"), dir.file("bn_calib.json")};
+}
+
+TEST(QuantizeCliTest, SimulationQuantizesTheWeightsTheExportFoldsBatchNormalizationInto) {
+    TempDir dir;
+    const auto [model, calib] = writeBatchNormModel(dir);
+    const auto [a, b] = runExportedAndSimulated(dir, model, calib, {1, 4, 8, 8});
+    ASSERT_EQ(a.size(), 256u);
+    ASSERT_EQ(b.size(), 256u);
+    float magnitude = 0.0f;
+    for (float v : b) magnitude = std::max(magnitude, std::fabs(v));
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5f * magnitude) << i;
+}
+
+TEST(QuantizeCliTest, TrtAndFallbackOptionsAreChecked) {
+    TempDir dir;
+    const auto [model, calib] = writeDepthwiseModel(dir);
+    const auto q = test::runCli({"quantize", model, "--calib", calib, "-o", dir.file("q.onnx"), "--trt", "7"});
+    EXPECT_EQ(q.exitCode, 2);
+    EXPECT_NE(q.err.find("--trt 7"), std::string::npos) << q.err;
+    for (const std::vector<std::string>& option : {std::vector<std::string>{"--trt", "10"}, {"--fallback", "fp32"}}) {
+        const auto run = test::runCli({"run", model, option[0], option[1]});
+        EXPECT_EQ(run.exitCode, 2) << option[0];
+        EXPECT_NE(run.err.find("need --simulate"), std::string::npos) << run.err;
+    }
 }
 
 TEST(QuantizeCliTest, BadInputsExitTwoNamingTheFileAndWriteNothing) {

@@ -1,0 +1,24 @@
+#pragma once
+// The precision plan TensorRT will actually run, shared by `compare`, `run --simulate` and `quantize` so that
+// the analysis, the simulation and the export agree on every layer: the requested plan (PLAN.json, or the
+// default INT8 placement) with the TensorRT lint rules' fallbacks applied (LintPolicy: a layer a rule makes
+// fall back loses its INT8, with the rule id and message as the reason).
+#include <string>
+
+#include "core/common/status.h"
+#include "core/lint/trt_version.h"
+#include "core/model/graph.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+// `planPath` empty: the default INT8 placement. `fallback`: what the layers TensorRT cannot run in INT8 run in
+// instead: FP16 for engines built with --fp16 (QuantLens's trtexec commands are), FP32 to compare with a runtime
+// that runs the exported model's float layers in FP32 (ONNX Runtime, the executor).
+Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
+                                    Precision fallback = Precision::Fp16);
+
+// The value of a --trt option ("8.6", "10", "10.x", ...); the error names the option and the accepted values.
+Result<TrtVersion> trtVersionOption(const std::string& text);
+
+}  // namespace ql
