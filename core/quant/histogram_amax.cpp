@@ -92,23 +92,18 @@ struct EntropyTables {
     }
 };
 
-// One group of Q (step 1) for candidate i: its mass in h, its mass in P, and its bins where P > 0.
-struct Group {
-    double hMass = 0.0, pMass = 0.0;
-    int64_t nonZero = 0;
-    size_t begin = 0, end = 0;
-};
-
 // KL(P || Q) of clipping at bin i (step 1 above), from the tables: sum P log P - sum P log Q, where Q is
 // constant over the non-zero bins of a group. log Q is taken apart (log of the group's mass, of its bin
-// count, of the sum and of the smoothing factor) so that only memoised logs are evaluated per group.
-double clippingDivergence(EntropyTables& t, size_t i, size_t levels, std::vector<Group>& groups) {
+// count, of the sum and of the smoothing factor) so that only memoised logs are evaluated per group, in one
+// pass over the groups: the sum and the smoothing factor enter as whole-candidate terms at the end.
+double clippingDivergence(EntropyTables& t, size_t i, size_t levels) {
     const double total = t.sum.back();  // = sum of P
     const double outliers = total - t.sum[i];
     const double lastP = t.h[i - 1] + outliers;
-    groups.clear();
     double qSum = 0.0;
     int64_t smoothedBins = 0;  // bins with P > 0 in groups with no counts of their own: Q = eps there
+    // q = (hMass / nonZero / qSum) / smoothed for groups with mass, kSmoothing / smoothed for the others.
+    double withMass = 0.0, pLogPerBin = 0.0, withoutMass = 0.0;
     // Group g is bins [ceil(g i / levels), ceil((g + 1) i / levels)); the ceilings are stepped, not divided.
     const size_t step = i / levels, stepRest = i % levels;
     size_t end = 0, rest = levels - 1;  // end * levels + rest = g * i + levels - 1
@@ -121,31 +116,25 @@ double clippingDivergence(EntropyTables& t, size_t i, size_t levels, std::vector
             ++end;
         }
         if (begin >= end) continue;
-        Group group{t.sum[end] - t.sum[begin], t.sum[end] - t.sum[begin], t.nonZero[end] - t.nonZero[begin], begin,
-                    end};
+        const double hMass = t.sum[end] - t.sum[begin];
+        double pMass = hMass;
+        int64_t nonZero = t.nonZero[end] - t.nonZero[begin];
         if (end == i) {
-            group.pMass += outliers;
-            if (t.h[i - 1] <= 0.0 && lastP > 0.0) ++group.nonZero;
+            pMass += outliers;
+            if (t.h[i - 1] <= 0.0 && lastP > 0.0) ++nonZero;
         }
-        if (group.nonZero == 0) continue;
-        if (group.hMass > 0.0)
-            qSum += group.hMass;
-        else
-            smoothedBins += group.nonZero;
-        groups.push_back(group);
+        if (nonZero == 0) continue;
+        if (hMass > 0.0) {
+            qSum += hMass;
+            withMass += pMass;
+            pLogPerBin += pMass * (t.logOfMass(begin, end) - t.logOf(nonZero));
+        } else {
+            smoothedBins += nonZero;
+            withoutMass += pMass;
+        }
     }
     if (total <= 0.0 || qSum <= 0.0) return std::numeric_limits<double>::infinity();
     const double smoothed = 1.0 + kSmoothing * static_cast<double>(smoothedBins);
-    // q = (hMass / nonZero / qSum) / smoothed for groups with mass, kSmoothing / smoothed for the others.
-    double withMass = 0.0, pLogPerBin = 0.0, withoutMass = 0.0;
-    for (const Group& g : groups) {
-        if (g.hMass > 0.0) {
-            withMass += g.pMass;
-            pLogPerBin += g.pMass * (t.logOfMass(g.begin, g.end) - t.logOf(g.nonZero));
-        } else {
-            withoutMass += g.pMass;
-        }
-    }
     const double pLogQ = pLogPerBin - withMass * std::log(qSum) + withoutMass * std::log(kSmoothing) -
                          (withMass + withoutMass) * std::log(smoothed);
     const double pLogP = t.hLogH[i - 1] + (lastP > 0.0 ? lastP * std::log(lastP) : 0.0);
@@ -163,10 +152,8 @@ double entropyAmax(const Histogram& hist, int startBin, int levels) {
     const size_t first = std::clamp<size_t>(static_cast<size_t>(std::max(startBin, 1)), 1, last);
     size_t best = last;
     double bestKl = std::numeric_limits<double>::infinity();
-    std::vector<Group> groups;
-    groups.reserve(static_cast<size_t>(levels));
     for (size_t i = first; i <= last; ++i) {
-        const double kl = clippingDivergence(tables, i, static_cast<size_t>(levels), groups);
+        const double kl = clippingDivergence(tables, i, static_cast<size_t>(levels));
         if (kl <= bestKl + kTie) {
             bestKl = std::min(kl, bestKl);
             best = i;
