@@ -1,6 +1,7 @@
 // Calibration cost: plain FP32 inference over N samples against calibrate() (histogram statistics of
 // every activation, all four methods' amax) over the same samples, and the ratio; best of R rounds.
-//   build-*/bench/bench_calibration [--samples N] [--batch B] [--threads T] [--rounds R] MODEL.onnx...
+//   build-*/bench/bench_calibration [--samples N] [--batch B] [--threads T] [--rounds R] [--full-statistics]
+//       MODEL.onnx...
 //   /usr/bin/time -v build-*/bench/bench_calibration --data samples.npy MODEL.onnx   (peak memory)
 // Samples are uniform random in [-1, 1) (generated before timing), one batch size for both runs.
 #include <algorithm>
@@ -27,7 +28,8 @@ struct Options {
     int64_t batch = 1;
     int threads = 1;
     int rounds = 3;
-    std::string data;  // --data: calibrate once from this file instead (for peak-memory runs)
+    std::string data;             // --data: calibrate once from this file instead (for peak-memory runs)
+    bool fullStatistics = false;  // --full-statistics: tensors fused away counted on every sample too
     std::vector<std::string> models;
 };
 
@@ -98,6 +100,7 @@ ql::Result<Seconds> timeCalibration(const ql::Graph& graph, RandomBatches& data,
     ql::CalibrationOptions options;
     options.batchSize = o.batch;
     options.threads = o.threads;
+    options.fullStatistics = o.fullStatistics;
     const Stopwatch watch;
     auto result = ql::calibrate(graph, data, ql::CalibrationConfig{}, options);
     if (!result.isOk()) return result.status();
@@ -110,6 +113,7 @@ ql::Status calibrateFromFile(const ql::Graph& graph, const std::string& path, co
     ql::CalibrationOptions options;
     options.batchSize = o.batch;
     options.threads = o.threads;
+    options.fullStatistics = o.fullStatistics;
     const Stopwatch watch;
     QL_ASSIGN_OR_RETURN(ql::CalibrationResult result, ql::calibrate(graph, *data, ql::CalibrationConfig{}, options));
     std::printf("%s: calibrated %lld samples of %s in %.3f s (%zu activations)\n", path.c_str(),
@@ -137,8 +141,9 @@ ql::Status benchModel(const std::string& path, const Options& o) {
         inference = {std::min(inference.wall, i.wall), std::min(inference.cpu, i.cpu)};
         calibration = {std::min(calibration.wall, c.wall), std::min(calibration.cpu, c.cpu)};
     }
-    std::printf("%s: %lld samples, batch %lld, %d thread(s), best of %d\n", path.c_str(),
-                static_cast<long long>(samples), static_cast<long long>(batch), o.threads, o.rounds);
+    std::printf("%s: %lld samples, batch %lld, %d thread(s), best of %d%s\n", path.c_str(),
+                static_cast<long long>(samples), static_cast<long long>(batch), o.threads, o.rounds,
+                o.fullStatistics ? ", full statistics" : "");
     std::printf("  wall: inference %.3f s, calibrate %.3f s, ratio %.3f\n", inference.wall, calibration.wall,
                 calibration.wall / inference.wall);
     std::printf("  cpu:  inference %.3f s, calibrate %.3f s, ratio %.3f\n", inference.cpu, calibration.cpu,
@@ -158,6 +163,8 @@ bool parseArgs(int argc, char** argv, Options& o) {
             o.threads = std::atoi(argv[++i]);
         } else if (a == "--rounds" && hasValue) {
             o.rounds = std::atoi(argv[++i]);
+        } else if (a == "--full-statistics") {
+            o.fullStatistics = true;
         } else if (a == "--data" && hasValue) {
             o.data = argv[++i];
         } else if (a.starts_with("--")) {
@@ -175,7 +182,8 @@ int main(int argc, char** argv) {
     Options options;
     if (!parseArgs(argc, argv, options)) {
         std::fprintf(stderr,
-                     "usage: %s [--samples N] [--batch B] [--threads T] [--rounds R] [--data FILE] MODEL.onnx...\n"
+                     "usage: %s [--samples N] [--batch B] [--threads T] [--rounds R] [--full-statistics] [--data FILE] "
+                     "MODEL.onnx...\n"
                      "times FP32 inference and calibrate() over the same N random samples;\n"
                      "with --data, calibrates once from FILE (e.g. .npy) instead\n",
                      argv[0]);

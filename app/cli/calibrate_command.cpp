@@ -1,7 +1,8 @@
 // quantlens-cli calibrate MODEL --data DATA [--method entropy|minmax|percentile[:P]|mse] [--samples N]
-//                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10]
+//                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10] [--full-statistics]
 // Runs the model on the calibration data and writes the activation and weight ranges (calibration_file.h),
-// and optionally a TensorRT calibration cache (trt_cache.h).
+// and optionally a TensorRT calibration cache (trt_cache.h). --full-statistics counts the tensors fused away
+// (a Conv's output before its fused activation) on every sample, not the first quarter (calibration.h).
 #include <iostream>
 
 #include "app/cli/cli_util.h"
@@ -25,6 +26,7 @@ struct CalibrateCliOptions {
     std::string output;
     std::string trtCache;
     std::string trt = "10";
+    bool fullStatistics = false;
 };
 
 int runCalibrate(const CalibrateCliOptions& options) {
@@ -37,7 +39,10 @@ int runCalibrate(const CalibrateCliOptions& options) {
     const Graph& graph = model->graph();
     auto data = openDataOption(graph, options.data);
     if (!data) return failWith(data.status());
-    const CalibrationOptions run{.maxSamples = options.samples, .batchSize = options.batch, .threads = options.threads};
+    const CalibrationOptions run{.maxSamples = options.samples,
+                                 .batchSize = options.batch,
+                                 .threads = options.threads,
+                                 .fullStatistics = options.fullStatistics};
     auto result = calibrate(graph, **data, *config, run, terminalProgress("calibrating"));
     endTerminalProgress();
     if (!result) return failWith(result.status());
@@ -68,6 +73,9 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("-o,--output", options->output, "Calibration file to write (CALIB.json)")->required();
     cmd->add_option("--trt-cache", options->trtCache, "Also write a TensorRT calibration cache");
     cmd->add_option("--trt", options->trt, "TensorRT version of the cache header: 8.6 or 10 (default 10)");
+    cmd->add_flag("--full-statistics", options->fullStatistics,
+                  "Count the tensors fused away (a Conv's output before its fused activation) on every sample, "
+                  "not the first quarter (slower)");
     cmd->callback([options, &exitCode] { exitCode = runCalibrate(*options); });
 }
 

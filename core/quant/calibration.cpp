@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/exec/executor.h"
+#include "core/exec/fusion.h"
 #include "core/model/constant_values.h"
 #include "core/quant/observation_queue.h"
 #include "core/quant/weight_ranges.h"
@@ -53,14 +54,19 @@ std::optional<std::pair<float, float>> clampBounds(const Graph& graph, const Nod
 // copiesItsInput nodes, which share the statistics of the value they copy (`mSameAs`, fixed up front).
 class ActivationCollector final : public TensorObserver {
 public:
-    ActivationCollector(const Graph& graph, const CalibrationConfig& config, int threads)
+    // `partial`: the values hidden in fused groups are observed only while observeFusedAway(true).
+    ActivationCollector(const Graph& graph, const CalibrationConfig& config, int threads, bool partial)
         : mGraph(graph),
           mConfig(config),
           mThreads(std::max(1, threads)),
           mObservers(graph.values().size()),
           mSameAs(graph.values().size(), kNoId),
           mClamps(graph.values().size()),
-          mClampsOf(graph.values().size()) {
+          mClampsOf(graph.values().size()),
+          mFusedAway(graph.values().size(), false) {
+        if (partial)
+            for (const FusionGroup& group : findConvFusions(graph))
+                for (ValueId v : group.hidden) mFusedAway[static_cast<size_t>(v)] = true;
         for (const Node& node : graph.nodes()) {  // in execution order, so chains of copies resolve
             if (node.inputs.empty() || node.inputs[0] == kNoId || node.outputs.empty() || node.outputs[0] == kNoId ||
                 !runtimeValue(node.inputs[0]))
@@ -69,8 +75,9 @@ public:
             const ValueId from = source(node.inputs[0]);
             if (copiesItsInput(node)) {
                 mSameAs[out] = from;
-            } else if (auto bounds = clampBounds(mGraph, node); bounds && !mClamps[static_cast<size_t>(from)] &&
-                                                                mGraph.value(from).type.dtype == DataType::Float) {
+            } else if (auto bounds = clampBounds(mGraph, node);
+                       bounds && !mClamps[static_cast<size_t>(from)] && !mFusedAway[static_cast<size_t>(from)] &&
+                       mGraph.value(from).type.dtype == DataType::Float) {  // counted on every sample
                 mClamps[out] = Clamp{from, bounds->first, bounds->second};
                 mClampsOf[static_cast<size_t>(from)].push_back(node.outputs[0]);
             }
@@ -80,8 +87,11 @@ public:
     bool wants(ValueId value) const override {
         const NodeId producer = mGraph.value(value).producer;
         return mSameAs[static_cast<size_t>(value)] == kNoId &&
-               (producer == kNoId || mGraph.node(producer).opType != "Constant");
+               (producer == kNoId || mGraph.node(producer).opType != "Constant") &&
+               (mObserveFusedAway || !mFusedAway[static_cast<size_t>(value)]);
     }
+    // Whether the next runs observe the values hidden in fused groups (and so split those groups).
+    void observeFusedAway(bool on) { mObserveFusedAway = on; }
     // Statistics ignore element order: a tensor left in a oneDNN layout is read as it is (observer.h).
     bool acceptsLayouts() const override { return true; }
     void observe(const Node&, ValueId value, const Tensor& tensor) override { take(value, tensor); }
@@ -118,7 +128,8 @@ public:
 
     // The amax of every method is the costly part (entropy and mse scan ~2000 candidates per tensor):
     // tensors are independent, so they are shared out over the threads.
-    std::vector<TensorRange> ranges(int threads) const {
+    // `fusedAwaySamples`: the samples the values hidden in fused groups were observed on.
+    std::vector<TensorRange> ranges(int threads, int64_t fusedAwaySamples) const {
         std::vector<const HistogramObserver*> observers(mObservers.size(), nullptr);  // per value that has one
         std::vector<std::unique_ptr<HistogramObserver>> derived(mObservers.size());
         for (size_t v = 0; v < mObservers.size(); ++v) {
@@ -153,6 +164,7 @@ public:
             if (!observers[from]) continue;
             ranges.push_back(own[from]);
             ranges.back().name = mGraph.value(static_cast<ValueId>(v)).name;
+            if (mFusedAway[from]) ranges.back().samples = fusedAwaySamples;
         }
         return ranges;
     }
@@ -206,6 +218,8 @@ private:
     std::vector<ValueId> mSameAs;                                // per value: the value whose statistics it shares
     std::vector<std::optional<Clamp>> mClamps;                   // per value: the clamp that produces it
     std::vector<std::vector<ValueId>> mClampsOf;                 // per value: the clamp outputs of it
+    std::vector<bool> mFusedAway;                                // per value: hidden in a fused group
+    bool mObserveFusedAway = true;
 };
 
 // A fixed batch axis of any input decides the batch size (and forbids a partial last batch); otherwise
@@ -275,16 +289,21 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     const bool overlap =
         options.counting == Counting::Background ||
         (options.counting == Counting::Auto && options.threads < static_cast<int>(std::thread::hardware_concurrency()));
-    ActivationCollector collector(graph, config, overlap ? 1 : options.threads);
+    // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.
+    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    const int64_t fusedAwayTarget =
+        options.fullStatistics ? usable : std::max(CalibrationOptions::kFusedAwaySamples, usable / 4);
+    ActivationCollector collector(graph, config, overlap ? 1 : options.threads, fusedAwayTarget < usable);
     ObservationQueue queue([&collector](ValueId value, const Tensor& t) { collector.observeValue(value, t); });
     if (overlap) collector.countOn(&queue);
     CalibrationResult result;
     result.config = config;
-    // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.
-    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    int64_t fusedAwaySamples = 0;
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled("calibration cancelled");
         const int64_t count = std::min(batch.size, usable - first);
+        collector.observeFusedAway(fusedAwaySamples < fusedAwayTarget);
+        if (fusedAwaySamples < fusedAwayTarget) fusedAwaySamples += count;
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
         for (const auto& [name, tensor] : inputs)
             if (auto id = graph.findValue(name)) collector.take(*id, tensor);
@@ -298,7 +317,8 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     }
     QL_RETURN_IF_ERROR(queue.drain());
     // The counting core is free again.
-    result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads);
+    result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads,
+                                          fusedAwaySamples < result.samples ? fusedAwaySamples : 0);
     QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph));
     return result;
 }

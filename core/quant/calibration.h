@@ -5,6 +5,7 @@
 // of the tensor; memory is per tensor, never per sample), and turns the statistics into the amax of every
 // method; the configured one is the tensor's amax. Outputs of copies (Reshape, Flatten, ...) share their
 // input's statistics; Relu / Clip outputs are derived exactly from their input's while the ranges agree.
+// Tensors hidden inside the executor's fused groups may be counted on fewer samples (fullStatistics).
 // Weights of Conv/ConvTranspose/Gemm/MatMul get per-channel amax.
 // Long work in the shape of STYLE rule 8: progress callback, and a stop token checked once per batch.
 #include <cstdint>
@@ -30,6 +31,9 @@ struct TensorRange {
     int64_t nonFinite = 0;                                  // NaN/Inf values seen (ignored by the statistics)
     std::optional<MethodAmax> amaxByMethod = std::nullopt;  // absent when read from a file written without it
     Histogram histogram{};  // signed, at most kPlotHistogramBins bins; no bins when absent (older files)
+    // Samples the statistics come from when fewer than the calibration's (a tensor fused away, see
+    // CalibrationOptions::fullStatistics); 0: all of them.
+    int64_t samples = 0;
 
     float scale() const { return amax / 127.0f; }  // the INT8 scale of the symmetric range
 };
@@ -61,6 +65,13 @@ struct CalibrationOptions {
     // results are the same either way.
     enum class Counting { Auto, Inline, Background };
     Counting counting = Counting::Auto;
+    // The executor fuses a Conv with the activations (and residual Add) after it, as TensorRT does; the tensors
+    // inside such a group (the Conv's output before its activation) exist only when a run splits the group,
+    // which costs about a third of a light network's inference. TensorRT's fused engine never reads their
+    // scales (a calibration cache still lists them), so by default they are counted on the first quarter of
+    // the samples (at least kFusedAwaySamples), and the other runs stay fused. True: on every sample.
+    bool fullStatistics = false;
+    static constexpr int64_t kFusedAwaySamples = 32;
 };
 
 Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const CalibrationConfig& config,

@@ -40,6 +40,7 @@ nlohmann::json activationToJson(const TensorRange& r) {
         for (size_t i = 0; i < std::size(kMethodKeys); ++i) j["amax_by_method"][kMethodKeys[i]] = *methodField(m, i);
     }
     if (r.histogram.bins()) j["histogram"] = {{"range", r.histogram.range}, {"counts", r.histogram.counts}};
+    if (r.samples > 0) j["samples"] = r.samples;
     return j;
 }
 
@@ -92,6 +93,9 @@ Result<TensorRange> activationFromJson(const Graph& graph, const std::string& na
     if (j.contains("nonFinite") && !j["nonFinite"].is_number_integer())
         return badField(label, "\"nonFinite\" of '" + name + "' is not an integer");
     r.nonFinite = j.value("nonFinite", int64_t{0});
+    if (j.contains("samples") && (!j["samples"].is_number_integer() || j["samples"].get<int64_t>() < 0))
+        return badField(label, "\"samples\" of '" + name + "' is not a count");
+    r.samples = j.value("samples", int64_t{0});
     // Files written before histograms were kept have neither; both stay absent then.
     if (j.contains("amax_by_method")) {
         QL_ASSIGN_OR_RETURN(r.amaxByMethod, methodAmaxFromJson(j["amax_by_method"], label, name));

@@ -185,6 +185,10 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
                         .arg(static_cast<double>(range.max), 0, 'g', 4);
     if (range.nonFinite > 0) label += tr(", %n NaN/Inf ignored", nullptr, static_cast<int>(range.nonFinite));
     if (h.bins() == 0) label += tr("; no histogram stored");
+    // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so.
+    if (range.samples > 0)
+        label +=
+            QStringLiteral("\n") + tr("counted on the first %1 samples: fused into its activation").arg(range.samples);
     plot->xAxis->setLabel(label);
 }
 

@@ -24,7 +24,7 @@ CalibrationResult sample(const Graph& g) {
     r.config = *parseCalibrationMethod("percentile:99.9");
     r.samples = 16;
     r.activations = {{.name = "x", .amax = 1.5f, .min = -1.25f, .max = 1.5f},
-                     {.name = "y", .amax = 3.0f, .min = -2.0f, .max = 3.0f, .nonFinite = 2}};
+                     {.name = "y", .amax = 3.0f, .min = -2.0f, .max = 3.0f, .nonFinite = 2, .samples = 4}};
     r.activations[1].amaxByMethod = MethodAmax{3.0f, 2.875f, 2.5f, 2.625f};
     r.activations[1].histogram = Histogram{{0, 5, 1, 0, 7, 0, 0, 2}, 3.0, false};
     auto weights = weightRanges(g);
@@ -50,6 +50,8 @@ TEST(CalibrationFile, RoundTrips) {
     EXPECT_EQ(back->activations[1].amax, 3.0f);
     EXPECT_EQ(back->activations[1].min, -2.0f);
     EXPECT_EQ(back->activations[1].nonFinite, 2);
+    EXPECT_EQ(back->activations[1].samples, 4);
+    EXPECT_EQ(back->activations[0].samples, 0);  // all of the file's samples
     ASSERT_TRUE(back->activations[1].amaxByMethod.has_value());
     EXPECT_EQ(back->activations[1].amaxByMethod->percentile, 2.875f);
     EXPECT_EQ(back->activations[1].amaxByMethod->entropy, 2.5f);
@@ -139,6 +141,9 @@ TEST(CalibrationFile, RejectsUnknownNamesAndBadValues) {
     j = good;
     j["activations"]["y"]["nonFinite"] = "many";
     expectError(g, j, "nonFinite");
+    j = good;
+    j["activations"]["y"]["samples"] = -3;
+    expectError(g, j, "not a count");
 }
 
 TEST(CalibrationFile, LoadReportsUnreadableFiles) {

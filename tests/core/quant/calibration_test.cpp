@@ -289,3 +289,79 @@ TEST(HistogramObserver, ClampedEqualsCountingTheClampedValues) {
 
 }  // namespace
 }  // namespace ql
+
+namespace ql {
+namespace {
+
+// x [N, 8, 6, 6] -> Conv -> c (fused away) -> Relu -> r -> Conv -> y: r is the fused group's output.
+std::unique_ptr<Model> convModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 8, 6, 6});
+    for (const char* layer : {"c", "y"}) {
+        const std::string name = layer;
+        b.initializer(name + "_w", {8, 8, 3, 3}, test::seededFloats(8 * 8 * 9, name == "c" ? 1 : 2, -0.3f, 0.3f));
+        b.initializer(name + "_b", {8}, test::seededFloats(8, 3));
+    }
+    b.node("Conv", {"x", "c_w", "c_b"}, {"c"}, "conv1").ints("pads", {1, 1, 1, 1});
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("Conv", {"r", "y_w", "y_b"}, {"y"}, "conv2").ints("pads", {1, 1, 1, 1});
+    b.output("y");
+    return b.load();
+}
+
+std::unique_ptr<DataSource> images(const Graph& graph, int64_t n) {
+    auto input = ArrayInput::create(Tensor::fromVector(DataType::Float, {n, 8, 6, 6},
+                                                       test::seededFloats(static_cast<size_t>(n * 8 * 36), 9, -2, 2)),
+                                    inputSpecs(graph).front(), "x.npy");
+    EXPECT_TRUE(input.isOk()) << input.status().message();
+    MultiInputSource::Inputs inputs;
+    inputs.emplace_back("x", std::move(input).value());
+    return std::move(MultiInputSource::create(std::move(inputs))).value();
+}
+
+void expectSameStatistics(const TensorRange& a, const TensorRange& b) {
+    EXPECT_EQ(a.histogram.total(), b.histogram.total()) << a.name;
+    EXPECT_NEAR(a.min, b.min, 1e-5f * std::abs(b.min)) << a.name;
+    EXPECT_NEAR(a.max, b.max, 1e-5f * std::abs(b.max)) << a.name;
+    EXPECT_NEAR(a.amax, b.amax, 1e-3f * b.amax) << a.name;
+}
+
+TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstQuarterOfTheSamples) {
+    auto m = convModel();
+    const Graph& g = m->graph();
+    auto data = images(g, 200);
+    CalibrationOptions options{.batchSize = 10};
+    auto fast = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(fast.isOk()) << fast.status().message();
+    EXPECT_EQ(fast->samples, 200);
+    // The Conv output inside the fused Conv+Relu group: a quarter of 200 samples; the rest: all of them.
+    ASSERT_NE(find(*fast, "c"), nullptr);
+    EXPECT_EQ(find(*fast, "c")->samples, 50);
+    for (const char* all : {"x", "r", "y"}) EXPECT_EQ(find(*fast, all)->samples, 0) << all;
+
+    options.fullStatistics = true;
+    auto full = calibrate(g, *data, CalibrationConfig{}, options);
+    options.maxSamples = 50;
+    auto firstQuarter = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(full.isOk() && firstQuarter.isOk());
+    for (const TensorRange& t : full->activations) EXPECT_EQ(t.samples, 0) << t.name;
+    // Fused-away tensors have the statistics of their samples; the others those of every sample.
+    expectSameStatistics(*find(*fast, "c"), *find(*firstQuarter, "c"));
+    for (const char* all : {"x", "r", "y"}) expectSameStatistics(*find(*fast, all), *find(*full, all));
+    EXPECT_EQ(find(*fast, "r")->histogram.total(), 200u * 8 * 36);
+}
+
+TEST(Calibration, SmallCalibrationsCountFusedAwayTensorsOnEverySample) {
+    auto m = convModel();
+    const Graph& g = m->graph();
+    auto data = images(g, 40);  // a quarter would be 10: at least kFusedAwaySamples (32) are counted
+    auto r = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.batchSize = 8});
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+    EXPECT_EQ(find(*r, "c")->samples, CalibrationOptions::kFusedAwaySamples);
+    auto all = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.maxSamples = 32, .batchSize = 8});
+    ASSERT_TRUE(all.isOk());
+    EXPECT_EQ(find(*all, "c")->samples, 0);  // 32 samples: every one of them
+}
+
+}  // namespace
+}  // namespace ql
