@@ -4,7 +4,11 @@
 // non-zero when any model mismatches or fails, so it can be used as a check.
 //
 //   cd bench && ONNXRUNTIME_NODE_INSTALL=skip npm ci
-//   node compare_ort.mjs [--cli ../build/app/quantlens-cli] [--threads 2] [--iters 20] [--tol 1e-4] [--per-output] model.onnx...
+//   node compare_ort.mjs [--cli ../build/app/quantlens-cli] [--threads 2] [--iters 20] [--rounds 1] [--tol 1e-4] [--per-output] model.onnx...
+//   --rounds R alternates R timings of each runtime (ours, ORT, ours, ...) and reports the medians and the median
+//   of the per-round ratios, so a load swing on a shared machine moves both runtimes alike.
+//   The cpu columns are the process CPU time per run (ours: quantlens-cli bench's cpu_ms; ORT: this process);
+//   at one thread they estimate the idle-machine latency when other jobs share the cores.
 //   --per-output prints every output's relative diff in graph order (with tools/expose_outputs.py, to bisect).
 import ort from 'onnxruntime-node';
 import { execFileSync } from 'node:child_process';
@@ -14,17 +18,18 @@ import path from 'node:path';
 import { readNpy, safeName, seededFloats, writeNpyFloat32 } from './npy.mjs';
 
 function parseArgs(argv) {
-  const options = { cli: '../build/app/quantlens-cli', threads: 2, iters: 20, tol: 1e-4, perOutput: false, models: [] };
+  const options = { cli: '../build/app/quantlens-cli', threads: 2, iters: 20, rounds: 1, tol: 1e-4, perOutput: false, models: [] };
   for (let i = 0; i < argv.length; ++i) {
     if (argv[i] === '--cli') options.cli = argv[++i];
     else if (argv[i] === '--threads') options.threads = Number(argv[++i]);
     else if (argv[i] === '--iters') options.iters = Number(argv[++i]);
+    else if (argv[i] === '--rounds') options.rounds = Math.max(1, Number(argv[++i]));
     else if (argv[i] === '--tol') options.tol = Number(argv[++i]);
     else if (argv[i] === '--per-output') options.perOutput = true;
     else options.models.push(argv[i]);
   }
   if (options.models.length === 0) {
-    console.error('usage: node compare_ort.mjs [--cli PATH] [--threads N] [--iters N] [--tol REL] [--per-output] MODEL...');
+    console.error('usage: node compare_ort.mjs [--cli PATH] [--threads N] [--iters N] [--rounds R] [--tol REL] [--per-output] MODEL...');
     process.exit(2);
   }
   return options;
@@ -95,23 +100,52 @@ async function compareModelIn(dir, model, options) {
     if (options.perOutput) console.log(`  ${relative.toExponential(2).padStart(10)}  ${maxMagnitude.toExponential(2)}  ${name}`);
   }
 
-  const ourBench = JSON.parse(
+  const ours = [];
+  const theirs = [];
+  for (let round = 0; round < options.rounds; ++round) {
+    ours.push(await ourTiming(model, options));
+    theirs.push(await ortTiming(session, feeds, options));
+  }
+  const ratio = median(ours.map((t, i) => t.median / theirs[i].median));
+  const cpuRatio = median(ours.map((t, i) => t.cpu / theirs[i].cpu));
+  return {
+    ours: median(ours.map((t) => t.median)),
+    ort: median(theirs.map((t) => t.median)),
+    ratio,
+    oursCpu: median(ours.map((t) => t.cpu)),
+    ortCpu: median(theirs.map((t) => t.cpu)),
+    cpuRatio,
+    ...worst,
+    problems,
+  };
+}
+
+// Median wall time and mean process CPU time per run, in ms.
+async function ourTiming(model, options) {
+  const bench = JSON.parse(
     execFileSync(options.cli, ['bench', model, '--json', '--threads', String(options.threads), '--iters', String(options.iters)]),
   );
+  return { median: bench.median_ms, cpu: bench.cpu_ms };
+}
+
+async function ortTiming(session, feeds, options) {
   for (let i = 0; i < 3; ++i) await session.run(feeds);
   const times = [];
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < options.iters; ++i) {
     const start = process.hrtime.bigint();
     await session.run(feeds);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return { ours: ourBench.median_ms, ort: median(times), ...worst, problems };
+  const cpu = process.cpuUsage(cpuStart);
+  return { median: median(times), cpu: (cpu.user + cpu.system) / 1000 / options.iters };
 }
 
 const options = parseArgs(process.argv.slice(2));
-console.log(`threads ${options.threads}, ${options.iters} timed runs each, tolerance ${options.tol} x max |ORT output|`);
+console.log(`threads ${options.threads}, ${options.iters} timed runs each x ${options.rounds} alternating rounds, tolerance ${options.tol} x max |ORT output|`);
 console.log(
-  'model'.padEnd(28) + 'quantlens ms'.padStart(14) + 'ORT ms'.padStart(10) + 'ratio'.padStart(8) + 'max |diff|'.padStart(13) +
+  'model'.padEnd(28) + 'quantlens ms'.padStart(14) + 'ORT ms'.padStart(10) + 'ratio'.padStart(8) + 'cpu ms'.padStart(9) +
+    'ORT cpu'.padStart(9) + 'cpu ratio'.padStart(10) + 'max |diff|'.padStart(13) +
     'max |out|'.padStart(12) + 'rel diff'.padStart(12) + '  verdict',
 );
 let failed = false;
@@ -123,7 +157,8 @@ for (const model of options.models) {
     const verdict = ok ? 'match' : `MISMATCH${r.problems.length ? ` (${r.problems.join('; ')})` : ''}`;
     console.log(
       path.basename(model).padEnd(28) + r.ours.toFixed(2).padStart(14) + r.ort.toFixed(2).padStart(10) +
-        (r.ours / r.ort).toFixed(2).padStart(8) + r.maxAbsDiff.toExponential(2).padStart(13) +
+        r.ratio.toFixed(2).padStart(8) + r.oursCpu.toFixed(2).padStart(9) + r.ortCpu.toFixed(2).padStart(9) +
+        r.cpuRatio.toFixed(2).padStart(10) + r.maxAbsDiff.toExponential(2).padStart(13) +
         r.maxMagnitude.toExponential(2).padStart(12) + r.relative.toExponential(2).padStart(12) + `  ${verdict}`,
     );
   } catch (e) {

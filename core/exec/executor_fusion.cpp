@@ -71,7 +71,7 @@ Status Executor::prepareFusion() {
 void Executor::wrapActivations() {
     for (Step& step : mNodeSteps) {
         auto ops = activationPostOps(mGraph, *step.node);
-        if (!ops || step.outputs.size() != 1) continue;
+        if (!ops || step.outputs.size() != 1 || !LayoutActivationKernel::exact(*ops)) continue;
         auto kernel = std::make_unique<LayoutActivationKernel>(*step.kernel, std::move(*ops));
         step.kernel = kernel.get();
         mGroupKernels.push_back(std::move(kernel));

@@ -1,8 +1,17 @@
 #include "core/exec/layout_activation.h"
 
+#include <algorithm>
+
 #include "core/exec/onednn_util.h"
 
 namespace ql {
+
+bool LayoutActivationKernel::exact(const std::vector<PostOp>& ops) {
+    return std::all_of(ops.begin(), ops.end(), [](const PostOp& op) {
+        return !op.sum &&
+               (op.algorithm == dnnl::algorithm::eltwise_relu || op.algorithm == dnnl::algorithm::eltwise_clip);
+    });
+}
 
 Status LayoutActivationKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return mPlain.compute(ctx);

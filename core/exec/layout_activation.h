@@ -1,6 +1,6 @@
 #pragma once
-// An activation node (Relu, Clip, Sigmoid, ... see activationPostOps in core/exec/fusion.h) whose input is in a
-// oneDNN layout runs as a oneDNN eltwise in that layout. Activations the fusion pass could not fold into a Conv
+// An activation node (Relu, LeakyRelu, Clip: see exact()) whose input is in a oneDNN layout runs as a oneDNN
+// eltwise in that layout. Activations the fusion pass could not fold into a Conv
 // (after a pooling or a Concat, or when a run observes the Conv's own output and the group runs node by node)
 // then need no reorder to NCHW and back. The executor puts it in front of the registry's kernel; plain inputs
 // go to that kernel.
@@ -18,6 +18,10 @@ public:
     LayoutActivationKernel(Kernel& plain, std::vector<PostOp> ops) : mPlain(plain), mOps(std::move(ops)) {}
     Status compute(KernelContext& ctx) override;
     uint32_t layoutInputs() const override { return 1u; }
+    // True when oneDNN computes `ops` to the bit as the registry's kernels do (Relu, LeakyRelu, Clip: no
+    // rounding of their own). Only those are wrapped: the INT8 simulation runs the registry's kernels, and a
+    // sigmoid rounded differently in the exported model's run flips the odd int8 code downstream.
+    static bool exact(const std::vector<PostOp>& ops);
 
 private:
     Kernel& mPlain;

@@ -8,6 +8,7 @@
 #include "core/exec/kernel.h"
 #include "core/exec/kernels/pool_geometry.h"
 #include "core/exec/layout.h"
+#include "core/exec/onednn_util.h"
 
 namespace ql {
 
@@ -29,18 +30,37 @@ bool hasLayoutInput(const KernelContext& ctx);
 // path does not cover.
 Status computeOnPlain(KernelContext& ctx, const std::function<Status(KernelContext&)>& plainCompute);
 
+// A pooling kernel's primitive for the input layout it last saw, and the layout of its output.
+struct PoolPrimitive {
+    dnnl::pooling_v2_forward primitive;
+    dnnl::memory::desc dst;
+};
+using PoolCache = onednn::LastPrimitive<PoolPrimitive>;
+
 // Pools input 0 (float, N x C x H x W, any layout) into output 0 with oneDNN; false when the input is not
-// of that kind (the caller then computes on plain copies).
-Result<bool> poolLayoutInput(KernelContext& ctx, dnnl::algorithm op, const PoolWindow& window, bool keepLayout);
+// of that kind (the caller then computes on plain copies). `op` and `window` must be the same whenever the
+// input layout is (one node's).
+Result<bool> poolLayoutInput(KernelContext& ctx, dnnl::algorithm op, const PoolWindow& window, bool keepLayout,
+                             PoolCache& cache);
 
 namespace onednn {
 
-// a (op) b for float tensors where `a` has the output's shape and `b` the same rank with each dimension
-// equal or 1; nullopt when the operands do not fit that. The output takes a's layout when `keepLayout`.
-std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const Tensor& b, bool keepLayout);
+// A binary primitive for the operand layouts last seen; `reference` when oneDNN only had its slow reference code.
+struct BinaryPrimitive {
+    dnnl::binary primitive;
+    bool reference = false;
+};
+using BinaryCache = LastPrimitive<BinaryPrimitive>;
+
+// a (op) b for float tensors where `a` has the output's shape and `b` (plain: of any lower rank) each
+// dimension equal or 1; nullopt when the operands do not fit that, or when both are plain and oneDNN only has
+// its slow reference code for the broadcast. The output takes a's layout when `keepLayout`. `op` must be the
+// same whenever the layouts are (one node's).
+std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const Tensor& b, bool keepLayout,
+                                     BinaryCache& cache);
 
 // Max / average pooling of a float N x C x H x W tensor in any layout over `window` (2 spatial axes).
-Tensor poolInLayout(dnnl::algorithm op, const Tensor& x, const PoolWindow& window, bool keepLayout);
+Tensor poolInLayout(dnnl::algorithm op, const Tensor& x, const PoolWindow& window, bool keepLayout, PoolCache& cache);
 
 }  // namespace onednn
 }  // namespace ql

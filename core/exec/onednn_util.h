@@ -3,6 +3,8 @@
 // engine for the process, a stream per thread, plain (row-major) memory descriptors over ql::Tensor
 // storage, and reorders into whatever layout a primitive chose (format_tag::any).
 #include <dnnl.hpp>
+#include <optional>
+#include <vector>
 
 #include "core/exec/tensor.h"
 
@@ -24,5 +26,24 @@ dnnl::memory wrap(const Tensor& tensor, const dnnl::memory::desc& desc);
 // `memory` itself when it already has layout `want`, else a reordered copy.
 dnnl::memory inLayout(const dnnl::memory& memory, const dnnl::memory::desc& want);
 void reorder(const dnnl::memory& from, const dnnl::memory& to);
+
+// The primitive a kernel made for the memory descs it last saw, remade only when they change (a node sees
+// the same shapes run after run, and making a primitive costs microseconds per call).
+template <typename Primitive>
+class LastPrimitive {
+public:
+    template <typename Make>
+    Primitive& get(const std::vector<dnnl::memory::desc>& key, Make&& make) {
+        if (!mPrimitive || key != mKey) {
+            mPrimitive.emplace(make());
+            mKey = key;
+        }
+        return *mPrimitive;
+    }
+
+private:
+    std::vector<dnnl::memory::desc> mKey;
+    std::optional<Primitive> mPrimitive;
+};
 
 }  // namespace ql::onednn

@@ -68,6 +68,7 @@ TEST(BenchCliTest, JsonHasTheTimingKeys) {
     EXPECT_GT(j["median_ms"].get<double>(), 0.0);
     EXPECT_LE(j["min_ms"].get<double>(), j["median_ms"].get<double>());
     EXPECT_LE(j["median_ms"].get<double>(), j["max_ms"].get<double>());
+    EXPECT_GT(j["cpu_ms"].get<double>(), 0.0);  // process CPU time per run
 }
 
 TEST(BenchCliTest, ProfilePrintsTimePerOpType) {

@@ -39,12 +39,23 @@ Status ArithmeticKernel::init(const KernelInit& info) {
 }
 
 Status ArithmeticKernel::compute(KernelContext& ctx) {
-    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    if (!hasLayoutInput(ctx) && !worthOneDnn(ctx)) return computePlain(ctx);
     if (auto y = computeInLayout(ctx)) {
         ctx.setOutput(0, std::move(*y));
         return Status::ok();
     }
     return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+// Large float operands: oneDNN's binary is JIT-compiled for the host's vector width (our loops are built for
+// baseline x86-64), and covers the broadcasts of bias adds and per-row scales (ViT's LayerNormalization ops).
+bool ArithmeticKernel::worthOneDnn(const KernelContext& ctx) {
+    constexpr int64_t kMinElements = 4096;  // below this, creating the primitive costs more than it saves
+    if (ctx.inputCount() != 2 || !ctx.hasInput(0) || !ctx.hasInput(1)) return false;
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    return a.dtype() == DataType::Float && b.dtype() == DataType::Float &&
+           std::max(a.elementCount(), b.elementCount()) >= kMinElements;
 }
 
 std::optional<Tensor> ArithmeticKernel::computeInLayout(const KernelContext& ctx) const {
@@ -56,8 +67,8 @@ std::optional<Tensor> ArithmeticKernel::computeInLayout(const KernelContext& ctx
                    : mOp == Op::Sub ? alg::binary_sub
                    : mOp == Op::Mul ? alg::binary_mul
                                     : alg::binary_div;
-    if (auto y = onednn::binaryInLayout(op, a, b, mKeepLayout)) return y;
-    if (mOp == Op::Add || mOp == Op::Mul) return onednn::binaryInLayout(op, b, a, mKeepLayout);
+    if (auto y = onednn::binaryInLayout(op, a, b, mKeepLayout, mBinary)) return y;
+    if (mOp == Op::Add || mOp == Op::Mul) return onednn::binaryInLayout(op, b, a, mKeepLayout, mBinary);
     return std::nullopt;
 }
 

@@ -58,7 +58,7 @@ Status AveragePoolKernel::compute(KernelContext& ctx) {
         QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
         const auto op = mCountIncludePad ? dnnl::algorithm::pooling_avg_include_padding
                                          : dnnl::algorithm::pooling_avg_exclude_padding;
-        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, w, mKeepLayout));
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, w, mKeepLayout, mPoolCache));
         if (done) return Status::ok();
     }
     return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });

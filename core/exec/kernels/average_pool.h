@@ -17,6 +17,8 @@ public:
 private:
     Status computePlain(KernelContext& ctx) const;
 
+    PoolCache mPoolCache;
+
     PoolAttributes mAttrs;
     bool mCountIncludePad = false;
 };

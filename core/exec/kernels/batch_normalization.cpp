@@ -5,6 +5,7 @@
 
 #include "core/exec/kernels/cast.h"
 #include "core/exec/kernels/elementwise_util.h"
+#include "core/exec/onednn_util.h"
 
 namespace ql {
 
@@ -57,6 +58,47 @@ Status BatchNormalizationKernel::init(const KernelInit& info) {
 Status BatchNormalizationKernel::compute(KernelContext& ctx) {
     for (size_t i = 0; i < 5; ++i)
         if (!ctx.hasInput(i)) return ctx.fail("needs inputs X, scale, B, input_mean and input_var");
+    if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    QL_ASSIGN_OR_RETURN(bool done, computeInLayout(ctx));
+    if (done) return Status::ok();
+    return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });
+}
+
+Result<bool> BatchNormalizationKernel::computeInLayout(KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (mTraining || ctx.outputCount() > 1 || x.dtype() != DataType::Float || x.rank() < 2 || x.elementCount() == 0)
+        return false;
+    for (size_t i = 1; i < 5; ++i)
+        if (!ctx.input(i).isPlain() || ctx.input(i).dtype() != DataType::Float ||
+            ctx.input(i).elementCount() != x.dim(1))
+            return false;
+    using flags = dnnl::normalization_flags;
+    try {
+        const auto desc = onednn::descOf(x);
+        if (!mPrimitive || mPrimitive->first != desc) {
+            dnnl::batch_normalization_forward::primitive_desc pd(
+                dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_inference, desc, mEpsilon,
+                                                        flags::use_global_stats | flags::use_scale | flags::use_shift),
+                onednn::engine());
+            mPrimitive.emplace(desc, dnnl::batch_normalization_forward(pd));
+        }
+        Tensor y = onednn::allocateIn(desc, x.shape());
+        auto channel = [&](size_t i) { return onednn::wrap(ctx.input(i), onednn::plainDesc({x.dim(1)})); };
+        mPrimitive->second.execute(onednn::stream(), {{DNNL_ARG_SRC, onednn::memoryOf(x)},
+                                                      {DNNL_ARG_SCALE, channel(1)},
+                                                      {DNNL_ARG_SHIFT, channel(2)},
+                                                      {DNNL_ARG_MEAN, channel(3)},
+                                                      {DNNL_ARG_VARIANCE, channel(4)},
+                                                      {DNNL_ARG_DST, onednn::memoryOf(y)}});
+        onednn::stream().wait();
+        ctx.setOutput(0, mKeepLayout ? std::move(y) : onednn::toPlain(y));
+    } catch (const dnnl::error& e) {
+        return ctx.fail(std::string("oneDNN could not run this batch normalization: ") + e.what());
+    }
+    return true;
+}
+
+Status BatchNormalizationKernel::computePlain(KernelContext& ctx) const {
     const DataType dtype = ctx.input(0).dtype();
     const Tensor x = promoteHalf(ctx.input(0));
     if (x.rank() < 2) return ctx.fail("X must have at least 2 dimensions [N, C, ...], got " + shapeString(x.shape()));

@@ -49,7 +49,7 @@ Status GlobalPoolKernel::compute(KernelContext& ctx) {
     if (ctx.input(0).rank() == 4) {
         const auto op = mMax ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
         // The output is tiny: always plain.
-        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, wholePlane(ctx.input(0).shape()), false));
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, op, wholePlane(ctx.input(0).shape()), false, mPoolCache));
         if (done) return Status::ok();
     }
     return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });

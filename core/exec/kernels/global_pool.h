@@ -15,6 +15,8 @@ public:
 private:
     Status computePlain(KernelContext& ctx) const;
 
+    PoolCache mPoolCache;
+
     bool mMax = false;
 };
 

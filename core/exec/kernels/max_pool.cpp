@@ -78,7 +78,7 @@ Status MaxPoolKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return computePlain(ctx);
     if (ctx.outputCount() == 1) {
         QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
-        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, dnnl::algorithm::pooling_max, w, mKeepLayout));
+        QL_ASSIGN_OR_RETURN(bool done, poolLayoutInput(ctx, dnnl::algorithm::pooling_max, w, mKeepLayout, mPoolCache));
         if (done) return Status::ok();
     }
     return computeOnPlain(ctx, [this](KernelContext& plain) { return computePlain(plain); });

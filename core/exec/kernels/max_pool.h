@@ -17,6 +17,8 @@ public:
 private:
     Status computePlain(KernelContext& ctx) const;
 
+    PoolCache mPoolCache;
+
     bool mWantIndices = false;
     PoolAttributes mAttrs;
     bool mColumnMajor = false;

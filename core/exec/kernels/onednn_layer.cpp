@@ -41,30 +41,67 @@ void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shap
     if (p.src != plainSrc) p.toSrc = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), plainSrc, engine(), p.src));
     if (p.dst != plainDst)
         p.fromDst = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), p.dst, engine(), plainDst));
+    p.srcMemory = dnnl::memory(p.src, engine(), DNNL_MEMORY_NONE);
+    p.dstMemory = dnnl::memory(p.dst, engine(), DNNL_MEMORY_NONE);
+    p.plainSrcMemory = dnnl::memory(plainSrc, engine(), DNNL_MEMORY_NONE);
+    p.plainDstMemory = dnnl::memory(plainDst, engine(), DNNL_MEMORY_NONE);
+    if (p.src != plainSrc) p.srcLayout = std::make_shared<const TensorLayout>(TensorLayout{p.src});
+    if (p.dst != plainDst) p.dstLayout = std::make_shared<const TensorLayout>(TensorLayout{p.dst});
 }
+
+namespace {
+
+// A float tensor of `shape` in `layout` (plain when null), without re-deriving the layout per call.
+Tensor allocateWith(const std::shared_ptr<const TensorLayout>& layout, const Shape& shape) {
+    return layout ? Tensor::inLayout(DataType::Float, shape, layout, layout->desc.get_size())
+                  : Tensor(DataType::Float, shape);
+}
+
+bool hasLayout(const Tensor& t, const std::shared_ptr<const TensorLayout>& layout, const dnnl::memory::desc& desc) {
+    if (!t.layout() || !layout) return !t.layout() && !layout;
+    return t.layout() == layout || t.layout()->desc == desc;
+}
+
+// Points `memory` at `data` (oneDNN only reads inputs, so const is cast away here).
+dnnl::memory& at(dnnl::memory& memory, const void* data) {
+    memory.set_data_handle(const_cast<void*>(data));
+    return memory;
+}
+
+}  // namespace
 
 Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& w, const Tensor* bias,
                            bool constantWeights, const WeightedRun& run) {
-    dnnl::memory src = memoryOf(x);
-    if (x.isPlain() && p.toSrc) {
-        dnnl::memory userSrc = src;
-        src = dnnl::memory(p.src, engine());
-        p.toSrc.execute(stream(), userSrc, src);
-    } else if (!x.isPlain()) {
-        src = inLayout(src, p.src);
+    Tensor srcCopy;  // x in the primitive's layout when it comes in another one
+    dnnl::memory src;
+    if (hasLayout(x, p.srcLayout, p.src)) {
+        src = at(p.srcMemory, x.rawData());
+    } else if (x.isPlain() && p.toSrc) {
+        srcCopy = allocateWith(p.srcLayout, x.shape());
+        src = at(p.srcMemory, srcCopy.rawData());
+        p.toSrc.execute(stream(), at(p.plainSrcMemory, x.rawData()), src);
+    } else {
+        srcCopy = convertTo(x, p.src);
+        src = at(p.srcMemory, srcCopy.rawData());
     }
     const dnnl::memory weights = constantWeights ? cachedCopy(p.cachedWeights, w, p.userWeights, p.weights)
                                                  : inLayout(wrap(w, p.userWeights), p.weights);
-    Tensor y = run.keepLayout ? allocateIn(p.dst, p.outputShape) : Tensor(DataType::Float, p.outputShape);
-    dnnl::memory userDst = memoryOf(y);
+    Tensor y = run.keepLayout ? allocateWith(p.dstLayout, p.outputShape) : Tensor(DataType::Float, p.outputShape);
     const bool reorderDst = y.isPlain() && p.fromDst;
-    dnnl::memory dst = reorderDst ? dnnl::memory(p.dst, engine()) : userDst;
+    const Tensor dstCopy = reorderDst ? allocateWith(p.dstLayout, p.outputShape) : Tensor();
+    dnnl::memory& dst = at(p.dstMemory, reorderDst ? dstCopy.rawData() : y.rawData());
     // The sum post-op accumulates into dst, so dst starts as the other operand.
     if (run.sum) copyInto(*run.sum, dst);
+    // A map of its own per call: one kept in the plan made ResNet-50's peak resident memory 24 MB larger.
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
-    if (p.hasBias) args[DNNL_ARG_BIAS] = wrap(*bias, plainDesc({bias->elementCount()}));
+    if (p.hasBias) {
+        const int64_t n = bias->elementCount();
+        if (!p.biasMemory || p.biasMemory.get_desc().dims() != dnnl::memory::dims{n})
+            p.biasMemory = dnnl::memory(plainDesc({n}), engine(), DNNL_MEMORY_NONE);
+        args[DNNL_ARG_BIAS] = at(p.biasMemory, bias->rawData());
+    }
     p.primitive.execute(stream(), args);
-    if (reorderDst) p.fromDst.execute(stream(), dst, userDst);
+    if (reorderDst) p.fromDst.execute(stream(), dst, at(p.plainDstMemory, y.rawData()));
     stream().wait();
     return y;
 }
@@ -124,6 +161,12 @@ bool isFloatingType(DataType dtype) {
 Tensor asFloat(const Tensor& t) {
     if (t.dtype() == DataType::Float) return t;
     return Tensor::fromVector<float>(DataType::Float, t.shape(), t.toFloats());
+}
+
+const Tensor& asFloat(const Tensor& t, Tensor& copy) {
+    if (t.dtype() == DataType::Float) return t;
+    copy = asFloat(t);
+    return copy;
 }
 
 Tensor fromFloat(const Tensor& t, DataType dtype) {

@@ -5,6 +5,7 @@
 
 #include "core/exec/kernels/copy_util.h"
 #include "core/exec/kernels/type_dispatch.h"
+#include "core/model/constant_values.h"
 
 namespace ql {
 
@@ -114,6 +115,10 @@ Status PadKernel::init(const KernelInit& info) {
     mFromInputs = info.opset >= 11;
     mPads = info.node.intsAttribute("pads");
     mValue = info.node.floatAttribute("value", 0.0f);
+    const auto pads = mFromInputs && info.node.inputs.size() > 1 && info.node.inputs[1] != kNoId
+                          ? constantInt64s(info.graph, info.node.inputs[1])
+                          : std::optional<std::vector<int64_t>>(mPads);
+    mNoPadding = pads && !pads->empty() && std::all_of(pads->begin(), pads->end(), [](int64_t p) { return p == 0; });
     return Status::ok();
 }
 
@@ -135,6 +140,10 @@ Result<std::vector<std::byte>> PadKernel::fillValue(const KernelContext& ctx, Da
 
 Status PadKernel::compute(KernelContext& ctx) {
     const Tensor& in = ctx.input(0);
+    if (!in.isPlain()) {  // only with constant zero pads (layoutInputs)
+        ctx.setOutput(0, mKeepLayout ? in : onednn::toPlain(in));
+        return Status::ok();
+    }
     std::vector<int64_t> pads = mPads;
     if (mFromInputs) {
         QL_ASSIGN_OR_RETURN(pads, readInt64Input(ctx, 1));

@@ -66,6 +66,17 @@ void softmaxStrided(Op op, const T* x, T* y, AxisSplit s) {
 
 }  // namespace
 
+void SoftmaxKernel::computeOneDnn(const Tensor& x, Tensor& y, int64_t outer, int64_t axis, int64_t inner) {
+    const auto desc = onednn::plainDesc({outer, axis, inner});
+    auto& primitive = mPrimitive.get({desc}, [&] {
+        const auto alg = mOp == Op::LogSoftmax ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate;
+        return dnnl::softmax_v2_forward(dnnl::softmax_v2_forward::primitive_desc(
+            dnnl::softmax_v2_forward::desc(dnnl::prop_kind::forward_inference, alg, desc, desc, 1), onednn::engine()));
+    });
+    primitive.execute(onednn::stream(), {{DNNL_ARG_SRC, onednn::wrap(x, desc)}, {DNNL_ARG_DST, onednn::wrap(y, desc)}});
+    onednn::stream().wait();
+}
+
 Status SoftmaxKernel::init(const KernelInit& info) {
     const std::string& type = info.node.opType;
     mOp = type == "LogSoftmax" ? Op::LogSoftmax : type == "Hardmax" ? Op::Hardmax : Op::Softmax;
@@ -84,6 +95,15 @@ Status SoftmaxKernel::compute(KernelContext& ctx) {
     AxisSplit split = splitAtAxis(x.shape(), *axis);
     if (mFlatten) split = {split.outer, split.axis * split.inner, 1};
     Tensor y(x.dtype(), x.shape());
+    if (x.dtype() == DataType::Float && mOp != Op::Hardmax && x.elementCount() > 0) {
+        try {
+            computeOneDnn(x, y, split.outer, split.axis, split.inner);
+        } catch (const dnnl::error& e) {
+            return ctx.fail(std::string("oneDNN could not run this softmax: ") + e.what());
+        }
+        ctx.setOutput(0, std::move(y));
+        return Status::ok();
+    }
     const bool ok = visitFloating(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if (split.axis == 0) return;

@@ -326,27 +326,27 @@ void expectSameStatistics(const TensorRange& a, const TensorRange& b) {
     EXPECT_NEAR(a.amax, b.amax, 1e-3f * b.amax) << a.name;
 }
 
-TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstQuarterOfTheSamples) {
+TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstEighthOfTheSamples) {
     auto m = convModel();
     const Graph& g = m->graph();
     auto data = images(g, 200);
-    CalibrationOptions options{.batchSize = 10};
+    CalibrationOptions options{.batchSize = 5};
     auto fast = calibrate(g, *data, CalibrationConfig{}, options);
     ASSERT_TRUE(fast.isOk()) << fast.status().message();
     EXPECT_EQ(fast->samples, 200);
-    // The Conv output inside the fused Conv+Relu group: a quarter of 200 samples; the rest: all of them.
+    // The Conv output inside the fused Conv+Relu group: an eighth of 200 samples; the rest: all of them.
     ASSERT_NE(find(*fast, "c"), nullptr);
-    EXPECT_EQ(find(*fast, "c")->samples, 50);
+    EXPECT_EQ(find(*fast, "c")->samples, 25);
     for (const char* all : {"x", "r", "y"}) EXPECT_EQ(find(*fast, all)->samples, 0) << all;
 
     options.fullStatistics = true;
     auto full = calibrate(g, *data, CalibrationConfig{}, options);
-    options.maxSamples = 50;
-    auto firstQuarter = calibrate(g, *data, CalibrationConfig{}, options);
-    ASSERT_TRUE(full.isOk() && firstQuarter.isOk());
+    options.maxSamples = 25;
+    auto firstEighth = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(full.isOk() && firstEighth.isOk());
     for (const TensorRange& t : full->activations) EXPECT_EQ(t.samples, 0) << t.name;
     // Fused-away tensors have the statistics of their samples; the others those of every sample.
-    expectSameStatistics(*find(*fast, "c"), *find(*firstQuarter, "c"));
+    expectSameStatistics(*find(*fast, "c"), *find(*firstEighth, "c"));
     for (const char* all : {"x", "r", "y"}) expectSameStatistics(*find(*fast, all), *find(*full, all));
     EXPECT_EQ(find(*fast, "r")->histogram.total(), 200u * 8 * 36);
 }
@@ -354,13 +354,13 @@ TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstQuarterOfTheSamples) {
 TEST(Calibration, SmallCalibrationsCountFusedAwayTensorsOnEverySample) {
     auto m = convModel();
     const Graph& g = m->graph();
-    auto data = images(g, 40);  // a quarter would be 10: at least kFusedAwaySamples (32) are counted
+    auto data = images(g, 40);  // an eighth would be 5: at least kFusedAwaySamples (16) are counted
     auto r = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.batchSize = 8});
     ASSERT_TRUE(r.isOk()) << r.status().message();
     EXPECT_EQ(find(*r, "c")->samples, CalibrationOptions::kFusedAwaySamples);
-    auto all = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.maxSamples = 32, .batchSize = 8});
+    auto all = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.maxSamples = 16, .batchSize = 8});
     ASSERT_TRUE(all.isOk());
-    EXPECT_EQ(find(*all, "c")->samples, 0);  // 32 samples: every one of them
+    EXPECT_EQ(find(*all, "c")->samples, 0);  // 16 samples: every one of them
 }
 
 }  // namespace

@@ -101,36 +101,54 @@ TEST(ArithmeticKernelTest, IncompatibleShapesFailNamingTheShapes) {
     EXPECT_NE(out.status().message().find("[2] and [3]"), std::string::npos) << out.status().message();
 }
 
+// Runs a (op) b and compares every element with the naive index computation of numpy broadcasting.
+void expectMatchesNaive(const std::string& op, const Shape& sa, const Shape& sb, std::mt19937& rng) {
+    SCOPED_TRACE(op + " " + shapeString(sa) + " " + shapeString(sb));
+    const Shape so = *broadcastShapes(sa, sb);
+    Tensor a(DataType::Float, sa), b(DataType::Float, sb);
+    std::uniform_real_distribution<float> dist(0.5f, 2.0f);  // no zero divisors, either sign by the sign flip
+    for (float& v : a.span<float>()) v = dist(rng) * (rng() % 2 ? 1.0f : -1.0f);
+    for (float& v : b.span<float>()) v = dist(rng) * (rng() % 2 ? 1.0f : -1.0f);
+    auto out = runBinary(op, a, b);
+    ASSERT_TRUE(out.isOk()) << out.status().message();
+    const Tensor& y = out.value()[0];
+    ASSERT_EQ(y.shape(), so);
+    auto index = [&](const Shape& s, const std::vector<int64_t>& idx) {
+        int64_t off = 0;
+        for (size_t d = 0; d < s.size(); ++d) off = off * s[d] + (s[d] == 1 ? 0 : idx[idx.size() - s.size() + d]);
+        return off;
+    };
+    auto apply = [&](float x, float z) {
+        return op == "Add" ? x + z : op == "Sub" ? x - z : op == "Mul" ? x * z : x / z;
+    };
+    std::vector<int64_t> idx(so.size(), 0);
+    for (int64_t i = 0; i < y.elementCount(); ++i) {
+        int64_t rest = i;
+        for (size_t d = so.size(); d-- > 0;) {
+            idx[d] = rest % so[d];
+            rest /= so[d];
+        }
+        ASSERT_EQ(y.data<float>()[i], apply(a.data<float>()[index(sa, idx)], b.data<float>()[index(sb, idx)])) << i;
+    }
+}
+
 // Broadcasting at odd shapes against a naive index computation.
 TEST(ArithmeticKernelTest, RandomBroadcastMatchesNaiveReference) {
     std::mt19937 rng(7767517);
     const std::vector<std::pair<Shape, Shape>> cases = {
         {{3, 1, 5, 7}, {4, 1, 7}}, {{1, 13}, {11, 1}}, {{2, 3, 1}, {1}}, {{5, 1, 1, 3}, {5, 4, 2, 1}}, {{}, {3, 2}}};
-    for (const auto& [sa, sb] : cases) {
-        const Shape so = *broadcastShapes(sa, sb);
-        Tensor a(DataType::Float, sa), b(DataType::Float, sb);
-        std::uniform_real_distribution<float> dist(-2, 2);
-        for (float& v : a.span<float>()) v = dist(rng);
-        for (float& v : b.span<float>()) v = dist(rng);
-        auto out = runBinary("Sub", a, b);
-        ASSERT_TRUE(out.isOk()) << out.status().message();
-        const Tensor& y = out.value()[0];
-        ASSERT_EQ(y.shape(), so);
-        auto index = [&](const Shape& s, const std::vector<int64_t>& idx) {
-            int64_t off = 0;
-            for (size_t d = 0; d < s.size(); ++d) off = off * s[d] + (s[d] == 1 ? 0 : idx[idx.size() - s.size() + d]);
-            return off;
-        };
-        std::vector<int64_t> idx(so.size(), 0);
-        for (int64_t i = 0; i < y.elementCount(); ++i) {
-            int64_t rest = i;
-            for (size_t d = so.size(); d-- > 0;) {
-                idx[d] = rest % so[d];
-                rest /= so[d];
-            }
-            EXPECT_EQ(y.data<float>()[i], a.data<float>()[index(sa, idx)] - b.data<float>()[index(sb, idx)]);
-        }
-    }
+    for (const auto& [sa, sb] : cases) expectMatchesNaive("Sub", sa, sb, rng);
+}
+
+// Large float operands run on oneDNN's binary (a transformer's bias adds, LayerNormalization's per-row Sub / Div,
+// scalar scales); a broadcast of the first operand (not commutable for Sub / Div) falls back to our own loops.
+TEST(ArithmeticKernelTest, LargeFloatBroadcastsMatchNaiveReference) {
+    std::mt19937 rng(1234);
+    const std::vector<std::pair<Shape, Shape>> cases = {{{2, 197, 192}, {192}},       {{2, 197, 192}, {2, 197, 1}},
+                                                        {{3, 197, 64}, {1, 1, 1}},    {{192}, {2, 197, 192}},
+                                                        {{1, 197, 1}, {2, 197, 192}}, {{4, 33, 65}, {4, 33, 65}}};
+    for (const std::string op : {"Add", "Sub", "Mul", "Div"})
+        for (const auto& [sa, sb] : cases) expectMatchesNaive(op, sa, sb, rng);
 }
 
 }  // namespace
