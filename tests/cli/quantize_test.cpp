@@ -146,6 +146,20 @@ TEST(QuantizeCliTest, ExportedModelMatchesTheSimulationOfThePlan) {
     EXPECT_NE(readNpy(dir.file("f/y.npy"))->toFloats(), b);  // the simulation is not FP32
 }
 
+// A minmax CALIB.json giving every listed activation the range [-amax, amax], and no weights.
+void writeMinMaxCalibration(const std::string& path, const std::vector<std::string>& names, double amax) {
+    nlohmann::json activations;
+    for (const std::string& name : names)
+        activations[name] = {{"amax", amax}, {"min", -amax}, {"max", amax}, {"nonFinite", 0}};
+    const nlohmann::json calib = {{"format", "quantlens-calibration"},
+                                  {"version", 1},
+                                  {"method", "minmax"},
+                                  {"samples", 4},
+                                  {"activations", activations},
+                                  {"weights", nlohmann::json::object()}};
+    test::writeFile(path, calib.dump());
+}
+
 // An aligned conv and a depthwise conv with 6 channels, which TensorRT 10 runs in float
 // (trt-grouped-conv-int8-alignment), with a calibration of every activation.
 std::pair<std::string, std::string> writeDepthwiseModel(const TempDir& dir) {
@@ -158,16 +172,7 @@ std::pair<std::string, std::string> writeDepthwiseModel(const TempDir& dir) {
     b.node("Conv", {"r1", "w2"}, {"y"}, "dw").i("group", 6).ints("pads", {1, 1, 1, 1});
     b.output("y");
     b.save(dir.file("dw.onnx"));
-    nlohmann::json activations;
-    for (const char* name : {"x", "c1", "r1", "y"})
-        activations[name] = {{"amax", 3.0}, {"min", -3.0}, {"max", 3.0}, {"nonFinite", 0}};
-    const nlohmann::json calib = {{"format", "quantlens-calibration"},
-                                  {"version", 1},
-                                  {"method", "minmax"},
-                                  {"samples", 4},
-                                  {"activations", activations},
-                                  {"weights", nlohmann::json::object()}};
-    test::writeFile(dir.file("dw_calib.json"), calib.dump());
+    writeMinMaxCalibration(dir.file("dw_calib.json"), {"x", "c1", "r1", "y"}, 3.0);
     return {dir.file("dw.onnx"), dir.file("dw_calib.json")};
 }
 
@@ -233,16 +238,7 @@ std::pair<std::string, std::string> writeBatchNormModel(const TempDir& dir) {
     b.node("Add", {"n1", "r0"}, {"y"}, "add");
     b.output("y");
     b.save(dir.file("bn.onnx"));
-    nlohmann::json activations;
-    for (const char* name : {"x", "c0", "n0", "r0", "c1", "n1", "y"})
-        activations[name] = {{"amax", 6.0}, {"min", -6.0}, {"max", 6.0}, {"nonFinite", 0}};
-    const nlohmann::json calib = {{"format", "quantlens-calibration"},
-                                  {"version", 1},
-                                  {"method", "minmax"},
-                                  {"samples", 4},
-                                  {"activations", activations},
-                                  {"weights", nlohmann::json::object()}};
-    test::writeFile(dir.file("bn_calib.json"), calib.dump());
+    writeMinMaxCalibration(dir.file("bn_calib.json"), {"x", "c0", "n0", "r0", "c1", "n1", "y"}, 6.0);
     return {dir.file("bn.onnx"), dir.file("bn_calib.json")};
 }
 

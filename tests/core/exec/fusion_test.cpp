@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/exec/executor.h"
+#include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -94,23 +95,11 @@ Tensor input(const Shape& shape) {
 }
 
 std::vector<float> runOnce(const Graph& graph, bool fuse, const Shape& shape, const RunOptions& options = {}) {
-    auto exec = Executor::create(graph, {1, fuse});
-    EXPECT_TRUE(exec) << exec.status().message();
-    if (!exec) return {};
-    auto out = (*exec)->run({{"x", input(shape)}}, options);
-    EXPECT_TRUE(out) << out.status().message();
-    return out ? (*out)[0].second.toFloats() : std::vector<float>{};
-}
-
-void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
-    ASSERT_EQ(actual.size(), expected.size());
-    ASSERT_FALSE(actual.empty());
-    for (size_t i = 0; i < actual.size(); ++i)
-        ASSERT_NEAR(actual[i], expected[i], 1e-4f * (1.0f + std::abs(expected[i]))) << i;
+    return test::runOnX(graph, input(shape), fuse, options);
 }
 
 void expectSameOutputs(const Graph& graph, const Shape& shape) {
-    expectNear(runOnce(graph, true, shape), runOnce(graph, false, shape));
+    test::expectNearFloats(runOnce(graph, true, shape), runOnce(graph, false, shape));
 }
 
 ValueId valueNamed(const Graph& graph, const std::string& name) {
@@ -197,8 +186,8 @@ TEST(FusionTest, AnObserverWantingAHiddenTensorStillSeesIt) {
     const auto fused = runOnce(g, true, {1, kC, 10, 10}, options);
     ASSERT_EQ(onlyC2.seen.size(), 1u);
     ASSERT_EQ(onlyC2.seen.count(c2), 1u);
-    expectNear(onlyC2.seen[c2], all.seen[c2]);
-    expectNear(fused, runOnce(g, false, {1, kC, 10, 10}));
+    test::expectNearFloats(onlyC2.seen[c2], all.seen[c2]);
+    test::expectNearFloats(fused, runOnce(g, false, {1, kC, 10, 10}));
 
     // r1 stays in oneDNN's layout between the two fused convolutions; the observer still gets NCHW.
     const ValueId r1 = valueNamed(g, "r1");
@@ -206,7 +195,7 @@ TEST(FusionTest, AnObserverWantingAHiddenTensorStillSeesIt) {
     options.observer = &onlyR1;
     runOnce(g, true, {1, kC, 10, 10}, options);
     ASSERT_EQ(onlyR1.seen.size(), 1u);
-    expectNear(onlyR1.seen[r1], all.seen[r1]);
+    test::expectNearFloats(onlyR1.seen[r1], all.seen[r1]);
 }
 
 TEST(FusionTest, TheDefaultObserverSeesEveryNodeOutputInPlainLayout) {
@@ -223,7 +212,7 @@ TEST(FusionTest, TheDefaultObserverSeesEveryNodeOutputInPlainLayout) {
     // In plain NCHW order, including tensors that stay in oneDNN's layout between layout-aware nodes.
     for (const auto& [value, floats] : reference.seen) {
         SCOPED_TRACE(g.value(value).name);
-        expectNear(all.seen[value], floats);
+        test::expectNearFloats(all.seen[value], floats);
     }
 }
 
@@ -251,7 +240,7 @@ TEST(FusionTest, AnInterceptorSeesEveryNodeWithPlainTensors) {
     options.interceptor = &interceptor;
     const auto out = runOnce(model->graph(), true, {1, kC, 12, 12}, options);
     EXPECT_EQ(interceptor.nodes.size(), model->graph().nodes().size());
-    expectNear(out, runOnce(model->graph(), false, {1, kC, 12, 12}));
+    test::expectNearFloats(out, runOnce(model->graph(), false, {1, kC, 12, 12}));
 }
 
 }  // namespace

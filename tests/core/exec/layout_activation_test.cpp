@@ -9,6 +9,7 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/layout.h"
+#include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -85,23 +86,13 @@ private:
 };
 
 std::vector<float> run(const Graph& graph, bool fuse, TensorObserver* observer = nullptr) {
-    auto exec = Executor::create(graph, {1, fuse});
-    EXPECT_TRUE(exec) << exec.status().message();
-    if (!exec) return {};
-    const auto x = Tensor::fromVector<float>(DataType::Float, kInput,
-                                             seededFloats(static_cast<size_t>(shapeElementCount(kInput)), 7, -2, 2));
     RunOptions options;
     options.observer = observer;
-    auto out = (*exec)->run({{"x", x}}, options);
-    EXPECT_TRUE(out) << out.status().message();
-    return out ? (*out)[0].second.toFloats() : std::vector<float>{};
-}
-
-void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
-    ASSERT_EQ(actual.size(), expected.size());
-    ASSERT_FALSE(actual.empty());
-    for (size_t i = 0; i < actual.size(); ++i)
-        ASSERT_NEAR(actual[i], expected[i], 1e-4f * (1.0f + std::abs(expected[i]))) << "element " << i;
+    return test::runOnX(
+        graph,
+        Tensor::fromVector<float>(DataType::Float, kInput,
+                                  seededFloats(static_cast<size_t>(shapeElementCount(kInput)), 7, -2, 2)),
+        fuse, options);
 }
 
 TEST(LayoutActivationTest, EveryActivationGivesTheOutputsOfTheUnfusedRun) {
@@ -110,15 +101,15 @@ TEST(LayoutActivationTest, EveryActivationGivesTheOutputsOfTheUnfusedRun) {
         auto model = network(act);
         const Graph& g = model->graph();
         const std::vector<float> reference = run(g, false);
-        expectNear(run(g, true), reference);
+        test::expectNearFloats(run(g, true), reference);
         // Observing everything splits the fused groups: the activations then run on their own, in layout.
         Recorder all(true);
-        expectNear(run(g, true, &all), reference);
+        test::expectNearFloats(run(g, true, &all), reference);
         Recorder plainReference(false);
         run(g, false, &plainReference);
         for (const auto& [value, floats] : plainReference.seen) {
             SCOPED_TRACE(g.value(value).name);
-            expectNear(all.seen[value], floats);
+            test::expectNearFloats(all.seen[value], floats);
         }
     }
 }

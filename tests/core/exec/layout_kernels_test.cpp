@@ -11,6 +11,7 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/layout.h"
+#include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -78,26 +79,14 @@ private:
 };
 
 std::vector<float> run(const Graph& graph, bool fuse, TensorObserver* observer = nullptr) {
-    auto exec = Executor::create(graph, {1, fuse});
-    EXPECT_TRUE(exec) << exec.status().message();
-    if (!exec) return {};
     RunOptions options;
     options.observer = observer;
-    auto out = (*exec)->run({{"x", input()}}, options);
-    EXPECT_TRUE(out) << out.status().message();
-    return out ? (*out)[0].second.toFloats() : std::vector<float>{};
-}
-
-void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
-    ASSERT_EQ(actual.size(), expected.size());
-    ASSERT_FALSE(actual.empty());
-    for (size_t i = 0; i < actual.size(); ++i)
-        ASSERT_NEAR(actual[i], expected[i], 1e-4f * (1.0f + std::abs(expected[i]))) << i;
+    return test::runOnX(graph, input(), fuse, options);
 }
 
 TEST(LayoutKernelsTest, DenseBlockInLayoutsMatchesThePlainRun) {
     auto model = denseBlock();
-    expectNear(run(model->graph(), true), run(model->graph(), false));
+    test::expectNearFloats(run(model->graph(), true), run(model->graph(), false));
 }
 
 TEST(LayoutKernelsTest, BatchNormalizationAndZeroPadKeepTheLayoutAndTheValues) {
@@ -116,7 +105,7 @@ TEST(LayoutKernelsTest, BatchNormalizationAndZeroPadKeepTheLayoutAndTheValues) {
         ASSERT_EQ(fused.seen.count(v), 1u);
         EXPECT_FALSE(fused.plain[v]) << "left the oneDNN layout";
         EXPECT_TRUE(plain.plain[v]);
-        expectNear(fused.seen[v], plain.seen[v]);
+        test::expectNearFloats(fused.seen[v], plain.seen[v]);
     }
 }
 
