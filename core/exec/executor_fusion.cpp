@@ -70,9 +70,10 @@ Status Executor::prepareFusion() {
 
 void Executor::wrapActivations() {
     for (Step& step : mNodeSteps) {
-        auto ops = activationPostOps(mGraph, *step.node);
-        if (!ops || step.outputs.size() != 1 || !LayoutActivationKernel::exact(*ops)) continue;
-        auto kernel = std::make_unique<LayoutActivationKernel>(*step.kernel, std::move(*ops));
+        const auto ops = activationPostOps(mGraph, *step.node);
+        const auto op = ops ? LayoutActivationKernel::exactOp(*ops) : std::nullopt;
+        if (!op || step.outputs.size() != 1) continue;
+        auto kernel = std::make_unique<LayoutActivationKernel>(*step.kernel, *op);
         step.kernel = kernel.get();
         mGroupKernels.push_back(std::move(kernel));
     }

@@ -15,24 +15,25 @@ namespace ql {
 
 class LayoutActivationKernel final : public Kernel, public LayoutAwareKernel {
 public:
-    LayoutActivationKernel(Kernel& plain, std::vector<PostOp> ops) : mPlain(plain), mOps(std::move(ops)) {}
+    LayoutActivationKernel(Kernel& plain, PostOp op) : mPlain(plain), mOp(op) {}
     Status compute(KernelContext& ctx) override;
     uint32_t layoutInputs() const override { return 1u; }
-    // True when oneDNN computes `ops` to the bit as the registry's kernels do (Relu, LeakyRelu, Clip: no
-    // rounding of their own). Only those are wrapped: the INT8 simulation runs the registry's kernels, and a
-    // sigmoid rounded differently in the exported model's run flips the odd int8 code downstream.
-    static bool exact(const std::vector<PostOp>& ops);
+    // The one eltwise of `ops` when oneDNN computes it to the bit as the registry's kernels do (Relu, LeakyRelu,
+    // Clip: no rounding of their own), else nullopt. Only those are wrapped: the INT8 simulation runs the
+    // registry's kernels, and a sigmoid rounded differently in the exported model's run flips the odd int8
+    // code downstream.
+    static std::optional<PostOp> exactOp(const std::vector<PostOp>& ops);
 
 private:
     Kernel& mPlain;
-    std::vector<PostOp> mOps;  // the activation as an eltwise chain, never empty
+    PostOp mOp;
 };
 
 namespace onednn {
 
-// `ops` (eltwise only) applied to a float tensor in any layout; the result keeps that layout when
-// `keepLayout`, else it is plain.
-Tensor eltwiseInLayout(const std::vector<PostOp>& ops, const Tensor& x, bool keepLayout);
+// The eltwise `op` applied to a float tensor in any layout; the result keeps that layout when `keepLayout`,
+// else it is plain.
+Tensor eltwiseInLayout(const PostOp& op, const Tensor& x, bool keepLayout);
 
 }  // namespace onednn
 }  // namespace ql
