@@ -26,14 +26,17 @@ public:
     void setFusion(ConvFusion fusion) { mFusion = std::move(fusion); }
 
 private:
-    Result<WeightedPrimitive*> plan(const KernelContext& ctx, const Shape& x, const Shape& w, bool hasBias);
+    // `weightsKept`: the weights are constant and reordered once (cachable()), which Winograd needs to pay off.
+    // `srcLayout`: X's channel-blocked layout, to be read as is (null for plain or channels-last X).
+    Result<WeightedPrimitive*> plan(const KernelContext& ctx, const Shape& x, const Shape& w, bool hasBias,
+                                    bool weightsKept, const dnnl::memory::desc* srcLayout);
 
     bool hasSum() const;
 
     ConvAttributes mAttrs;
     ConvFusion mFusion;
     const void* mConstantWeights = nullptr;     // see constantInputData()
-    std::map<Shape, WeightedPrimitive> mPlans;  // by X shape followed by W shape
+    std::map<Shape, WeightedPrimitive> mPlans;  // by X shape, W shape, bias and weightsKept
 };
 
 }  // namespace ql

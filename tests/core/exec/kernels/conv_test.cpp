@@ -101,6 +101,37 @@ TEST(ConvTest, ConstantWeightsAreReusedAcrossRunsAndInputShapes) {
     }
 }
 
+// A 3x3 stride-1 layer of 64 channels on a 16x16 map with kept weights runs as oneDNN's Winograd convolution,
+// in a channel-blocked layout that the stride-2 layer after it reads as is. Both must still be the convolution
+// (Winograd's rounding differs from the direct kernel's by far less than 1e-4), on the first run and on the
+// second, which uses the transformed weights kept from the first.
+TEST(ConvTest, WinogradLayerAndTheLayerReadingItsBlockedOutputMatchTheReference) {
+    const ConvCase first{{1, 64, 16, 16}, {64, 64, 3, 3}, 1, {}, {}, {1, 1}, {1, 1}, {}};
+    const ConvCase second{{1, 64, 16, 16}, {32, 64, 3, 3}, 1, {2, 2}, {}, {1, 1}, {1, 1}, {}};
+    const auto x = test::seededFloats(64 * 16 * 16, 7);
+    const auto w1 = test::seededFloats(64 * 64 * 9, 8);
+    const auto w2 = test::seededFloats(32 * 64 * 9, 9);
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, first.x);
+    b.initializer("w1", first.w, w1);
+    b.initializer("w2", second.w, w2);
+    b.node("Conv", {"x", "w1"}, {"h"}).ints("pads", {1, 1, 1, 1});
+    b.node("Conv", {"h", "w2"}, {"y"}).ints("pads", {1, 1, 1, 1}).ints("strides", {2, 2});
+    b.output("y");
+    auto model = b.load();
+    Shape hShape, yShape;
+    const auto h = test::referenceConv(first, x, w1, {}, hShape, false);
+    const auto expected = test::referenceConv(second, h, w2, {}, yShape, false);
+    auto exec = Executor::create(model->graph());
+    ASSERT_TRUE(exec);
+    for (int run = 0; run < 2; ++run) {
+        auto out = (*exec)->run({{"x", floats(first.x, x)}});
+        ASSERT_TRUE(out) << out.status().message();
+        EXPECT_EQ((*out)[0].second.shape(), yShape);
+        test::expectNear((*out)[0].second, expected, 1e-4f);
+    }
+}
+
 TEST(ConvTest, Float16AndDoubleGoThroughFloat) {
     for (DataType dt : {DataType::Float16, DataType::Double}) {
         Tensor x = Tensor::fromVector<float>(DataType::Float, {1, 1, 2, 2}, {1, 2, 3, 4});
