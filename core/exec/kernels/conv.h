@@ -23,7 +23,7 @@ public:
     Status compute(KernelContext& ctx) override;
     uint32_t layoutInputs() const override { return 1u | (1u << 3); }
     // Before the first run only (primitives are planned with it).
-    void setFusion(ConvFusion fusion) { mFusion = std::move(fusion); }
+    void setFusion(ConvFusion fusion);
 
 private:
     // `weightsKept`: the weights are constant and reordered once (cachable()), which Winograd needs to pay off.
@@ -32,9 +32,13 @@ private:
                                     bool weightsKept, const dnnl::memory::desc* srcLayout);
 
     bool hasSum() const;
+    void applyActivationAfter(Tensor& y) const;
 
     ConvAttributes mAttrs;
     ConvFusion mFusion;
+    // A fused Sigmoid or Swish at the end, applied after the primitive by fast_swish.h instead of as oneDNN's
+    // post-op: faster, and rounded as the Sigmoid (and Mul) kernels round.
+    dnnl::algorithm mActivationAfter = dnnl::algorithm::undef;
     const void* mConstantWeights = nullptr;     // see constantInputData()
     std::map<Shape, WeightedPrimitive> mPlans;  // by X shape, W shape, bias and weightsKept
 };

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/exec/kernels/elementwise_util.h"
+#include "core/exec/kernels/fast_swish.h"
 
 namespace ql {
 
@@ -134,6 +135,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void erfFloat(const
 template <typename T>
 void computeFloat(Op op, const T* x, T* y, int64_t n) {
     using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+    // The sigmoid a fused Conv -> Sigmoid -> Mul multiplies by (fast_swish.h), so that run and the three nodes
+    // run one by one (the INT8 simulation splits such groups) agree to the bit.
+    if constexpr (std::is_same_v<T, float>)
+        if (op == Op::Sigmoid && fastSwishAvailable()) return sigmoidFloats(x, y, n);
     parallelFor(n, kElementwiseGrain, [&](int64_t begin, int64_t end) {
         if constexpr (std::is_same_v<T, float>)
             if (op == Op::Erf) return erfFloat(x + begin, y + begin, end - begin);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/exec/executor.h"
+#include "core/exec/kernels/fast_swish.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
@@ -32,6 +33,17 @@ std::unique_ptr<Model> convRelu() {
     b.input("x", DataType::Float, {1, kC, 10, 10});
     conv(b, "x", "c1", kC, kC, 1, 1);
     b.node("Relu", {"c1"}, {"y"});
+    b.output("y");
+    return b.load();
+}
+
+// Conv -> Sigmoid -> Mul (SiLU, EfficientNet's activation), or Conv -> Sigmoid (a squeeze-excite gate).
+std::unique_ptr<Model> convSigmoid(bool silu) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 10, 10});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    b.node("Sigmoid", {"c1"}, {silu ? "s1" : "y"});
+    if (silu) b.node("Mul", {"c1", "s1"}, {"y"});
     b.output("y");
     return b.load();
 }
@@ -157,6 +169,17 @@ TEST(FusionTest, FusedAndUnfusedRunsAgree) {
     expectSameOutputs(convAddRelu()->graph(), {1, kC, 10, 10});
     expectSameOutputs(mobileBlock()->graph(), {1, kC, 12, 12});
     expectSameOutputs(fireModule()->graph(), {1, kC, 10, 10});
+}
+
+// The INT8 simulation runs node by node and the exported Q/DQ model fused; the export check holds them equal to
+// the bit, so a fused Sigmoid or Swish must round as the Sigmoid (then Mul) kernels do.
+TEST(FusionTest, FusedSigmoidAndSiluEqualTheirNodesToTheBit) {
+    if (!fastSwishAvailable()) GTEST_SKIP() << "without AVX-512 they are oneDNN's post-ops";
+    for (bool silu : {false, true}) {
+        const auto model = convSigmoid(silu);
+        EXPECT_EQ(runOnce(model->graph(), true, {1, kC, 10, 10}), runOnce(model->graph(), false, {1, kC, 10, 10}))
+            << (silu ? "SiLU" : "Sigmoid");
+    }
 }
 
 // Records what it is shown; wants only `wanted` (all values when empty).
