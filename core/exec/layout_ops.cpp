@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "core/exec/kernels/elementwise_util.h"
+
 namespace ql {
 
 bool hasLayoutInput(const KernelContext& ctx) {
@@ -65,11 +67,85 @@ Tensor withRankOf(const Tensor& b, const Tensor& a) {
     return b.reshaped(shape);
 }
 
+// y = a * v or a + v over `rows` runs of `len` floats, with one value per run (`v[r]`, `perRow`) or one per
+// position in the run (`v[i]`). Cloned per vector width: the library is built for baseline x86-64.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void runRows(const float* a, float* y, int64_t rows,
+                                                                          int64_t len, const float* v, bool perRow,
+                                                                          bool add) {
+    for (int64_t r = 0; r < rows; ++r, a += len, y += len) {
+        if (perRow && add)
+            for (int64_t i = 0; i < len; ++i) y[i] = a[i] + v[r];
+        else if (perRow)
+            for (int64_t i = 0; i < len; ++i) y[i] = a[i] * v[r];
+        else if (add)
+            for (int64_t i = 0; i < len; ++i) y[i] = a[i] + v[i];
+        else
+            for (int64_t i = 0; i < len; ++i) y[i] = a[i] * v[i];
+    }
+}
+
+// The channel block of a channel-blocked N x C x H x W layout (nChw16c: 16), 1 for channels-last, 0 for plain
+// and -1 for anything else.
+int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape) {
+    using tag = dnnl::memory::format_tag;
+    const dnnl::memory::dims dims(shape.begin(), shape.end());
+    const auto dt = dnnl::memory::data_type::f32;
+    if (desc == dnnl::memory::desc(dims, dt, tag::abcd)) return 0;
+    if (desc == dnnl::memory::desc(dims, dt, tag::acdb)) return 1;
+    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd16b)) return 16;
+    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd8b)) return 8;
+    return -1;
+}
+
+// a * g or a + g with `a` N x C x H x W (plain, channels-last or channel-blocked) and `g` one value per channel
+// ([1, C, 1, 1]: a squeeze-excite gate, a per-channel shift), in one pass holding the channel's values in
+// registers. oneDNN 2.6's binary broadcasts this at ~0.8 ns per value on channels-last data (EfficientNet-B0's
+// first gate, 1x32x112x112: 0.32 ms) and scales poorly to 2 threads. The output is in a's layout, so only when
+// it may stay in one (or a is plain); nullopt otherwise.
+std::optional<Tensor> channelBinary(dnnl::algorithm op, const Tensor& a, const Tensor& g, bool keepLayout) {
+    const bool add = op == dnnl::algorithm::binary_add;
+    if ((!add && op != dnnl::algorithm::binary_mul) || a.rank() != 4 || g.rank() != 4) return std::nullopt;
+    const int64_t n = a.dim(0), c = a.dim(1), hw = a.dim(2) * a.dim(3);
+    if (g.shape() != Shape{1, c, 1, 1} || (!keepLayout && !a.isPlain())) return std::nullopt;
+    const int64_t block = channelBlock(descOf(a), a.shape());
+    if (block < 0) return std::nullopt;
+    const Tensor gate = toPlain(g);  // a 1x1 map is in channel order in any of these layouts
+    const auto* gv = gate.data<float>();
+    Tensor y = allocateIn(descOf(a), a.shape());
+    const auto* av = static_cast<const float*>(a.rawData());
+    auto* yv = static_cast<float*>(y.rawData());
+    if (block == 0) {  // rows of H*W values, one channel each
+        std::vector<float> perRow(static_cast<size_t>(n * c));
+        for (int64_t r = 0; r < n * c; ++r) perRow[static_cast<size_t>(r)] = gv[r % c];
+        parallelFor(n * c, std::max<int64_t>(1, kElementwiseGrain / hw), [&](int64_t begin, int64_t end) {
+            runRows(av + begin * hw, yv + begin * hw, end - begin, hw, perRow.data() + begin, true, add);
+        });
+        return y;
+    }
+    // Rows of `len` channels: all C (channels-last) or one block of a padded channel count, H*W rows per block.
+    const int64_t len = block == 1 ? c : block;
+    const int64_t blocks = block == 1 ? 1 : (c + block - 1) / block;
+    const int64_t rowsPerBlock = block == 1 ? n * hw : hw;
+    std::vector<float> padded(static_cast<size_t>(blocks * len), 0.0f);  // 0 keeps padding channels 0
+    std::copy(gv, gv + c, padded.begin());
+    parallelFor(n * blocks * hw, std::max<int64_t>(1, kElementwiseGrain / len), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end;) {  // one run of rows per channel block
+            const int64_t stop = std::min(end, (r / rowsPerBlock + 1) * rowsPerBlock);
+            const float* gate = padded.data() + (r / hw) % blocks * len;
+            runRows(av + r * len, yv + r * len, stop - r, len, gate, false, add);
+            r = stop;
+        }
+    });
+    return y;
+}
+
 }  // namespace
 
 std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const Tensor& bGiven, bool keepLayout,
                                      BinaryCache& cache) {
     const Tensor b = withRankOf(bGiven, a);
+    if (a.dtype() == DataType::Float && b.dtype() == DataType::Float)
+        if (auto y = channelBinary(op, a, b, keepLayout)) return y;
     if (a.dtype() != DataType::Float || b.dtype() != DataType::Float || !broadcastsTo(b.shape(), a.shape()) ||
         a.elementCount() == 0)
         return std::nullopt;
