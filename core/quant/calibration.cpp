@@ -251,22 +251,37 @@ Result<Tensor> weightTensor(const Graph& graph, ValueId id) {
 
 }  // namespace
 
-Result<std::vector<WeightRange>> weightRanges(const Graph& graph) {
-    std::vector<WeightRange> ranges;
+Result<std::vector<WeightRange>> weightRanges(const Graph& graph, int threads) {
+    struct Weight {
+        const Node* node;
+        ValueId value;
+        int64_t axis;
+    };
+    std::vector<Weight> weights;
     for (const Node& node : graph.nodes()) {
         if (node.inputs.size() < 2 || node.inputs[1] == kNoId || !isConstant(graph, node.inputs[1])) continue;
         const ValueId w = node.inputs[1];
         const DataType d = constantDataType(graph, w);
         if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double)
             continue;
-        const Value& value = graph.value(w);
-        const size_t rank = graph.initializerOf(w) ? graph.initializerOf(w)->dims.size() : value.type.dims.size();
-        const std::optional<int64_t> axis = weightChannelAxis(node, 1, rank);
-        if (!axis) continue;
-        QL_ASSIGN_OR_RETURN(Tensor tensor, weightTensor(graph, w));
-        auto amax = perChannelAmax(tensor, *axis);
-        if (!amax.isOk()) return amax.status().withContext("Node (" + node.name + ") Op (" + node.opType + ")");
-        ranges.push_back({value.name, node.id, *axis, std::move(amax).value()});
+        const size_t rank =
+            graph.initializerOf(w) ? graph.initializerOf(w)->dims.size() : graph.value(w).type.dims.size();
+        if (const std::optional<int64_t> axis = weightChannelAxis(node, 1, rank)) weights.push_back({&node, w, *axis});
+    }
+    // Reading a weight copies it out of the model (ResNet-50: 100 MB), so they are read in parallel.
+    std::vector<Result<std::vector<float>>> amax(weights.size(), internalError("weight not read"));
+    const auto count = static_cast<int64_t>(weights.size());
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
+    for (int64_t i = 0; i < count; ++i) {
+        const Weight& w = weights[static_cast<size_t>(i)];
+        Result<Tensor> tensor = weightTensor(graph, w.value);
+        amax[static_cast<size_t>(i)] = tensor.isOk() ? perChannelAmax(*tensor, w.axis) : tensor.status();
+    }
+    std::vector<WeightRange> ranges;
+    for (size_t i = 0; i < weights.size(); ++i) {
+        const Node& node = *weights[i].node;
+        if (!amax[i].isOk()) return amax[i].status().withContext("Node (" + node.name + ") Op (" + node.opType + ")");
+        ranges.push_back({graph.value(weights[i].value).name, node.id, weights[i].axis, std::move(amax[i]).value()});
     }
     return ranges;
 }
@@ -316,10 +331,11 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         if (progress) progress(result.samples, total);
     }
     QL_RETURN_IF_ERROR(queue.drain());
+
     // The counting core is free again.
     result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads,
                                           fusedAwaySamples < result.samples ? fusedAwaySamples : 0);
-    QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph));
+    QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph, overlap ? options.threads + 1 : options.threads));
     return result;
 }
 

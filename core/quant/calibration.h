@@ -78,7 +78,8 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
                                     const CalibrationOptions& options = {}, const ProgressFn& progress = {},
                                     std::stop_token stop = {});
 
-// Per-channel amax of every weight that Conv, ConvTranspose, Gemm and MatMul read from a constant.
-Result<std::vector<WeightRange>> weightRanges(const Graph& graph);
+// Per-channel amax of every weight that Conv, ConvTranspose, Gemm and MatMul read from a constant, the
+// weights shared out over `threads` threads.
+Result<std::vector<WeightRange>> weightRanges(const Graph& graph, int threads = 1);
 
 }  // namespace ql

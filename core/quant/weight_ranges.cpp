@@ -1,6 +1,7 @@
 #include "core/quant/weight_ranges.h"
 
 #include <cmath>
+#include <limits>
 
 namespace ql {
 
@@ -21,15 +22,23 @@ Result<std::vector<float>> perChannelAmax(const Tensor& weight, int64_t axis) {
     const DataType d = weight.dtype();
     if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double)
         return unsupported(std::string("cannot quantize a ") + dataTypeName(d) + " weight; it must be floating point");
-    const std::vector<float> values = weight.toFloats();
+    std::vector<float> copy;  // only for weights not stored as float
+    const float* values = weight.dtype() == DataType::Float ? weight.data<float>() : (copy = weight.toFloats()).data();
     const int64_t channels = weight.dim(static_cast<size_t>(axis));
     int64_t inner = 1;
     for (size_t k = static_cast<size_t>(axis) + 1; k < weight.rank(); ++k) inner *= weight.dim(k);
+    const int64_t outer = channels == 0 || inner == 0 ? 0 : weight.elementCount() / (channels * inner);
     std::vector<float> amax(static_cast<size_t>(channels), 0.0f);
-    for (size_t i = 0; i < values.size(); ++i) {
-        const auto channel = static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels);
-        if (std::isfinite(values[i])) amax[channel] = std::max(amax[channel], std::fabs(values[i]));
-    }
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t c = 0; c < channels; ++c) {
+            const float* run = values + (o * channels + c) * inner;
+            float m = amax[static_cast<size_t>(c)];
+            for (int64_t i = 0; i < inner; ++i) {
+                const float a = std::fabs(run[i]);
+                m = a > m && a <= std::numeric_limits<float>::max() ? a : m;  // NaN and Inf are skipped
+            }
+            amax[static_cast<size_t>(c)] = m;
+        }
     return amax;
 }
 

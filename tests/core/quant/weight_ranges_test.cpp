@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -53,6 +55,15 @@ TEST(WeightRanges, PerChannelAmaxReducesEveryOtherAxis) {
 TEST(WeightRanges, ZeroChannelGivesZeroAndHalfWeightsWork) {
     const Tensor t = Tensor::fromVector(DataType::Float16, {2, 1}, std::vector<uint16_t>{0x0000, 0xc000});  // 0, -2
     EXPECT_EQ(*perChannelAmax(t, 0), (std::vector<float>{0, 2}));
+}
+
+// A NaN or Inf weight (a corrupt or overflowed checkpoint) must not become its channel's amax: the scale
+// would be NaN or Inf and every weight of the channel would quantize to garbage.
+TEST(WeightRanges, NonFiniteWeightsAreSkipped) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const Tensor t = Tensor::fromVector(DataType::Float, {2, 3}, std::vector<float>{nan, -3, 1, -inf, 2, nan});
+    EXPECT_EQ(*perChannelAmax(t, 0), (std::vector<float>{3, 2}));
+    EXPECT_EQ(*perChannelAmax(t, 1), (std::vector<float>{0, 3, 1}));
 }
 
 TEST(WeightRanges, RejectsBadAxisAndIntegerWeights) {
