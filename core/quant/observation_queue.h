@@ -5,7 +5,8 @@
 // calibration; overlapped, it uses the core a single-threaded run leaves idle.
 //
 // A queued Tensor keeps its storage alive; push() waits while more than `maxBytes` are queued (unless the
-// queue is empty), so memory stays bounded.
+// queue is empty), so memory stays bounded. The worker starts on what is queued once kWakeBytes are, when
+// push() waits for room, or at drain().
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -24,6 +25,8 @@ class ObservationQueue {
 public:
     using Consumer = std::function<void(ValueId, const Tensor&)>;
     static constexpr size_t kDefaultMaxBytes = size_t{128} << 20;
+    // A sleeping worker is woken once this much is queued (or by drain()), not for every tensor.
+    static constexpr size_t kWakeBytes = size_t{4} << 20;
 
     explicit ObservationQueue(Consumer consumer, size_t maxBytes = kDefaultMaxBytes);
     // Drops whatever is still queued.
@@ -45,7 +48,10 @@ private:
     std::condition_variable_any mChanged;
     std::deque<std::pair<ValueId, Tensor>> mQueue;
     size_t mBytes = 0;
-    bool mBusy = false;  // the worker holds a tensor taken off the queue
+    bool mBusy = false;           // the worker holds a tensor taken off the queue
+    bool mWorkerWaiting = false;  // the worker sleeps on an empty queue
+    bool mDraining = false;       // drain() waits: the worker takes whatever is queued
+    bool mPushWaiting = false;    // push() waits for room: likewise
     Status mError;
     std::jthread mWorker;  // last: started once the rest is ready, stopped and joined first
 };

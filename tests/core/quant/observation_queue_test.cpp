@@ -77,7 +77,9 @@ TEST(ObservationQueue, DestroyingItWithTensorsQueuedDropsThem) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             ++consumed;
         });
-        for (ValueId v = 0; v < 10; ++v) queue.push(v, floats(4, 0));
+        // Tensors of a quarter of kWakeBytes each: the worker starts once four are queued.
+        const size_t size = ObservationQueue::kWakeBytes / sizeof(float) / 4;
+        for (ValueId v = 0; v < 10; ++v) queue.push(v, floats(size, 0));
         started.acquire();
     }
     // The one being consumed finishes (and at most one more, taken before the stop); the rest are dropped.
