@@ -306,8 +306,9 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         (options.counting == Counting::Auto && options.threads < static_cast<int>(std::thread::hardware_concurrency()));
     // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.
     const int64_t usable = batch.fixed ? total - total % batch.size : total;
-    const int64_t fusedAwayTarget =
-        options.fullStatistics ? usable : std::max(CalibrationOptions::kFusedAwaySamples, usable / 8);
+    const int64_t fusedAwayTarget = options.fullStatistics ? usable
+                                                           : std::max(CalibrationOptions::kFusedAwaySamples,
+                                                                      usable / CalibrationOptions::kFusedAwayShare);
     ActivationCollector collector(graph, config, overlap ? 1 : options.threads, fusedAwayTarget < usable);
     ObservationQueue queue([&collector](ValueId value, const Tensor& t) { collector.observeValue(value, t); });
     if (overlap) collector.countOn(&queue);

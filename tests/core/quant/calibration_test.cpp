@@ -334,19 +334,20 @@ TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstEighthOfTheSamples) {
     auto fast = calibrate(g, *data, CalibrationConfig{}, options);
     ASSERT_TRUE(fast.isOk()) << fast.status().message();
     EXPECT_EQ(fast->samples, 200);
-    // The Conv output inside the fused Conv+Relu group: an eighth of 200 samples; the rest: all of them.
+    // The Conv output inside the fused Conv+Relu group: a sixteenth of 200 samples (12) in whole batches of 5;
+    // the rest: all of them.
     ASSERT_NE(find(*fast, "c"), nullptr);
-    EXPECT_EQ(find(*fast, "c")->samples, 25);
+    EXPECT_EQ(find(*fast, "c")->samples, 15);
     for (const char* all : {"x", "r", "y"}) EXPECT_EQ(find(*fast, all)->samples, 0) << all;
 
     options.fullStatistics = true;
     auto full = calibrate(g, *data, CalibrationConfig{}, options);
-    options.maxSamples = 25;
-    auto firstEighth = calibrate(g, *data, CalibrationConfig{}, options);
-    ASSERT_TRUE(full.isOk() && firstEighth.isOk());
+    options.maxSamples = 15;
+    auto firstSixteenth = calibrate(g, *data, CalibrationConfig{}, options);
+    ASSERT_TRUE(full.isOk() && firstSixteenth.isOk());
     for (const TensorRange& t : full->activations) EXPECT_EQ(t.samples, 0) << t.name;
     // Fused-away tensors have the statistics of their samples; the others those of every sample.
-    expectSameStatistics(*find(*fast, "c"), *find(*firstEighth, "c"));
+    expectSameStatistics(*find(*fast, "c"), *find(*firstSixteenth, "c"));
     for (const char* all : {"x", "r", "y"}) expectSameStatistics(*find(*fast, all), *find(*full, all));
     EXPECT_EQ(find(*fast, "r")->histogram.total(), 200u * 8 * 36);
 }
@@ -354,13 +355,13 @@ TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstEighthOfTheSamples) {
 TEST(Calibration, SmallCalibrationsCountFusedAwayTensorsOnEverySample) {
     auto m = convModel();
     const Graph& g = m->graph();
-    auto data = images(g, 40);  // an eighth would be 5: at least kFusedAwaySamples (16) are counted
+    auto data = images(g, 40);  // a sixteenth would be 2: at least kFusedAwaySamples (8) are counted
     auto r = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.batchSize = 8});
     ASSERT_TRUE(r.isOk()) << r.status().message();
     EXPECT_EQ(find(*r, "c")->samples, CalibrationOptions::kFusedAwaySamples);
-    auto all = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.maxSamples = 16, .batchSize = 8});
+    auto all = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.maxSamples = 8, .batchSize = 8});
     ASSERT_TRUE(all.isOk());
-    EXPECT_EQ(find(*all, "c")->samples, 0);  // 16 samples: every one of them
+    EXPECT_EQ(find(*all, "c")->samples, 0);  // 8 samples: every one of them
 }
 
 }  // namespace
