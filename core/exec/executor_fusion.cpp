@@ -4,6 +4,7 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/fusion.h"
+#include "core/exec/kernels/batch_normalization.h"
 #include "core/exec/kernels/conv.h"
 #include "core/exec/kernels/registry.h"
 #include "core/exec/layout_activation.h"
@@ -19,7 +20,9 @@ constexpr size_t kConvSumInput = 3;
 }  // namespace
 
 Status Executor::prepareFusion() {
-    const auto groups = findConvFusions(mGraph);
+    auto groups = findConvFusions(mGraph);
+    const auto normRelu = findNormReluFusions(mGraph, groups);
+    groups.insert(groups.end(), normRelu.begin(), normRelu.end());
     mGroupSteps.clear();
     mGroupKernels.clear();
     mGroupSteps.reserve(groups.size());
@@ -36,12 +39,17 @@ Status Executor::prepareFusion() {
         const int64_t opset = mGraph.opsetVersion(anchor.domain);
         auto kernel = findKernel(anchor.domain, anchor.opType, opset)->create();
         auto* conv = dynamic_cast<ConvKernel*>(kernel.get());
-        if (!conv) continue;
+        auto* norm = dynamic_cast<BatchNormalizationKernel*>(kernel.get());
+        if (!conv && !norm) continue;
         QL_RETURN_IF_ERROR(kernel->init(KernelInit{anchor, mGraph, opset}));
-        conv->setFusion(ConvFusion{group.postOps});
-        conv->setCacheWeights(mOptions.cacheWeights);
-        Step step{&anchor,      kernel.get(), anchor.inputs,       {group.output},
-                  group.hidden, {anchor.id},  conv->layoutInputs()};
+        if (conv) {
+            conv->setFusion(ConvFusion{group.postOps});
+            conv->setCacheWeights(mOptions.cacheWeights);
+        } else {
+            norm->setFusedRelu(true);  // findNormReluFusions: the one post-op is the Relu
+        }
+        const uint32_t layoutInputs = dynamic_cast<LayoutAwareKernel&>(*kernel).layoutInputs();
+        Step step{&anchor, kernel.get(), anchor.inputs, {group.output}, group.hidden, {anchor.id}, layoutInputs};
         step.nodes.insert(step.nodes.end(), group.fused.begin(), group.fused.end());
         if (group.sumOperand != kNoId) {
             step.inputs.resize(kConvSumInput, kNoId);

@@ -146,6 +146,25 @@ bool extend(const Graph& graph, FusionGroup& group, std::vector<bool>& claimed) 
 
 }  // namespace
 
+std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken) {
+    std::vector<bool> claimed(graph.nodes().size(), false);
+    for (const FusionGroup& group : taken) {
+        claimed[static_cast<size_t>(group.anchor)] = true;
+        for (NodeId n : group.fused) claimed[static_cast<size_t>(n)] = true;
+    }
+    std::vector<FusionGroup> groups;
+    for (const Node& node : graph.nodes()) {
+        if (!isOnnxOp(node, "BatchNormalization") || claimed[static_cast<size_t>(node.id)]) continue;
+        if (node.outputs.size() != 1 || node.intAttribute("training_mode", 0) != 0) continue;
+        const ValueId x = node.outputs[0];
+        if (node.inputs.empty() || !isFloatValue(graph, node.inputs[0]) || !isPrivate(graph, x, 1)) continue;
+        const Node& relu = graph.node(graph.value(x).consumers[0]);
+        if (!isOnnxOp(relu, "Relu") || claimed[static_cast<size_t>(relu.id)] || relu.outputs.size() != 1) continue;
+        groups.push_back({node.id, {relu.id}, {PostOp{false, alg::eltwise_relu, 0, 0}}, kNoId, relu.outputs[0], {x}});
+    }
+    return groups;
+}
+
 std::vector<FusionGroup> findConvFusions(const Graph& graph) {
     std::vector<FusionGroup> groups;
     std::vector<bool> claimed(graph.nodes().size(), false);

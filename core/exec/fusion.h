@@ -13,7 +13,7 @@
 namespace ql {
 
 struct FusionGroup {
-    NodeId anchor = kNoId;        // the Conv
+    NodeId anchor = kNoId;        // the Conv (the BatchNormalization of findNormReluFusions)
     std::vector<NodeId> fused;    // the nodes folded into it, in graph order
     std::vector<PostOp> postOps;  // in order of application
     ValueId sumOperand = kNoId;   // the fused Add's other input (given to the Conv as input 3), or kNoId
@@ -22,6 +22,12 @@ struct FusionGroup {
 };
 
 std::vector<FusionGroup> findConvFusions(const Graph& graph);
+
+// Inference-mode BatchNormalization followed by a Relu that alone reads its output (DenseNet's BN-ReLU-Conv
+// layers, after a Concat): run as one oneDNN batch normalization with its fused ReLU, one pass instead of two.
+// For the executor only: unlike a convolution's groups, TensorRT keeps these tensors, so calibration counts
+// them on every sample (a run observing the BN output splits the group). Nodes in `taken` groups are skipped.
+std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken);
 
 // The oneDNN eltwise chain computing a single-input activation node (Relu, LeakyRelu, Clip with constant
 // bounds, HardSigmoid, Sigmoid, Tanh, Elu, HardSwish), or nullopt when `node` is not one.

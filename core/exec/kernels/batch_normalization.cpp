@@ -11,17 +11,18 @@ namespace ql {
 
 namespace {
 
-// y[n, c, :] = x[n, c, :] * a[c] + b[c]
+// y[n, c, :] = x[n, c, :] * a[c] + b[c], then max(0, y) when `relu`
 template <typename T>
-void scaleShift(const Tensor& x, Tensor& y, const std::vector<double>& a, const std::vector<double>& b) {
+void scaleShift(const Tensor& x, Tensor& y, const std::vector<double>& a, const std::vector<double>& b, bool relu) {
     const AxisSplit s = splitAtAxis(x.shape(), 1);
     using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
     parallelFor(s.outer * s.axis, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, s.inner)),
                 [&](int64_t begin, int64_t end) {
                     for (int64_t j = begin; j < end; ++j) {
                         const size_t c = static_cast<size_t>(j % s.axis);
-                        Eigen::Map<Array>(y.data<T>() + j * s.inner, s.inner) =
-                            Eigen::Map<const Array>(x.data<T>() + j * s.inner, s.inner) * T(a[c]) + T(b[c]);
+                        auto out = Eigen::Map<Array>(y.data<T>() + j * s.inner, s.inner);
+                        out = Eigen::Map<const Array>(x.data<T>() + j * s.inner, s.inner) * T(a[c]) + T(b[c]);
+                        if (relu) out = out.max(T(0));
                     }
                 });
 }
@@ -76,9 +77,12 @@ Result<bool> BatchNormalizationKernel::computeInLayout(KernelContext& ctx) {
     try {
         const auto desc = onednn::descOf(x);
         if (!mPrimitive || mPrimitive->first != desc) {
+            // Inference needs no workspace for the fused ReLU; max(0, y) is exact, as the Relu kernel's.
+            const flags relu = mFusedRelu ? flags::fuse_norm_relu : flags::none;
             dnnl::batch_normalization_forward::primitive_desc pd(
-                dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_inference, desc, mEpsilon,
-                                                        flags::use_global_stats | flags::use_scale | flags::use_shift),
+                dnnl::batch_normalization_forward::desc(
+                    dnnl::prop_kind::forward_inference, desc, mEpsilon,
+                    flags::use_global_stats | flags::use_scale | flags::use_shift | relu),
                 onednn::engine());
             mPrimitive.emplace(desc, dnnl::batch_normalization_forward(pd));
         }
@@ -121,7 +125,7 @@ Status BatchNormalizationKernel::computePlain(KernelContext& ctx) const {
             a[c] = scale[c] / std::sqrt(var[c] + static_cast<double>(mEpsilon));
             b[c] = bias[c] - mean[c] * a[c];
         }
-        scaleShift<T>(x, y, a, b);
+        scaleShift<T>(x, y, a, b, mFusedRelu);
     });
     if (!ok) return unsupportedType(ctx, dtype);
     setOutputAs(ctx, 0, std::move(y), dtype);

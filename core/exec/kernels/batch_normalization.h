@@ -17,6 +17,8 @@ public:
     Status init(const KernelInit& info) override;
     Status compute(KernelContext& ctx) override;
     uint32_t layoutInputs() const override { return mTraining ? 0u : 1u; }
+    // Applies a Relu to the output (the executor's BN+Relu fusion, fusion.h). Before the first run only.
+    void setFusedRelu(bool relu) { mFusedRelu = relu; }
 
 private:
     Status computePlain(KernelContext& ctx) const;
@@ -28,6 +30,7 @@ private:
     float mEpsilon = 1e-5f;
     float mMomentum = 0.9f;
     bool mTraining = false;
+    bool mFusedRelu = false;
 };
 
 }  // namespace ql

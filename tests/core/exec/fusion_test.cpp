@@ -182,6 +182,37 @@ TEST(FusionTest, FusedSigmoidAndSiluEqualTheirNodesToTheBit) {
     }
 }
 
+// Concat -> BatchNormalization -> Relu -> Conv (DenseNet), and a BN whose output is also a graph output.
+std::unique_ptr<Model> normRelu() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 10, 10});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    b.node("Concat", {"x", "c1"}, {"cat"}).i("axis", 1);
+    for (const char* p : {"scale", "bias", "mean", "var"})
+        b.initializer(std::string("bn_") + p, {2 * kC}, seededFloats(2 * kC, 7, p[0] == 'v' ? 0.5f : -1.0f, 1.5f));
+    b.node("BatchNormalization", {"cat", "bn_scale", "bn_bias", "bn_mean", "bn_var"}, {"bn"}, "bn");
+    b.node("Relu", {"bn"}, {"r"});
+    conv(b, "r", "c2", 2 * kC, kC, 1, 3);
+    b.node("BatchNormalization", {"c2", "c1_b", "c1_b", "c1_b", "bn_var_small"}, {"bn2"}, "bn2");
+    b.initializer("bn_var_small", {kC}, seededFloats(kC, 9, 0.5f, 1.5f));
+    b.node("Relu", {"bn2"}, {"y"});
+    b.output("y");
+    b.output("bn2");
+    return b.load();
+}
+
+TEST(FusionTest, BatchNormalizationAndItsOnlyReluBecomeOneStep) {
+    auto model = normRelu();
+    const Graph& g = model->graph();
+    const auto conv = findConvFusions(g);
+    const auto groups = findNormReluFusions(g, conv);
+    ASSERT_EQ(groups.size(), 1u);  // not bn2: its output is a graph output
+    EXPECT_EQ(g.node(groups[0].anchor).name, "bn");
+    EXPECT_EQ(groups[0].hidden, std::vector<ValueId>{valueNamed(g, "bn")});
+    EXPECT_EQ(groups[0].output, valueNamed(g, "r"));
+    expectSameOutputs(g, {1, kC, 10, 10});
+}
+
 // Records what it is shown; wants only `wanted` (all values when empty).
 class Recorder final : public TensorObserver {
 public:
