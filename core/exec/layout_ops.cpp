@@ -45,6 +45,18 @@ Result<bool> poolLayoutInput(KernelContext& ctx, dnnl::algorithm op, const PoolW
 
 namespace ql::onednn {
 
+int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape) {
+    using tag = dnnl::memory::format_tag;
+    if (shape.size() != 4) return -1;
+    const dnnl::memory::dims dims(shape.begin(), shape.end());
+    const auto dt = dnnl::memory::data_type::f32;
+    if (desc == dnnl::memory::desc(dims, dt, tag::abcd)) return 0;
+    if (desc == dnnl::memory::desc(dims, dt, tag::acdb)) return 1;
+    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd16b)) return 16;
+    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd8b)) return 8;
+    return -1;
+}
+
 namespace {
 
 // Output memory: in `like`'s layout when keeping layouts, else plain.
@@ -82,19 +94,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void runRows(const 
         else
             for (int64_t i = 0; i < len; ++i) y[i] = a[i] * v[i];
     }
-}
-
-// The channel block of a channel-blocked N x C x H x W layout (nChw16c: 16), 1 for channels-last, 0 for plain
-// and -1 for anything else.
-int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape) {
-    using tag = dnnl::memory::format_tag;
-    const dnnl::memory::dims dims(shape.begin(), shape.end());
-    const auto dt = dnnl::memory::data_type::f32;
-    if (desc == dnnl::memory::desc(dims, dt, tag::abcd)) return 0;
-    if (desc == dnnl::memory::desc(dims, dt, tag::acdb)) return 1;
-    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd16b)) return 16;
-    if (desc == dnnl::memory::desc(dims, dt, tag::aBcd8b)) return 8;
-    return -1;
 }
 
 // a * g or a + g with `a` N x C x H x W (plain, channels-last or channel-blocked) and `g` one value per channel

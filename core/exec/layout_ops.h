@@ -59,6 +59,10 @@ using BinaryCache = LastPrimitive<BinaryPrimitive>;
 std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const Tensor& b, bool keepLayout,
                                      BinaryCache& cache);
 
+// The channel block of a float N x C x H x W layout `desc` of `shape`: 16 or 8 for nChw16c / nChw8c, 1 for
+// channels-last, 0 for plain, -1 for anything else.
+int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape);
+
 // Max / average pooling of a float N x C x H x W tensor in any layout over `window` (2 spatial axes).
 Tensor poolInLayout(dnnl::algorithm op, const Tensor& x, const PoolWindow& window, bool keepLayout, PoolCache& cache);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/pool_geometry.h"
 #include "core/exec/kernels/type_dispatch.h"
 
@@ -22,6 +23,45 @@ void globalPool(const T* in, T* out, int64_t planes, int64_t size, bool max) {
         }
         out[p] = fromArithmetic<T>(max || size == 0 ? acc : static_cast<A>(acc / static_cast<A>(size)));
     }
+}
+
+// acc[i] = acc[i] + row[i] (or the max) over `pixels` rows `stride` floats apart: per channel the same float
+// operations in the same order as globalPool on a plain plane. Cloned per vector width (baseline build).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateRows(const float* in, float* acc,
+                                                                                 int64_t pixels, int64_t len,
+                                                                                 int64_t stride, bool max) {
+    for (int64_t p = 0; p < pixels; ++p, in += stride) {
+        if (max)
+            for (int64_t i = 0; i < len; ++i) acc[i] = std::max(acc[i], in[i]);
+        else
+            for (int64_t i = 0; i < len; ++i) acc[i] = acc[i] + in[i];
+    }
+}
+
+// Global pooling of a float N x C x H x W tensor in channels-last (block 1) or channel-blocked layout into
+// a plain N x C x 1 x 1 tensor, bit for bit what globalPool gives on the plain tensor. oneDNN's pooling
+// reduces to one value per channel poorly: EfficientNet-B0's 16 squeeze-excite pools took 0.86 ms per
+// inference on 2 threads, 3x their time on one.
+Tensor poolInLayout(const Tensor& x, int64_t block, bool max) {
+    const int64_t n = x.dim(0), c = x.dim(1), size = x.dim(2) * x.dim(3);
+    const int64_t len = block == 1 ? c : block, groups = (c + len - 1) / len;  // channel groups per image
+    Tensor y(DataType::Float, {n, c, 1, 1});
+    const auto* in = static_cast<const float*>(x.rawData());
+    float* out = y.data<float>();
+    parallelFor(n * groups, std::max<int64_t>(1, kElementwiseGrain / (size * len)), [&](int64_t begin, int64_t end) {
+        std::vector<float> acc(static_cast<size_t>(len));
+        for (int64_t g = begin; g < end; ++g) {
+            const float* first = in + g * size * len;    // pixel 0 of channels [g * len, g * len + len)
+            std::copy(first, first + len, acc.begin());  // what globalPool starts a max from; 0 + x for a sum
+            if (!max) std::fill(acc.begin(), acc.end(), 0.0f);
+            accumulateRows(first, acc.data(), size, len, len, max);
+            const int64_t image = g / groups, c0 = g % groups * len;
+            for (int64_t k = 0; k < len && c0 + k < c; ++k)
+                out[image * c + c0 + k] =
+                    max ? acc[static_cast<size_t>(k)] : acc[static_cast<size_t>(k)] / static_cast<float>(size);
+        }
+    });
+    return y;
 }
 
 // One window covering the H x W plane.
@@ -46,6 +86,12 @@ Status GlobalPoolKernel::init(const KernelInit& info) {
 
 Status GlobalPoolKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    const Tensor& x = ctx.input(0);
+    const int64_t block = x.dtype() == DataType::Float ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
+    if (block > 0 && x.dim(2) * x.dim(3) > 0) {
+        ctx.setOutput(0, poolInLayout(x, block, mMax));
+        return Status::ok();
+    }
     if (ctx.input(0).rank() == 4) {
         const auto op = mMax ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
         // The output is tiny: always plain.

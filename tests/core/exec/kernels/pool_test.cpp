@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
 
+#include "core/exec/kernels/global_pool.h"
+#include "core/exec/layout.h"
 #include "tests/core/exec/kernels/shape_test_util.h"
+#include "tests/support/model_builder.h"
 
 namespace ql {
 namespace {
@@ -169,6 +173,45 @@ TEST(PoolKernelTest, RandomPoolsMatchANaiveReference) {
                 ASSERT_NEAR(got[i], expected[i], 1e-5) << "trial " << trial << (max ? " max" : " avg") << " at " << i;
         }
     }
+}
+
+// Global pooling of a tensor a convolution left in a channels-last or channel-blocked layout (squeeze-excite
+// blocks, classifier heads) must give bit for bit what it gives on the plain tensor: the fused plan and the
+// node-by-node INT8 simulation read the same values.
+TEST(GlobalPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {2, 20, 5, 7});
+    b.node("GlobalAveragePool", {"x"}, {"avg"});
+    b.node("GlobalMaxPool", {"x"}, {"max"});
+    b.output("avg");
+    b.output("max");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    auto values = test::seededFloats(2 * 20 * 35, 3, -4.0f, 4.0f);
+    values[37] = std::numeric_limits<float>::quiet_NaN();  // max keeps what it had, as std::max does
+    const Tensor plain = Tensor::fromVector<float>(DataType::Float, {2, 20, 5, 7}, values);
+    auto pool = [&](const Node& node, const Tensor& x) {
+        GlobalPoolKernel kernel;
+        EXPECT_TRUE(kernel.init(KernelInit{node, g, 17}).isOk());
+        const Tensor* inputs[] = {&x};
+        std::vector<Tensor> outputs(1);
+        KernelContext ctx(node, inputs, outputs, 2);
+        const Status status = kernel.compute(ctx);
+        EXPECT_TRUE(status.isOk()) << status.message();
+        return outputs[0].toFloats();
+    };
+    using tag = dnnl::memory::format_tag;
+    for (const Node& node : g.nodes())
+        for (tag layout : {tag::acdb, tag::aBcd16b, tag::aBcd8b}) {
+            SCOPED_TRACE(node.opType + " in layout " + std::to_string(static_cast<int>(layout)));
+            const Tensor x =
+                onednn::convertTo(plain, dnnl::memory::desc({2, 20, 5, 7}, dnnl::memory::data_type::f32, layout));
+            ASSERT_FALSE(x.isPlain());
+            const auto expected = pool(node, plain), actual = pool(node, x);
+            ASSERT_EQ(actual.size(), 40u);
+            for (size_t i = 0; i < actual.size(); ++i)
+                EXPECT_EQ(std::bit_cast<uint32_t>(actual[i]), std::bit_cast<uint32_t>(expected[i])) << "output " << i;
+        }
 }
 
 }  // namespace
