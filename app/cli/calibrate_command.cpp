@@ -2,7 +2,7 @@
 //                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10] [--full-statistics]
 // Runs the model on the calibration data and writes the activation and weight ranges (calibration_file.h),
 // and optionally a TensorRT calibration cache (trt_cache.h). --full-statistics counts the tensors fused away
-// (a Conv's output before its fused activation) on every sample, not the first sixteenth (calibration.h).
+// (a Conv's output before its fused activation) on every sample, not a sixteenth of them (calibration.h).
 #include <iostream>
 
 #include "app/cli/cli_util.h"
@@ -75,7 +75,7 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--trt", options->trt, "TensorRT version of the cache header: 8.6 or 10 (default 10)");
     cmd->add_flag("--full-statistics", options->fullStatistics,
                   "Count the tensors fused away (a Conv's output before its fused activation) on every sample, "
-                  "not the first sixteenth (slower)");
+                  "not a sixteenth of them spread over the run (slower)");
     cmd->callback([options, &exitCode] { exitCode = runCalibrate(*options); });
 }
 

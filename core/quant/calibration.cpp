@@ -318,8 +318,12 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled("calibration cancelled");
         const int64_t count = std::min(batch.size, usable - first);
-        collector.observeFusedAway(fusedAwaySamples < fusedAwayTarget);
-        if (fusedAwaySamples < fusedAwayTarget) fusedAwaySamples += count;
+        // Spread over the run rather than the first batches: a split run queues twice the values, and a run of
+        // them in a row filled the queue and made the inference wait for the counting (MobileNetV2: +0.15x).
+        const bool fusedAway =
+            fusedAwaySamples < fusedAwayTarget && fusedAwaySamples * usable <= first * fusedAwayTarget;
+        collector.observeFusedAway(fusedAway);
+        if (fusedAway) fusedAwaySamples += count;
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
         for (const auto& [name, tensor] : inputs)
             if (auto id = graph.findValue(name)) collector.take(*id, tensor);

@@ -68,9 +68,9 @@ struct CalibrationOptions {
     // The executor fuses a Conv with the activations (and residual Add) after it, as TensorRT does; the tensors
     // inside such a group (the Conv's output before its activation) exist only when a run splits the group,
     // which costs about a third of a light network's inference. TensorRT's fused engine never reads their
-    // scales (a calibration cache still lists them), so by default they are counted on the first
-    // 1/kFusedAwayShare of the samples (at least kFusedAwaySamples), and the other runs stay fused: on
-    // MobileNetV2 an eighth of the samples still cost 0.2x of the inference. True: on every sample.
+    // scales (a calibration cache still lists them), so by default they are counted on 1/kFusedAwayShare of the
+    // samples (at least kFusedAwaySamples), spread evenly over the run (data sorted by class would bias the
+    // first ones), and the other runs stay fused. True: on every sample.
     bool fullStatistics = false;
     static constexpr int64_t kFusedAwayShare = 16;
     static constexpr int64_t kFusedAwaySamples = 8;

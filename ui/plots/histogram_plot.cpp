@@ -188,7 +188,7 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
     // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so.
     if (range.samples > 0)
         label +=
-            QStringLiteral("\n") + tr("counted on the first %1 samples: fused into its activation").arg(range.samples);
+            QStringLiteral("\n") + tr("counted on %1 of the samples: fused into its activation").arg(range.samples);
     plot->xAxis->setLabel(label);
 }
 

@@ -309,14 +309,23 @@ std::unique_ptr<Model> convModel() {
     return b.load();
 }
 
-std::unique_ptr<DataSource> images(const Graph& graph, int64_t n) {
-    auto input = ArrayInput::create(Tensor::fromVector(DataType::Float, {n, 8, 6, 6},
-                                                       test::seededFloats(static_cast<size_t>(n * 8 * 36), 9, -2, 2)),
+std::vector<float> imageValues(int64_t n) {
+    return test::seededFloats(static_cast<size_t>(n * 8 * 36), 9, -2, 2);
+}
+
+// The samples of `values` ([N, 8, 6, 6]) as the model's input "x".
+std::unique_ptr<DataSource> imagesOf(const Graph& graph, const std::vector<float>& values) {
+    const auto n = static_cast<int64_t>(values.size() / (8 * 36));
+    auto input = ArrayInput::create(Tensor::fromVector(DataType::Float, {n, 8, 6, 6}, values),
                                     inputSpecs(graph).front(), "x.npy");
     EXPECT_TRUE(input.isOk()) << input.status().message();
     MultiInputSource::Inputs inputs;
     inputs.emplace_back("x", std::move(input).value());
     return std::move(MultiInputSource::create(std::move(inputs))).value();
+}
+
+std::unique_ptr<DataSource> images(const Graph& graph, int64_t n) {
+    return imagesOf(graph, imageValues(n));
 }
 
 void expectSameStatistics(const TensorRange& a, const TensorRange& b) {
@@ -326,7 +335,7 @@ void expectSameStatistics(const TensorRange& a, const TensorRange& b) {
     EXPECT_NEAR(a.amax, b.amax, 1e-3f * b.amax) << a.name;
 }
 
-TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstEighthOfTheSamples) {
+TEST(Calibration, TensorsFusedAwayAreCountedOnASixteenthOfTheSamplesSpreadOverTheRun) {
     auto m = convModel();
     const Graph& g = m->graph();
     auto data = images(g, 200);
@@ -334,20 +343,23 @@ TEST(Calibration, TensorsFusedAwayAreCountedOnTheFirstEighthOfTheSamples) {
     auto fast = calibrate(g, *data, CalibrationConfig{}, options);
     ASSERT_TRUE(fast.isOk()) << fast.status().message();
     EXPECT_EQ(fast->samples, 200);
-    // The Conv output inside the fused Conv+Relu group: a sixteenth of 200 samples (12) in whole batches of 5;
-    // the rest: all of them.
+    // The Conv output inside the fused Conv+Relu group: a sixteenth of 200 samples (12) in whole batches of 5,
+    // spread over the run (samples 0-4, 85-89 and 170-174); the rest: all of them.
     ASSERT_NE(find(*fast, "c"), nullptr);
     EXPECT_EQ(find(*fast, "c")->samples, 15);
     for (const char* all : {"x", "r", "y"}) EXPECT_EQ(find(*fast, all)->samples, 0) << all;
 
     options.fullStatistics = true;
     auto full = calibrate(g, *data, CalibrationConfig{}, options);
-    options.maxSamples = 15;
-    auto firstSixteenth = calibrate(g, *data, CalibrationConfig{}, options);
-    ASSERT_TRUE(full.isOk() && firstSixteenth.isOk());
+    const std::vector<float> all = imageValues(200);
+    std::vector<float> spread;
+    for (size_t first : {0, 85, 170})
+        spread.insert(spread.end(), all.begin() + first * 288, all.begin() + (first + 5) * 288);
+    auto sixteenth = calibrate(g, *imagesOf(g, spread), CalibrationConfig{}, options);
+    ASSERT_TRUE(full.isOk() && sixteenth.isOk());
     for (const TensorRange& t : full->activations) EXPECT_EQ(t.samples, 0) << t.name;
     // Fused-away tensors have the statistics of their samples; the others those of every sample.
-    expectSameStatistics(*find(*fast, "c"), *find(*firstSixteenth, "c"));
+    expectSameStatistics(*find(*fast, "c"), *find(*sixteenth, "c"));
     for (const char* all : {"x", "r", "y"}) expectSameStatistics(*find(*fast, all), *find(*full, all));
     EXPECT_EQ(find(*fast, "r")->histogram.total(), 200u * 8 * 36);
 }
