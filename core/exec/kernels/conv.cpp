@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/exec/kernels/fast_swish.h"
+#include "core/exec/layout.h"
 #include "core/exec/onednn_util.h"
 
 namespace ql {
@@ -108,7 +109,12 @@ void ConvKernel::setFusion(ConvFusion fusion) {
 }
 
 void ConvKernel::applyActivationAfter(Tensor& y) const {
-    // Every stored float, a layout's padding included: a padded channel's value is never read.
+    if (mActivationAfter == dnnl::algorithm::undef) return;
+    // Sigmoid(0) is 0.5: the zero padding of a channel-blocked layout (20 channels in nChw16c) would not stay
+    // zero, which oneDNN's primitives rely on, so such an output is made plain first. Swish keeps zeros zero.
+    const bool padded = y.byteSize() != static_cast<size_t>(y.elementCount()) * sizeof(float);
+    if (padded && mActivationAfter == dnnl::algorithm::eltwise_logistic) y = onednn::toPlain(y);
+    // Every stored float, a layout's padding included.
     auto* data = static_cast<float*>(y.rawData());
     const auto count = static_cast<int64_t>(y.byteSize() / sizeof(float));
     if (mActivationAfter == dnnl::algorithm::eltwise_swish) swishInPlace(data, count);

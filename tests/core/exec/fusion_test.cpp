@@ -8,6 +8,7 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/kernels/fast_swish.h"
+#include "core/exec/layout.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
@@ -211,6 +212,53 @@ TEST(FusionTest, BatchNormalizationAndItsOnlyReluBecomeOneStep) {
     EXPECT_EQ(groups[0].hidden, std::vector<ValueId>{valueNamed(g, "bn")});
     EXPECT_EQ(groups[0].output, valueNamed(g, "r"));
     expectSameOutputs(g, {1, kC, 10, 10});
+}
+
+// Keeps the stored floats of the one tensor it wants, in whatever layout it comes (wanting a group's hidden
+// tensor would split the group).
+class StorageRecorder final : public TensorObserver {
+public:
+    explicit StorageRecorder(ValueId wanted) : mWanted(wanted) {}
+    bool wants(ValueId value) const override { return value == mWanted; }
+    bool acceptsLayouts() const override { return true; }
+    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+        const auto* data = static_cast<const float*>(tensor.rawData());
+        stored[value].assign(data, data + tensor.byteSize() / sizeof(float));
+        logical[value] = onednn::toPlain(tensor).toFloats();
+    }
+    std::map<ValueId, std::vector<float>> stored, logical;
+
+private:
+    ValueId mWanted;
+};
+
+// A Sigmoid fused after a convolution whose output is channel-blocked with padding (20 channels in nChw16c,
+// after a Winograd layer): sigmoid(0) = 0.5 must not land in the padding, which oneDNN expects to be zero.
+TEST(FusionTest, AFusedSigmoidLeavesNoValueInALayoutsPadding) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 64, 16, 16});
+    conv(b, "x", "c1", 64, 64, 1, 1);
+    b.initializer("c2_w", {20, 64, 1, 1}, seededFloats(20 * 64, 3));
+    b.node("Conv", {"c1", "c2_w"}, {"c2"}, "c2");
+    b.node("Sigmoid", {"c2"}, {"s"});
+    b.initializer("c3_w", {16, 20, 1, 1}, seededFloats(16 * 20, 4));
+    b.node("Conv", {"s", "c3_w"}, {"y"}, "c3");
+    b.output("y");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    auto exec = Executor::create(g);
+    ASSERT_TRUE(exec);
+    const ValueId s = valueNamed(g, "s");
+    StorageRecorder seen(s);
+    RunOptions options;
+    options.observer = &seen;
+    ASSERT_TRUE((*exec)->run({{"x", input({1, 64, 16, 16})}}, options));
+    ASSERT_EQ(seen.logical[s].size(), 20u * 256);
+    double stored = 0, logical = 0;
+    for (float v : seen.stored[s]) stored += std::abs(v);
+    for (float v : seen.logical[s]) logical += std::abs(v);
+    EXPECT_NEAR(stored, logical, 1e-6 * logical) << "padding of a " << seen.stored[s].size() << "-float layout";
+    test::expectNearFloats(runOnce(g, true, {1, 64, 16, 16}), runOnce(g, false, {1, 64, 16, 16}));
 }
 
 // Records what it is shown; wants only `wanted` (all values when empty).
