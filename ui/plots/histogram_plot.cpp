@@ -187,8 +187,9 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
     if (h.bins() == 0) label += tr("; no histogram stored");
     // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so.
     if (range.samples > 0)
-        label +=
-            QStringLiteral("\n") + tr("counted on %1 of the samples: fused into its activation").arg(range.samples);
+        label += QStringLiteral("\n") + tr("counted on %1 of the %2 samples: fused into its activation")
+                                            .arg(range.samples)
+                                            .arg(mDocument->calibration()->samples);
     plot->xAxis->setLabel(label);
 }
 
