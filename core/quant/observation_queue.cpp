@@ -1,12 +1,16 @@
 #include "core/quant/observation_queue.h"
 
+#include <algorithm>
 #include <exception>
 #include <new>
 
 namespace ql {
 
 ObservationQueue::ObservationQueue(Consumer consumer, size_t maxBytes)
-    : mConsumer(std::move(consumer)), mMaxBytes(maxBytes), mWorker([this](std::stop_token stop) { work(stop); }) {}
+    : mConsumer(std::move(consumer)),
+      mMaxBytes(maxBytes),
+      mWakeBytes(std::min(kWakeBytes, maxBytes)),
+      mWorker([this](std::stop_token stop) { work(stop); }) {}
 
 ObservationQueue::~ObservationQueue() {
     mWorker.request_stop();
@@ -28,7 +32,7 @@ void ObservationQueue::push(ValueId value, Tensor tensor) {
     mBytes += bytes;
     // Waking a sleeping worker is a system call: with one per tensor (150 per MobileNetV2 sample) the run paid
     // more for them than for the observing itself. It is woken once enough is queued, or by drain().
-    if (mWorkerWaiting && mBytes >= kWakeBytes) mChanged.notify_all();
+    if (mWorkerWaiting && mBytes >= mWakeBytes) mChanged.notify_all();
 }
 
 Status ObservationQueue::drain() {
@@ -46,7 +50,7 @@ void ObservationQueue::work(std::stop_token stop) {
         if (mQueue.empty()) {  // sleep until a batch worth waking for is queued
             mWorkerWaiting = true;
             mChanged.wait(lock, stop,
-                          [&] { return mBytes >= kWakeBytes || ((mDraining || mPushWaiting) && !mQueue.empty()); });
+                          [&] { return mBytes >= mWakeBytes || ((mDraining || mPushWaiting) && !mQueue.empty()); });
             mWorkerWaiting = false;
         }
         if (stop.stop_requested()) return;

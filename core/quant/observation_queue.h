@@ -44,6 +44,8 @@ private:
 
     const Consumer mConsumer;
     const size_t mMaxBytes;
+    // kWakeBytes, or the budget when smaller: a queue that can never hold kWakeBytes must still wake its worker.
+    const size_t mWakeBytes;
     std::mutex mMutex;
     std::condition_variable_any mChanged;
     std::deque<std::pair<ValueId, Tensor>> mQueue;

@@ -42,8 +42,11 @@ TEST(ObservationQueue, PushWaitsWhileTheQueuedBytesExceedTheBudget) {
             ++consumed;
         },
         400);
+    // The worker is asleep on the empty queue by now. The budget is below kWakeBytes: the first tensor must wake
+    // it all the same (a worker waiting for kWakeBytes that can never be queued hung this test).
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     queue.push(0, floats(100, 1));
-    started.acquire();
+    ASSERT_TRUE(started.try_acquire_for(std::chrono::seconds(5))) << "the worker was not woken";
     queue.push(1, floats(100, 1));  // an empty queue takes any tensor
     auto third = std::async(std::launch::async, [&] { queue.push(2, floats(100, 1)); });
     EXPECT_EQ(third.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout);
@@ -80,7 +83,7 @@ TEST(ObservationQueue, DestroyingItWithTensorsQueuedDropsThem) {
         // Tensors of a quarter of kWakeBytes each: the worker starts once four are queued.
         const size_t size = ObservationQueue::kWakeBytes / sizeof(float) / 4;
         for (ValueId v = 0; v < 10; ++v) queue.push(v, floats(size, 0));
-        started.acquire();
+        ASSERT_TRUE(started.try_acquire_for(std::chrono::seconds(5))) << "the worker was not woken";
     }
     // The one being consumed finishes (and at most one more, taken before the stop); the rest are dropped.
     EXPECT_GE(consumed, 1);
