@@ -44,19 +44,26 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateRows
 // inference on 2 threads, 3x their time on one.
 Tensor poolInLayout(const Tensor& x, int64_t block, bool max) {
     const int64_t n = x.dim(0), c = x.dim(1), size = x.dim(2) * x.dim(3);
-    const int64_t len = block == 1 ? c : block, groups = (c + len - 1) / len;  // channel groups per image
+    // A piece is `len` channels of one image. Channels-last rows are split into pieces of 64 channels, so the
+    // threads share even a single image (one piece per image left the second core idle).
+    const bool channelsLast = block == 1;
+    const int64_t len = channelsLast ? std::min<int64_t>(c, 64) : block;
+    const int64_t stride = channelsLast ? c : block;  // floats from one pixel's channel c0 to the next pixel's
+    const int64_t groups = (c + len - 1) / len;       // pieces per image
+    const int64_t imageStride = channelsLast ? size * c : size * groups * len;  // blocked: channels padded
     Tensor y(DataType::Float, {n, c, 1, 1});
     const auto* in = static_cast<const float*>(x.rawData());
     float* out = y.data<float>();
     parallelFor(n * groups, std::max<int64_t>(1, kElementwiseGrain / (size * len)), [&](int64_t begin, int64_t end) {
         std::vector<float> acc(static_cast<size_t>(len));
         for (int64_t g = begin; g < end; ++g) {
-            const float* first = in + g * size * len;    // pixel 0 of channels [g * len, g * len + len)
-            std::copy(first, first + len, acc.begin());  // what globalPool starts a max from; 0 + x for a sum
+            const int64_t image = g / groups, c0 = g % groups * len, width = std::min(len, c - c0);
+            // pixel 0 of channels [c0, c0 + width)
+            const float* first = in + image * imageStride + (channelsLast ? c0 : c0 * size);
+            std::copy(first, first + width, acc.begin());  // what globalPool starts a max from; 0 + x for a sum
             if (!max) std::fill(acc.begin(), acc.end(), 0.0f);
-            accumulateRows(first, acc.data(), size, len, len, max);
-            const int64_t image = g / groups, c0 = g % groups * len;
-            for (int64_t k = 0; k < len && c0 + k < c; ++k)
+            accumulateRows(first, acc.data(), size, width, stride, max);
+            for (int64_t k = 0; k < width; ++k)
                 out[image * c + c0 + k] =
                     max ? acc[static_cast<size_t>(k)] : acc[static_cast<size_t>(k)] / static_cast<float>(size);
         }

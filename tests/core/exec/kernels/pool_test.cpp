@@ -179,39 +179,46 @@ TEST(PoolKernelTest, RandomPoolsMatchANaiveReference) {
 // blocks, classifier heads) must give bit for bit what it gives on the plain tensor: the fused plan and the
 // node-by-node INT8 simulation read the same values.
 TEST(GlobalPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {2, 20, 5, 7});
-    b.node("GlobalAveragePool", {"x"}, {"avg"});
-    b.node("GlobalMaxPool", {"x"}, {"max"});
-    b.output("avg");
-    b.output("max");
-    auto model = b.load();
-    const Graph& g = model->graph();
-    auto values = test::seededFloats(2 * 20 * 35, 3, -4.0f, 4.0f);
-    values[37] = std::numeric_limits<float>::quiet_NaN();  // max keeps what it had, as std::max does
-    const Tensor plain = Tensor::fromVector<float>(DataType::Float, {2, 20, 5, 7}, values);
-    auto pool = [&](const Node& node, const Tensor& x) {
-        GlobalPoolKernel kernel;
-        EXPECT_TRUE(kernel.init(KernelInit{node, g, 17}).isOk());
-        const Tensor* inputs[] = {&x};
-        std::vector<Tensor> outputs(1);
-        KernelContext ctx(node, inputs, outputs, 2);
-        const Status status = kernel.compute(ctx);
-        EXPECT_TRUE(status.isOk()) << status.message();
-        return outputs[0].toFloats();
-    };
-    using tag = dnnl::memory::format_tag;
-    for (const Node& node : g.nodes())
-        for (tag layout : {tag::acdb, tag::aBcd16b, tag::aBcd8b}) {
-            SCOPED_TRACE(node.opType + " in layout " + std::to_string(static_cast<int>(layout)));
-            const Tensor x =
-                onednn::convertTo(plain, dnnl::memory::desc({2, 20, 5, 7}, dnnl::memory::data_type::f32, layout));
-            ASSERT_FALSE(x.isPlain());
-            const auto expected = pool(node, plain), actual = pool(node, x);
-            ASSERT_EQ(actual.size(), 40u);
-            for (size_t i = 0; i < actual.size(); ++i)
-                EXPECT_EQ(std::bit_cast<uint32_t>(actual[i]), std::bit_cast<uint32_t>(expected[i])) << "output " << i;
-        }
+    // 150 channels: channels-last rows are pooled in pieces of 64 channels (the last one shorter), and a
+    // 16-channel blocked layout pads the last block.
+    for (const int64_t channels : {int64_t{20}, int64_t{150}}) {
+        SCOPED_TRACE(std::to_string(channels) + " channels");
+        const Shape shape{2, channels, 5, 7};
+        test::ModelBuilder b;
+        b.input("x", DataType::Float, shape);
+        b.node("GlobalAveragePool", {"x"}, {"avg"});
+        b.node("GlobalMaxPool", {"x"}, {"max"});
+        b.output("avg");
+        b.output("max");
+        auto model = b.load();
+        const Graph& g = model->graph();
+        auto values = test::seededFloats(2 * channels * 35, 3, -4.0f, 4.0f);
+        values[37] = std::numeric_limits<float>::quiet_NaN();  // max keeps what it had, as std::max does
+        const Tensor plain = Tensor::fromVector<float>(DataType::Float, shape, values);
+        auto pool = [&](const Node& node, const Tensor& x) {
+            GlobalPoolKernel kernel;
+            EXPECT_TRUE(kernel.init(KernelInit{node, g, 17}).isOk());
+            const Tensor* inputs[] = {&x};
+            std::vector<Tensor> outputs(1);
+            KernelContext ctx(node, inputs, outputs, 2);
+            const Status status = kernel.compute(ctx);
+            EXPECT_TRUE(status.isOk()) << status.message();
+            return outputs[0].toFloats();
+        };
+        using tag = dnnl::memory::format_tag;
+        for (const Node& node : g.nodes())
+            for (tag layout : {tag::acdb, tag::aBcd16b, tag::aBcd8b}) {
+                SCOPED_TRACE(node.opType + " in layout " + std::to_string(static_cast<int>(layout)));
+                const Tensor x =
+                    onednn::convertTo(plain, dnnl::memory::desc(shape, dnnl::memory::data_type::f32, layout));
+                ASSERT_FALSE(x.isPlain());
+                const auto expected = pool(node, plain), actual = pool(node, x);
+                ASSERT_EQ(actual.size(), static_cast<size_t>(2 * channels));
+                for (size_t i = 0; i < actual.size(); ++i)
+                    EXPECT_EQ(std::bit_cast<uint32_t>(actual[i]), std::bit_cast<uint32_t>(expected[i]))
+                        << "output " << i;
+            }
+    }
 }
 
 }  // namespace
