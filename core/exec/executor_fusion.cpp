@@ -13,12 +13,6 @@
 
 namespace ql {
 
-namespace {
-
-constexpr size_t kConvSumInput = 3;
-
-}  // namespace
-
 Status Executor::prepareFusion() {
     auto groups = findConvFusions(mGraph);
     const auto normRelu = findNormReluFusions(mGraph, groups);
@@ -43,7 +37,7 @@ Status Executor::prepareFusion() {
         if (!conv && !norm) continue;
         QL_RETURN_IF_ERROR(kernel->init(KernelInit{anchor, mGraph, opset}));
         if (conv) {
-            conv->setFusion(ConvFusion{group.postOps});
+            conv->setFusion(ConvFusion{group.postOps, group.inputGate != kNoId});
             conv->setCacheWeights(mOptions.cacheWeights);
         } else {
             norm->setFusedRelu(true);  // findNormReluFusions: the one post-op is the Relu
@@ -51,9 +45,15 @@ Status Executor::prepareFusion() {
         const uint32_t layoutInputs = dynamic_cast<LayoutAwareKernel&>(*kernel).layoutInputs();
         Step step{&anchor, kernel.get(), anchor.inputs, {group.output}, group.hidden, {anchor.id}, layoutInputs};
         step.nodes.insert(step.nodes.end(), group.fused.begin(), group.fused.end());
+        std::sort(step.nodes.begin(), step.nodes.end());  // graph order, for running them one by one
+        if (group.gatedInput != kNoId) step.inputs[0] = group.gatedInput;
         if (group.sumOperand != kNoId) {
             step.inputs.resize(kConvSumInput, kNoId);
             step.inputs.push_back(group.sumOperand);
+        }
+        if (group.inputGate != kNoId) {
+            step.inputs.resize(kConvGateInput, kNoId);
+            step.inputs.push_back(group.inputGate);
         }
         mGroupSteps.push_back(std::move(step));
         mGroupKernels.push_back(std::move(kernel));

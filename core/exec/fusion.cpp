@@ -1,5 +1,6 @@
 #include "core/exec/fusion.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -144,6 +145,37 @@ bool extend(const Graph& graph, FusionGroup& group, std::vector<bool>& claimed) 
     return true;
 }
 
+// Conv(Mul(x, gate)) where the Mul's output is read by the Conv alone, the Conv has no groups and the gate
+// is one value per channel of x ([1 or N, C, 1, 1]): Conv(x * gate) is Conv(x) with W[:, c] scaled by gate[c].
+void foldChannelGate(const Graph& graph, const Node& conv, FusionGroup& group, std::vector<bool>& claimed) {
+    const ValueId product = conv.inputs[0];
+    if (conv.intAttribute("group", 1) != 1 || !isPrivate(graph, product, 1)) return;
+    if (std::count(conv.inputs.begin(), conv.inputs.end(), product) != 1) return;
+    const NodeId producer = graph.value(product).producer;
+    if (producer == kNoId || claimed[static_cast<size_t>(producer)]) return;
+    const Node& mul = graph.node(producer);
+    if (!isOnnxOp(mul, "Mul") || mul.inputs.size() != 2 || mul.outputs.size() != 1) return;
+    auto known = [](const TensorType& t, size_t d, int64_t size) {
+        return t.dims[d].known() && (size < 0 || t.dims[d].size == size);
+    };
+    for (int first = 0; first < 2; ++first) {
+        const ValueId x = mul.inputs[static_cast<size_t>(first)], gate = mul.inputs[static_cast<size_t>(1 - first)];
+        if (x == gate || !isFloatValue(graph, x) || !isFloatValue(graph, gate)) continue;
+        const TensorType &xt = graph.value(x).type, &gt = graph.value(gate).type;
+        if (!xt.hasShape || !gt.hasShape || xt.dims.size() != 4 || gt.dims.size() != 4) continue;
+        if (!known(xt, 1, -1) || !known(gt, 1, xt.dims[1].size) || !known(gt, 2, 1) || !known(gt, 3, 1)) continue;
+        if (gt.dims[0].known() && gt.dims[0].size != 1 && !(xt.dims[0].known() && xt.dims[0].size == gt.dims[0].size))
+            continue;
+        claimed[static_cast<size_t>(mul.id)] = true;
+        group.gatedInput = x;
+        group.inputGate = gate;
+        group.gatedProduct = product;
+        group.hidden.push_back(product);
+        group.fused.push_back(mul.id);
+        return;
+    }
+}
+
 }  // namespace
 
 std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken) {
@@ -174,6 +206,7 @@ std::vector<FusionGroup> findConvFusions(const Graph& graph) {
         FusionGroup group;
         group.anchor = node.id;
         group.output = node.outputs[0];
+        foldChannelGate(graph, node, group, claimed);
         while (extend(graph, group, claimed)) {
         }
         if (!group.fused.empty()) groups.push_back(std::move(group));

@@ -1,9 +1,10 @@
 #pragma once
-// The executor's fusion pass: a Conv followed by activations (Relu, LeakyRelu, Clip, HardSigmoid, Sigmoid,
-// Tanh, Elu, HardSwish, and the x*Sigmoid(x) / x*HardSigmoid(x) patterns of SiLU / HardSwish) and an Add of
-// another tensor of the same shape runs as one oneDNN convolution with post-ops. A node is folded in only when
-// the tensor it reads has no other consumer and is not a graph output; the executor still runs a group node by
-// node when a run's observer wants one of the group's hidden tensors, or when an interceptor is set.
+// The executor's fusion pass: a Conv (after a per-channel gating Mul, see FusionGroup::inputGate) followed by
+// activations (Relu, LeakyRelu, Clip, HardSigmoid, Sigmoid, Tanh, Elu, HardSwish, and the x*Sigmoid(x) /
+// x*HardSigmoid(x) patterns of SiLU / HardSwish) and an Add of another tensor of the same shape runs as one oneDNN
+// convolution with post-ops. A node is folded in only when the tensor it reads has no other consumer and is not a graph
+// output; the executor still runs a group node by node when a run's observer wants one of the group's hidden tensors,
+// or when an interceptor is set.
 #include <optional>
 #include <vector>
 
@@ -14,11 +15,16 @@ namespace ql {
 
 struct FusionGroup {
     NodeId anchor = kNoId;        // the Conv (the BatchNormalization of findNormReluFusions)
-    std::vector<NodeId> fused;    // the nodes folded into it, in graph order
+    std::vector<NodeId> fused;    // the nodes folded into it, in graph order (a gating Mul precedes the anchor)
     std::vector<PostOp> postOps;  // in order of application
     ValueId sumOperand = kNoId;   // the fused Add's other input (given to the Conv as input 3), or kNoId
     ValueId output = kNoId;       // the value the group produces: the last fused node's output
     std::vector<ValueId> hidden;  // intermediate values that are never materialised
+    // Mul(gatedInput, inputGate) -> Conv with a per-channel gate (squeeze-excite): the Conv reads gatedInput
+    // and scales its weights' input channels by the gate where that is cheaper than the pass over the tensor
+    // (ConvKernel, input kConvGateInput). gatedProduct, the Mul's output, is in `hidden`; TensorRT quantizes
+    // it (a Conv input), so calibration counts it on every sample.
+    ValueId gatedInput = kNoId, inputGate = kNoId, gatedProduct = kNoId;
 };
 
 std::vector<FusionGroup> findConvFusions(const Graph& graph);

@@ -66,7 +66,8 @@ public:
           mFusedAway(graph.values().size(), false) {
         if (partial)
             for (const FusionGroup& group : findConvFusions(graph))
-                for (ValueId v : group.hidden) mFusedAway[static_cast<size_t>(v)] = true;
+                for (ValueId v : group.hidden)  // a gated Conv input is quantized by TensorRT: every sample
+                    if (v != group.gatedProduct) mFusedAway[static_cast<size_t>(v)] = true;
         for (const Node& node : graph.nodes()) {  // in execution order, so chains of copies resolve
             if (node.inputs.empty() || node.inputs[0] == kNoId || node.outputs.empty() || node.outputs[0] == kNoId ||
                 !runtimeValue(node.inputs[0]))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/exec/kernels/elementwise_util.h"  // broadcastBinary
 #include "core/exec/kernels/fast_swish.h"
 #include "core/exec/layout.h"
 #include "core/exec/onednn_util.h"
@@ -43,6 +44,14 @@ bool isChannelBlocked(const Tensor& x) {
     if (!x.layout()) return false;
     const dnnl_memory_desc_t& d = x.layout()->desc.data;
     return d.format_kind == dnnl_blocked && d.format_desc.blocking.inner_nblks > 0;
+}
+
+// Folding a squeeze-excite gate into the weights costs a pass over the reordered weights each run, against the
+// Mul's read and write of the whole activation: it pays when W is at most as large as X (EfficientNet-B0's
+// blocks down to 14x14, not its 7x7 ones).
+bool gateFoldPays(const Tensor& x, const Tensor& w, const Tensor& gate) {
+    return x.rank() == 4 && w.rank() >= 2 && w.dim(1) == x.dim(1) && gate.shape() == Shape{1, x.dim(1), 1, 1} &&
+           w.elementCount() <= x.elementCount();
 }
 
 }  // namespace
@@ -125,30 +134,55 @@ bool ConvKernel::hasSum() const {
     return std::any_of(mFusion.postOps.begin(), mFusion.postOps.end(), [](const PostOp& op) { return op.sum; });
 }
 
+Result<Tensor> ConvKernel::gated(const KernelContext& ctx, const Tensor& x, const Tensor& gate) {
+    if (auto y = binaryInLayout(dnnl::algorithm::binary_mul, asFloat(x), asFloat(gate), true, mGateCache))
+        return std::move(*y);
+    const Tensor a = onednn::toPlain(asFloat(x)), g = onednn::toPlain(asFloat(gate));
+    const auto shape = broadcastShapes(a.shape(), g.shape());
+    if (!shape)
+        return ctx.fail("the squeeze-excite gate " + shapeString(g.shape()) + " does not broadcast to the input " +
+                        shapeString(a.shape()));
+    Tensor y(DataType::Float, *shape);
+    broadcastBinary(a.data<float>(), a.shape(), g.data<float>(), g.shape(), y.data<float>(), *shape,
+                    [](float u, float v) { return u * v; });
+    return y;
+}
+
 Status ConvKernel::compute(KernelContext& ctx) {
-    const Tensor& x = ctx.input(0);
     const Tensor& w = ctx.input(1);
     const bool hasBias = ctx.hasInput(2);
     QL_RETURN_IF_ERROR(checkConvInputTypes(ctx));
     if (hasBias && (ctx.input(2).rank() != 1 || w.rank() < 1 || ctx.input(2).dim(0) != w.dim(0)))
         return ctx.fail("bias " + shapeString(ctx.input(2).shape()) + " must be 1-D with one value per output channel");
-    if (x.elementCount() == 0 || w.elementCount() == 0) {
-        QL_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(ctx, mAttrs, x.shape(), w.shape()));
-        ctx.setOutput(0, Tensor::zeros(x.dtype(), g.outputShape));
-        return Status::ok();
-    }
+    const bool gate = mFusion.gatedInput;
+    if (gate && !ctx.hasInput(kConvGateInput)) return ctx.fail("the fused squeeze-excite gate is missing");
     try {
+        // A gate is folded into the weights where that is cheaper, or X is multiplied by it first.
+        const bool foldGate = gate && gateFoldPays(ctx.input(0), w, ctx.input(kConvGateInput));
+        Tensor gatedX;
+        if (gate && !foldGate) {
+            QL_ASSIGN_OR_RETURN(gatedX, gated(ctx, ctx.input(0), ctx.input(kConvGateInput)));
+        }
+        const Tensor& x = gatedX.empty() ? ctx.input(0) : gatedX;
+        if (x.elementCount() == 0 || w.elementCount() == 0) {
+            QL_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(ctx, mAttrs, x.shape(), w.shape()));
+            ctx.setOutput(0, Tensor::zeros(x.dtype(), g.outputShape));
+            return Status::ok();
+        }
         const bool weightsKept = cachable(mConstantWeights, w);
         const dnnl::memory::desc* srcLayout = isChannelBlocked(x) ? &x.layout()->desc : nullptr;
         QL_ASSIGN_OR_RETURN(WeightedPrimitive * p, plan(ctx, x.shape(), w.shape(), hasBias, weightsKept, srcLayout));
         const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
         WeightedRun run{nullptr, mKeepLayout && x.dtype() == DataType::Float};
         if (hasSum()) {
-            if (!ctx.hasInput(3) || ctx.input(3).shape() != p->outputShape || ctx.input(3).dtype() != DataType::Float)
+            if (!ctx.hasInput(kConvSumInput) || ctx.input(kConvSumInput).shape() != p->outputShape ||
+                ctx.input(kConvSumInput).dtype() != DataType::Float)
                 return ctx.fail("the fused Add operand does not match the convolution output " +
                                 shapeString(p->outputShape));
-            run.sum = &ctx.input(3);
+            run.sum = &ctx.input(kConvSumInput);
         }
+        const Tensor gateValues = foldGate ? onednn::toPlain(asFloat(ctx.input(kConvGateInput))) : Tensor();
+        if (foldGate) run.inputChannelScale = gateValues.data<float>();
         QL_ASSIGN_OR_RETURN(Tensor y, runWeighted(*p, asFloat(x), asFloat(w), &bias, weightsKept, run));
         applyActivationAfter(y);
         ctx.setOutput(0, fromFloat(y, x.dtype()));

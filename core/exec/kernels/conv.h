@@ -11,9 +11,14 @@
 
 namespace ql {
 
-// Set by the executor's fusion pass. A sum post-op adds the kernel's input 3 (same shape as the output).
+// The fused group's extra inputs: the Add's operand for a sum post-op (same shape as the output), and the
+// per-channel gate X is multiplied by first (a [1 or N, C, 1, 1] squeeze-excite gate).
+inline constexpr size_t kConvSumInput = 3, kConvGateInput = 4;
+
+// Set by the executor's fusion pass.
 struct ConvFusion {
     std::vector<PostOp> postOps;
+    bool gatedInput = false;  // X is to be multiplied by input kConvGateInput
 };
 
 // Reads X (and the fused Add's operand) in any oneDNN layout.
@@ -33,6 +38,8 @@ private:
 
     bool hasSum() const;
     void applyActivationAfter(Tensor& y) const;
+    // X * gate, in X's layout.
+    Result<Tensor> gated(const KernelContext& ctx, const Tensor& x, const Tensor& gate);
 
     ConvAttributes mAttrs;
     ConvFusion mFusion;
@@ -41,6 +48,7 @@ private:
     dnnl::algorithm mActivationAfter = dnnl::algorithm::undef;
     const void* mConstantWeights = nullptr;     // see constantInputData()
     std::map<Shape, WeightedPrimitive> mPlans;  // by X shape, W shape, bias and weightsKept
+    onednn::BinaryCache mGateCache;             // X * gate, where it is not folded into the weights
 };
 
 }  // namespace ql

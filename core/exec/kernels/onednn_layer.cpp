@@ -1,8 +1,10 @@
 #include "core/exec/kernels/onednn_layer.h"
 
 #include <cstring>
+#include <vector>
 
 #include "core/common/half.h"
+#include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/layout.h"
 #include "core/exec/onednn_util.h"
 
@@ -31,7 +33,49 @@ void copyInto(const Tensor& from, const dnnl::memory& to) {
         reorder(memoryOf(from), to);
 }
 
+// `weights` with input channel i scaled by scale[i], in memory of their own; a null memory when the layout
+// does not group the input channels (inputChannelRuns).
+dnnl::memory scaledByInputChannel(const dnnl::memory& weights, const float* scale, int64_t channels) {
+    const auto desc = weights.get_desc();
+    const auto [run, count] = inputChannelRuns(desc);
+    if (run == 0) return {};
+    dnnl::memory scaled(desc, engine());
+    const auto* in = static_cast<const float*>(weights.get_data_handle());
+    auto* out = static_cast<float*>(scaled.get_data_handle());
+    const auto runs = static_cast<int64_t>(desc.get_size() / sizeof(float)) / run;
+    parallelFor(runs, std::max<int64_t>(1, kElementwiseGrain / run), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+            const int64_t channel = r % count;
+            const float factor = channel < channels ? scale[channel] : 0.0f;  // padding stays 0
+            for (int64_t i = r * run; i < (r + 1) * run; ++i) out[i] = in[i] * factor;
+        }
+    });
+    return scaled;
+}
+
 }  // namespace
+
+std::pair<int64_t, int64_t> inputChannelRuns(const dnnl::memory::desc& desc) {
+    const dnnl_memory_desc_t& d = desc.data;
+    if (d.format_kind != dnnl_blocked || d.ndims < 2 || d.data_type != dnnl_f32 || d.offset0 != 0) return {0, 0};
+    const dnnl_blocking_desc_t& b = d.format_desc.blocking;
+    int64_t inner = 1;
+    std::vector<int64_t> outer(d.padded_dims, d.padded_dims + d.ndims);
+    for (int k = 0; k < b.inner_nblks; ++k) {
+        if (b.inner_idxs[k] == 1) return {0, 0};
+        inner *= b.inner_blks[k];
+        outer[static_cast<size_t>(b.inner_idxs[k])] /= b.inner_blks[k];
+    }
+    const int64_t run = b.strides[1], count = d.padded_dims[1];
+    int64_t lastInside = inner - 1;  // the largest offset inside one run
+    for (int dim = 0; dim < d.ndims; ++dim) {
+        if (dim == 1 || outer[static_cast<size_t>(dim)] == 1) continue;
+        if (b.strides[dim] % (run * count) == 0) continue;  // outside: a multiple of all runs
+        lastInside += (outer[static_cast<size_t>(dim)] - 1) * b.strides[dim];
+    }
+    if (lastInside >= run) return {0, 0};
+    return {run, count};
+}
 
 void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x) {
     p.src = pd.src_desc();
@@ -84,8 +128,16 @@ Result<Tensor> runWeighted(WeightedPrimitive& p, const Tensor& x, const Tensor& 
         srcCopy = convertTo(x, p.src);
         src = at(p.srcMemory, srcCopy.rawData());
     }
-    const dnnl::memory weights = constantWeights ? cachedCopy(p.cachedWeights, w, p.userWeights, p.weights)
-                                                 : inLayout(wrap(w, p.userWeights), p.weights);
+    dnnl::memory weights = constantWeights ? cachedCopy(p.cachedWeights, w, p.userWeights, p.weights)
+                                           : inLayout(wrap(w, p.userWeights), p.weights);
+    if (run.inputChannelScale) {
+        const int64_t channels = p.userWeights.dims()[1];
+        dnnl::memory scaled = scaledByInputChannel(weights, run.inputChannelScale, channels);
+        // A layout that blocks the input channels: scale the plain weights, then reorder them.
+        if (!scaled)
+            scaled = inLayout(scaledByInputChannel(wrap(w, p.userWeights), run.inputChannelScale, channels), p.weights);
+        weights = scaled;
+    }
     Tensor y = run.keepLayout ? allocateWith(p.dstLayout, p.outputShape) : Tensor(DataType::Float, p.outputShape);
     const bool reorderDst = y.isPlain() && p.fromDst;
     const Tensor dstCopy = reorderDst ? allocateWith(p.dstLayout, p.outputShape) : Tensor();

@@ -35,12 +35,20 @@ struct PostOp {
 };
 dnnl::primitive_attr postOpAttr(const std::vector<PostOp>& ops);
 
-// Per run: the tensor a sum post-op adds (any layout), and whether the output may stay in the primitive's
-// layout (every consumer is layout-aware) instead of being reordered to plain.
+// Per run: the tensor a sum post-op adds (any layout), whether the output may stay in the primitive's
+// layout (every consumer is layout-aware) instead of being reordered to plain, and a factor per input channel
+// (weights dim 1, ungrouped) to scale the weights by, in their reordered layout (a squeeze-excite gate folded in).
 struct WeightedRun {
     const Tensor* sum = nullptr;
     bool keepLayout = false;
+    const float* inputChannelScale = nullptr;
 };
+
+// In float weights laid out by `desc`, the run of floats that belong to one input channel (dim 1) and how
+// many such runs follow each other (run r is input channel r % count); {0, 0} when the layout does not group
+// them so, e.g. when it blocks the input channels (OIhw16i16o). True of plain O x I x k... and of oneDNN's
+// O-blocked layouts (Acdb32a: O/32 x H x W x I x 32), where WeightedRun::inputChannelScale costs one pass.
+std::pair<int64_t, int64_t> inputChannelRuns(const dnnl::memory::desc& desc);
 
 // Fills src / weights / dst and the activation reorders from the primitive's choices; `x` is the input shape.
 void finishPlan(WeightedPrimitive& p, const dnnl::primitive_desc& pd, const Shape& x);

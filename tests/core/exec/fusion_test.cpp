@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -181,6 +182,70 @@ TEST(FusionTest, FusedSigmoidAndSiluEqualTheirNodesToTheBit) {
         EXPECT_EQ(runOnce(model->graph(), true, {1, kC, 10, 10}), runOnce(model->graph(), false, {1, kC, 10, 10}))
             << (silu ? "SiLU" : "Sigmoid");
     }
+}
+
+// Conv -> c1; GlobalAveragePool -> Conv -> Sigmoid -> gate; Mul(c1, gate) -> m -> Conv (k x k) -> y: a
+// squeeze-excite block, with the gate computed (one per image) or a constant [1, C, 1, 1].
+std::unique_ptr<Model> squeezeExcite(int64_t kernel, bool constantGate) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, kC, -1, -1});
+    conv(b, "x", "c1", kC, kC, 1, 1);
+    if (constantGate) {
+        b.initializer("gate", {1, kC, 1, 1}, seededFloats(kC, 5, 0.0f, 1.0f));
+    } else {
+        b.node("GlobalAveragePool", {"c1"}, {"pooled"});
+        b.initializer("s_w", {kC, kC, 1, 1}, seededFloats(kC * kC, 3));
+        b.node("Conv", {"pooled", "s_w"}, {"s"});
+        b.node("Sigmoid", {"s"}, {"gate"});
+    }
+    b.node("Mul", {"c1", "gate"}, {"m"});
+    b.initializer("y_w", {kC, kC, kernel, kernel}, seededFloats(static_cast<size_t>(kC * kC * kernel * kernel), 7));
+    b.node("Conv", {"m", "y_w"}, {"y"}, "project").ints("pads", std::vector<int64_t>(4, kernel / 2));
+    b.output("y");
+    return b.load();
+}
+
+TEST(FusionTest, ASqueezeExciteMulJoinsTheConvolutionItFeeds) {
+    auto model = squeezeExcite(1, false);
+    const Graph& g = model->graph();
+    const auto groups = findConvFusions(g);
+    const auto project = std::find_if(groups.begin(), groups.end(),
+                                      [&](const FusionGroup& group) { return group.anchor == *g.findNode("project"); });
+    ASSERT_NE(project, groups.end());
+    EXPECT_EQ(project->gatedInput, valueNamed(g, "c1"));
+    EXPECT_EQ(project->inputGate, valueNamed(g, "gate"));
+    EXPECT_EQ(project->gatedProduct, valueNamed(g, "m"));
+    EXPECT_EQ(project->hidden, std::vector<ValueId>{valueNamed(g, "m")});
+    ASSERT_EQ(project->fused.size(), 1u);
+    EXPECT_EQ(g.node(project->fused[0]).opType, "Mul");
+}
+
+// Every way the gated convolution runs gives the Mul-then-Conv result: the gate folded into 1x1 and 3x3 weights
+// (batch 1, or one constant gate for a batch of 2), and X multiplied first where the weights outweigh X (2x2)
+// or each image has its own gate (batch 2).
+TEST(FusionTest, AGatedConvolutionEqualsTheMulThenTheConvolution) {
+    for (const int64_t kernel : {int64_t{1}, int64_t{3}})
+        for (const bool constantGate : {false, true})
+            for (const Shape& shape : {Shape{1, kC, 12, 12}, Shape{1, kC, 2, 2}, Shape{2, kC, 12, 12}}) {
+                SCOPED_TRACE(std::to_string(kernel) + "x" + std::to_string(kernel) + (constantGate ? " constant" : "") +
+                             " gate, input " + shapeString(shape));
+                expectSameOutputs(squeezeExcite(kernel, constantGate)->graph(), shape);
+            }
+}
+
+// A Mul whose output is read elsewhere too, or a grouped convolution, keeps the Mul on its own.
+TEST(FusionTest, AGateIsNotFoldedIntoGroupedConvolutionsOrSharedProducts) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, kC, 8, 8});
+    b.initializer("gate", {1, kC, 1, 1}, seededFloats(kC, 5, 0.0f, 1.0f));
+    b.node("Mul", {"x", "gate"}, {"m1"});
+    conv(b, "m1", "depthwise", kC, kC, kC, 3);
+    b.node("Mul", {"depthwise", "gate"}, {"m2"});
+    conv(b, "m2", "y", kC, kC, 1, 5);
+    b.output("y");
+    b.output("m2");
+    auto model = b.load();
+    for (const FusionGroup& group : findConvFusions(model->graph())) EXPECT_EQ(group.inputGate, kNoId);
 }
 
 // Concat -> BatchNormalization -> Relu -> Conv (DenseNet), and a BN whose output is also a graph output.

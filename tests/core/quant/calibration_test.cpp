@@ -376,5 +376,35 @@ TEST(Calibration, SmallCalibrationsCountFusedAwayTensorsOnEverySample) {
     EXPECT_EQ(find(*all, "c")->samples, 0);  // 8 samples: every one of them
 }
 
+// x -> GlobalAveragePool -> Conv -> Sigmoid -> gate; Mul(x, gate) -> m -> Conv -> y: the executor folds the
+// squeeze-excite Mul into the last Conv, but TensorRT quantizes m (that Conv's input).
+std::unique_ptr<Model> squeezeExciteModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 8, 6, 6});
+    for (const char* layer : {"s", "y"}) {
+        const std::string name = layer;
+        b.initializer(name + "_w", {8, 8, 1, 1}, test::seededFloats(64, name == "s" ? 4 : 5, -0.5f, 0.5f));
+        b.initializer(name + "_b", {8}, test::seededFloats(8, 6));
+    }
+    b.node("GlobalAveragePool", {"x"}, {"p"});
+    b.node("Conv", {"p", "s_w", "s_b"}, {"s"});
+    b.node("Sigmoid", {"s"}, {"gate"});
+    b.node("Mul", {"x", "gate"}, {"m"});
+    b.node("Conv", {"m", "y_w", "y_b"}, {"y"});
+    b.output("y");
+    return b.load();
+}
+
+TEST(Calibration, AGatedConvolutionInputIsCountedOnEverySample) {
+    auto model = squeezeExciteModel();
+    const Graph& g = model->graph();
+    auto data = images(g, 200);
+    auto r = calibrate(g, *data, CalibrationConfig{}, CalibrationOptions{.batchSize = 5});
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+    EXPECT_EQ(find(*r, "s")->samples, 15);  // hidden in the Conv+Sigmoid group
+    EXPECT_EQ(find(*r, "m")->samples, 0);   // hidden in the gated Conv's group too, but quantized: all samples
+    EXPECT_EQ(find(*r, "m")->histogram.total(), 200u * 8 * 36);
+}
+
 }  // namespace
 }  // namespace ql

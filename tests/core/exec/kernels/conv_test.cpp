@@ -157,5 +157,22 @@ TEST(ConvTest, BadAutoPadIsRefusedWhenTheExecutorIsBuilt) {
     EXPECT_NE(y.status().message().find("auto_pad"), std::string::npos) << y.status().message();
 }
 
+// A squeeze-excite gate is folded into the weights in their reordered layout, one pass over runs of floats of
+// one input channel; a layout that blocks the input channels has no such runs (the plain weights are scaled).
+TEST(WeightLayoutTest, InputChannelRunsFollowTheLayout) {
+    using tag = dnnl::memory::format_tag;
+    const auto desc = [](const dnnl::memory::dims& dims, tag layout) {
+        return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, layout);
+    };
+    using Runs = std::pair<int64_t, int64_t>;
+    EXPECT_EQ(inputChannelRuns(desc({80, 480, 1, 1}, tag::oihw)), Runs(1, 480));
+    EXPECT_EQ(inputChannelRuns(desc({16, 24, 3, 3}, tag::oihw)), Runs(9, 24));
+    EXPECT_EQ(inputChannelRuns(desc({80, 480, 1, 1}, tag::Acdb32a)), Runs(32, 480));  // O padded to 96
+    EXPECT_EQ(inputChannelRuns(desc({16, 24, 3, 3}, tag::Acdb16a)), Runs(16, 24));
+    EXPECT_EQ(inputChannelRuns(desc({16, 24, 3, 3}, tag::ohwi)), Runs(1, 24));       // channel = offset % 24
+    EXPECT_EQ(inputChannelRuns(desc({32, 32, 3, 3}, tag::OIhw16i16o)), Runs(0, 0));  // blocks the input channels
+    EXPECT_EQ(inputChannelRuns(desc({80, 480, 1, 1}, tag::ohwi)), Runs(1, 480));     // 1x1: ohwi is oihw
+}
+
 }  // namespace
 }  // namespace ql
