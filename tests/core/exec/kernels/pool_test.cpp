@@ -179,11 +179,11 @@ TEST(PoolKernelTest, RandomPoolsMatchANaiveReference) {
 // blocks, classifier heads) must give bit for bit what it gives on the plain tensor: the fused plan and the
 // node-by-node INT8 simulation read the same values.
 TEST(GlobalPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
-    // 150 channels: channels-last rows are pooled in pieces of 64 channels (the last one shorter), and a
-    // 16-channel blocked layout pads the last block.
-    for (const int64_t channels : {int64_t{20}, int64_t{150}}) {
-        SCOPED_TRACE(std::to_string(channels) + " channels");
-        const Shape shape{2, channels, 5, 7};
+    // 150 channels: a 16-channel blocked layout pads the last block. 12 x 12: the average sums runs of 64
+    // pixels (the last one shorter) in parallel.
+    for (const Shape& shape : {Shape{2, 20, 5, 7}, Shape{2, 150, 12, 12}}) {
+        SCOPED_TRACE(shapeString(shape));
+        const int64_t channels = shape[1], pixels = shape[2] * shape[3];
         test::ModelBuilder b;
         b.input("x", DataType::Float, shape);
         b.node("GlobalAveragePool", {"x"}, {"avg"});
@@ -192,7 +192,7 @@ TEST(GlobalPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
         b.output("max");
         auto model = b.load();
         const Graph& g = model->graph();
-        auto values = test::seededFloats(2 * channels * 35, 3, -4.0f, 4.0f);
+        auto values = test::seededFloats(static_cast<size_t>(2 * channels * pixels), 3, -4.0f, 4.0f);
         values[37] = std::numeric_limits<float>::quiet_NaN();  // max keeps what it had, as std::max does
         const Tensor plain = Tensor::fromVector<float>(DataType::Float, shape, values);
         auto pool = [&](const Node& node, const Tensor& x) {
