@@ -38,6 +38,24 @@ void expectMatchesReference(const ConvCase& c, bool withBias, int threads = 1) {
     test::expectNear(*y, expected, 1e-4f);
 }
 
+// A 1x1 convolution of a 1x1 map (squeeze-excite) runs as a matrix-vector product: batches, odd channel counts,
+// 1-D and 2-D maps, with and without bias, on 1 and 2 threads; a padded 1x1 map does not.
+TEST(ConvTest, OneByOneMapsMatchTheReference) {
+    const auto plain = [](Shape x, Shape w) { return ConvCase{std::move(x), std::move(w), 1, {}, {}, {}, {}, {}}; };
+    ConvCase strided = plain({2, 8, 1, 1}, {4, 8, 1, 1}), padded = plain({1, 8, 1, 1}, {4, 8, 1, 1});
+    strided.strides = {2, 2};
+    padded.padBegin = {1, 0};
+    padded.padEnd = {0, 1};
+    for (const ConvCase& c : {plain({1, 37, 1, 1}, {5, 37, 1, 1}), plain({3, 40, 1, 1}, {19, 40, 1, 1}),
+                              plain({2, 3000, 1}, {24, 3000, 1}), strided, padded})
+        for (bool bias : {false, true})
+            for (int threads : {1, 2}) {
+                SCOPED_TRACE(shapeString(c.x) + " x " + shapeString(c.w) + (bias ? " with bias" : "") + " on " +
+                             std::to_string(threads) + " threads");
+                expectMatchesReference(c, bias, threads);
+            }
+}
+
 TEST(ConvTest, HandComputed2x2OnesKernelSumsWindowsPlusBias) {
     auto y = test::runOne(NodeSpec("Conv", {{"x", floats({1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8})},
                                             {"w", floats({1, 1, 2, 2}, {1, 1, 1, 1})},
