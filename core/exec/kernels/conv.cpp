@@ -66,6 +66,19 @@ bool isMatrixVector(const ConvAttributes& attrs, const ConvGeometry& g, const Sh
     return zero(g.padBegin) && zero(g.padEnd);
 }
 
+// y[r] = bias[r] + w[r, :] . x for rows [0, rows) of w (`len` floats each); bias may be null. Cloned per vector
+// width (baseline build): the rows stream from memory, and wide loads keep more of them in flight.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void dotRows(const float* w, const float* x,
+                                                                          const float* bias, float* y, int64_t rows,
+                                                                          int64_t len) {
+    for (int64_t r = 0; r < rows; ++r, w += len) {
+        float acc = 0.0f;
+#pragma omp simd reduction(+ : acc)
+        for (int64_t i = 0; i < len; ++i) acc += w[i] * x[i];
+        y[r] = acc + (bias ? bias[r] : 0.0f);
+    }
+}
+
 // y[n, m] = bias[m] + sum over c of w[m, c] * x[n, c], for float x [N, C, 1...] and w [M, C, 1...].
 Tensor matrixVector(const Tensor& x, const Tensor& w, const float* bias, const Shape& outputShape) {
     Tensor y(DataType::Float, outputShape);
@@ -73,17 +86,10 @@ Tensor matrixVector(const Tensor& x, const Tensor& w, const float* bias, const S
     const float* xv = x.data<float>();
     const float* wv = w.data<float>();
     float* yv = y.data<float>();
-    parallelFor(x.dim(0) * m, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, c)),
-                [&](int64_t b, int64_t e) {
-                    for (int64_t r = b; r < e; ++r) {
-                        const float* row = wv + r % m * c;
-                        const float* in = xv + r / m * c;
-                        float acc = 0.0f;
-#pragma omp simd reduction(+ : acc)
-                        for (int64_t i = 0; i < c; ++i) acc += row[i] * in[i];
-                        yv[r] = acc + (bias ? bias[r % m] : 0.0f);
-                    }
-                });
+    for (int64_t image = 0; image < x.dim(0); ++image)
+        parallelFor(m, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, c)), [&](int64_t b, int64_t e) {
+            dotRows(wv + b * c, xv + image * c, bias ? bias + b : nullptr, yv + image * m + b, e - b, c);
+        });
     return y;
 }
 
