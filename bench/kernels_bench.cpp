@@ -107,6 +107,22 @@ BENCHMARK(BM_Conv3x3)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// 1x1 conv as in MobileNet / EfficientNet expand and project layers: (threads, channels in, channels out, size).
+void BM_Conv1x1(benchmark::State& state) {
+    const int64_t c = state.range(1), m = state.range(2), hw = state.range(3);
+    OneNode spec("Conv", {1, c, hw, hw}, {m, c, 1, 1}, m);
+    runNode(state, spec, {1, c, hw, hw}, 2.0 * m * c * hw * hw);
+}
+BENCHMARK(BM_Conv1x1)
+    ->ArgNames({"threads", "cin", "cout", "hw"})
+    ->Args({1, 16, 96, 112})
+    ->Args({1, 320, 1280, 7})
+    ->Args({2, 320, 1280, 7})
+    ->Args({2, 112, 672, 14})
+    ->Args({2, 1152, 192, 7})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Gemm y = x w^T + b as in a classifier head: (threads, M, N, K).
 void BM_Gemm(benchmark::State& state) {
     const int64_t m = state.range(1), n = state.range(2), k = state.range(3);
@@ -132,6 +148,10 @@ BENCHMARK(BM_MatMul)
     ->ArgNames({"threads", "batch", "m", "k", "n"})
     ->Args({1, 1, 197, 192, 576})
     ->Args({2, 8, 197, 192, 768})
+    ->Args({1, 1, 49, 320, 1280})
+    ->Args({2, 1, 49, 320, 1280})
+    ->Args({2, 1, 196, 112, 672})
+    ->Args({2, 1, 49, 1152, 192})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
