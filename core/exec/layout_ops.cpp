@@ -29,6 +29,26 @@ Status computeOnPlain(KernelContext& ctx, const std::function<Status(KernelConte
     return Status::ok();
 }
 
+Tensor poolRowsInLayout(const Tensor& x, int64_t block, const PoolWindow& window, const PoolRow& row) {
+    using tag = dnnl::memory::format_tag;
+    const int64_t n = x.dim(0), c = x.dim(1), inPlane = x.dim(2) * x.dim(3), oh = window.out[1], ow = window.out[2];
+    const int64_t len = block == 1 ? c : block, groups = block == 1 ? 1 : (c + block - 1) / block;
+    const tag layout = block == 1 ? tag::acdb : block == 16 ? tag::aBcd16b : tag::aBcd8b;
+    Tensor y =
+        onednn::allocateIn(dnnl::memory::desc({n, c, oh, ow}, dnnl::memory::data_type::f32, layout), {n, c, oh, ow});
+    const auto* in = static_cast<const float*>(x.rawData());
+    auto* out = static_cast<float*>(y.rawData());
+    const int64_t work = ow * len * window.kernel[1] * window.kernel[2];  // per output row
+    parallelFor(n * groups * oh, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, work)),
+                [&](int64_t begin, int64_t end) {
+                    for (int64_t r = begin; r < end; ++r) {
+                        const int64_t plane = r / oh, o1 = r % oh;  // plane: (image, channel block)
+                        row(in + plane * inPlane * len, out + (plane * oh + o1) * ow * len, o1, len);
+                    }
+                });
+    return y;
+}
+
 Result<bool> poolLayoutInput(KernelContext& ctx, dnnl::algorithm op, const PoolWindow& window, bool keepLayout,
                              PoolCache& cache) {
     const Tensor& x = ctx.input(0);

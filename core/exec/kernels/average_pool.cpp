@@ -44,6 +44,36 @@ void averagePool(const T* in, T* out, const PoolWindow& w, bool includePad) {
     }
 }
 
+// Output row o1 of a 2-D plane in a layout (poolRowsInLayout): per output pixel, averagePool's sum over the taps
+// in its order and its division by the same count. Cloned per vector width (baseline build).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void averagePoolRow(const float* src, float* dst,
+                                                                                 const PoolWindow& w, int64_t o1,
+                                                                                 int64_t h, int64_t width, int64_t len,
+                                                                                 bool includePad) {
+    const auto [f1, l1] = poolTaps(w, 1, o1, 0, h);
+    const auto [pf1, pl1] = poolTaps(w, 1, o1, -w.padBegin[1], h + w.padEnd[1]);
+    for (int64_t o2 = 0; o2 < w.out[2]; ++o2, dst += len) {
+        const auto [f2, l2] = poolTaps(w, 2, o2, 0, width);
+        float* __restrict sum = dst;  // the input never overlaps the output
+        for (int64_t i = 0; i < len; ++i) sum[i] = 0.0f;
+        for (int64_t k1 = f1; k1 < l1; ++k1) {
+            const int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+            for (int64_t k2 = f2; k2 < l2; ++k2) {
+                const float* __restrict row =
+                    src + (i1 * width + o2 * w.stride[2] - w.padBegin[2] + k2 * w.dilation[2]) * len;
+                for (int64_t i = 0; i < len; ++i) sum[i] += row[i];
+            }
+        }
+        int64_t count = (l1 - f1) * (l2 - f2);
+        if (includePad) {
+            const auto [pf2, pl2] = poolTaps(w, 2, o2, -w.padBegin[2], width + w.padEnd[2]);
+            count = (pl1 - pf1) * (pl2 - pf2);
+        }
+        const float divisor = static_cast<float>(count);
+        for (int64_t i = 0; i < len; ++i) sum[i] = count > 0 ? sum[i] / divisor : 0.0f;
+    }
+}
+
 }  // namespace
 
 Status AveragePoolKernel::init(const KernelInit& info) {
@@ -54,6 +84,18 @@ Status AveragePoolKernel::init(const KernelInit& info) {
 
 Status AveragePoolKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return computePlain(ctx);
+    const Tensor& x = ctx.input(0);
+    const int64_t block =
+        x.dtype() == DataType::Float && x.rank() == 4 ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
+    if (block == 1 || block == 8 || block == 16) {
+        QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, x.shape()));
+        // Bit for bit averagePool's result: the same sums in the same order, divided by the same counts.
+        Tensor y = poolRowsInLayout(x, block, w, [&](const float* src, float* dst, int64_t o1, int64_t len) {
+            averagePoolRow(src, dst, w, o1, x.dim(2), x.dim(3), len, mCountIncludePad);
+        });
+        ctx.setOutput(0, mKeepLayout ? std::move(y) : onednn::toPlain(y));
+        return Status::ok();
+    }
     if (!mAttrs.ceilMode) {
         QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
         const auto op = mCountIncludePad ? dnnl::algorithm::pooling_avg_include_padding

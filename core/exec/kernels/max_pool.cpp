@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/type_dispatch.h"
 #include "core/exec/layout.h"
 
@@ -68,9 +67,9 @@ void maxPool(const T* in, T* out, int64_t* indices, const PoolWindow& w, IndexOr
     }
 }
 
-// Output row o1 of one plane (an image's pixels of `len` channels each): per output pixel, dst = the
-// std::max over its taps in maxPool's order. Cloned per vector width (baseline build); one call per row keeps
-// the dispatch out of the inner loops.
+// Output row o1 of a plane in a layout (poolRowsInLayout): per output pixel, the std::max over its taps in
+// maxPool's order. Cloned per vector width (baseline build); one call per row keeps the dispatch out of the
+// inner loops.
 __attribute__((target_clones("avx512f", "avx2", "default"))) void maxPoolRow(const float* src, float* dst,
                                                                              const PoolWindow& w, int64_t o1, int64_t h,
                                                                              int64_t width, int64_t len) {
@@ -90,31 +89,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void maxPoolRow(con
     }
 }
 
-// 2-D max pooling of a float N x C x H x W tensor in channels-last (block 1) or channel-blocked layout, into
-// the same layout: all of a pixel's channels (or block) at once, the taps in maxPool's order, so the result is
-// maxPool's bit for bit. oneDNN 2.6's pooling took 0.9 ns per input value on channels-last data (SqueezeNet's
-// first 3x3 / 2 pool over 64 x 111 x 111: 0.72 ms, several times a pass over the tensor).
-Tensor maxPoolInLayout(const Tensor& x, int64_t block, const PoolWindow& w) {
-    using tag = dnnl::memory::format_tag;
-    const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), width = x.dim(3), oh = w.out[1], ow = w.out[2];
-    const int64_t len = block == 1 ? c : block, groups = block == 1 ? 1 : (c + block - 1) / block;
-    const tag layout = block == 1 ? tag::acdb : block == 16 ? tag::aBcd16b : tag::aBcd8b;
-    const Shape shape{n, c, oh, ow};
-    Tensor y = onednn::allocateIn(dnnl::memory::desc({n, c, oh, ow}, dnnl::memory::data_type::f32, layout), shape);
-    const auto* in = static_cast<const float*>(x.rawData());
-    auto* out = static_cast<float*>(y.rawData());
-    const int64_t taps = w.kernel[1] * w.kernel[2];
-    parallelFor(n * groups * oh, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, ow * len * taps)),
-                [&](int64_t begin, int64_t end) {
-                    for (int64_t r = begin; r < end; ++r) {
-                        const int64_t plane = r / oh, o1 = r % oh;  // plane: (image, channel block)
-                        maxPoolRow(in + plane * h * width * len, out + (plane * oh + o1) * ow * len, w, o1, h, width,
-                                   len);
-                    }
-                });
-    return y;
-}
-
 }  // namespace
 
 Status MaxPoolKernel::init(const KernelInit& info) {
@@ -132,7 +106,10 @@ Status MaxPoolKernel::compute(KernelContext& ctx) {
         const int64_t block =
             x.dtype() == DataType::Float && x.rank() == 4 ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
         if (block == 1 || block == 8 || block == 16) {
-            Tensor y = maxPoolInLayout(x, block, w);
+            // Bit for bit maxPool's result: the same taps in the same order.
+            Tensor y = poolRowsInLayout(x, block, w, [&](const float* src, float* dst, int64_t o1, int64_t len) {
+                maxPoolRow(src, dst, w, o1, x.dim(2), x.dim(3), len);
+            });
             ctx.setOutput(0, mKeepLayout ? std::move(y) : onednn::toPlain(y));
             return Status::ok();
         }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "core/exec/kernels/average_pool.h"
 #include "core/exec/kernels/global_pool.h"
 #include "core/exec/kernels/max_pool.h"
 #include "core/exec/layout.h"
@@ -222,56 +223,67 @@ TEST(GlobalPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
     }
 }
 
-// MaxPool of a tensor in a channels-last or channel-blocked layout (a ResNet stem, SqueezeNet's ceil-mode pools)
-// gives bit for bit what it gives on the plain tensor, with pads, ceil_mode, dilations and a NaN among the values.
-TEST(MaxPoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
+// MaxPool and AveragePool of a tensor in a channels-last or channel-blocked layout (a ResNet stem, SqueezeNet's
+// ceil-mode pools, DenseNet's transitions) give bit for bit what they give on the plain tensor, with pads,
+// ceil_mode, count_include_pad, dilations and a NaN among the values.
+TEST(PoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
     struct Case {
         Shape kernel, strides, pads, dilations;
         int64_t ceil;
     };
     const Case cases[] = {{{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}, 1},
                           {{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, 0},
+                          {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}, 0},
                           {{2, 3}, {1, 2}, {0, 1, 1, 0}, {2, 1}, 1}};
-    for (const Shape& shape : {Shape{2, 20, 11, 9}, Shape{1, 150, 8, 8}})
-        for (const Case& c : cases) {
-            SCOPED_TRACE(shapeString(shape) + " kernel " + shapeString(c.kernel) + " pads " + shapeString(c.pads));
-            test::ModelBuilder b;
-            b.input("x", DataType::Float, shape);
-            b.node("MaxPool", {"x"}, {"y"})
-                .ints("kernel_shape", c.kernel)
-                .ints("strides", c.strides)
-                .ints("pads", c.pads)
-                .ints("dilations", c.dilations)
-                .i("ceil_mode", c.ceil);
-            b.output("y");
-            auto model = b.load();
-            const Graph& g = model->graph();
-            auto values = test::seededFloats(static_cast<size_t>(shapeElementCount(shape)), 5, -4.0f, 4.0f);
-            values[13] = std::numeric_limits<float>::quiet_NaN();
-            const Tensor plain = Tensor::fromVector<float>(DataType::Float, shape, values);
-            auto pool = [&](const Tensor& x) {
-                MaxPoolKernel kernel;
-                EXPECT_TRUE(kernel.init(KernelInit{g.nodes()[0], g, 17}).isOk());
-                const Tensor* inputs[] = {&x};
-                std::vector<Tensor> outputs(1);
-                KernelContext ctx(g.nodes()[0], inputs, outputs, 2);
-                const Status status = kernel.compute(ctx);
-                EXPECT_TRUE(status.isOk()) << status.message();
-                return outputs[0];
-            };
-            const Tensor expected = pool(plain);
-            using tag = dnnl::memory::format_tag;
-            for (tag layout : {tag::acdb, tag::aBcd16b, tag::aBcd8b}) {
-                SCOPED_TRACE("layout " + std::to_string(static_cast<int>(layout)));
-                const Tensor x =
-                    onednn::convertTo(plain, dnnl::memory::desc(shape, dnnl::memory::data_type::f32, layout));
-                const Tensor actual = pool(x);
-                ASSERT_EQ(actual.shape(), expected.shape());
-                const auto a = actual.toFloats(), e = expected.toFloats();
-                for (size_t i = 0; i < a.size(); ++i)
-                    ASSERT_EQ(std::bit_cast<uint32_t>(a[i]), std::bit_cast<uint32_t>(e[i])) << "output " << i;
+    for (const char* op : {"MaxPool", "AveragePool", "AveragePool with pads counted"})
+        for (const Shape& shape : {Shape{2, 20, 11, 9}, Shape{1, 150, 8, 8}})
+            for (const Case& c : cases) {
+                const bool max = std::string(op) == "MaxPool";
+                if (!max && c.dilations != Shape{1, 1}) continue;  // AveragePool has dilations from opset 19
+                SCOPED_TRACE(std::string(op) + " " + shapeString(shape) + " kernel " + shapeString(c.kernel) +
+                             " pads " + shapeString(c.pads));
+                test::ModelBuilder b;
+                b.input("x", DataType::Float, shape);
+                auto& node = b.node(max ? "MaxPool" : "AveragePool", {"x"}, {"y"})
+                                 .ints("kernel_shape", c.kernel)
+                                 .ints("strides", c.strides)
+                                 .ints("pads", c.pads)
+                                 .i("ceil_mode", c.ceil);
+                if (max) node.ints("dilations", c.dilations);
+                if (std::string(op).ends_with("counted")) node.i("count_include_pad", 1);
+                b.output("y");
+                auto model = b.load();
+                const Graph& g = model->graph();
+                auto values = test::seededFloats(static_cast<size_t>(shapeElementCount(shape)), 5, -4.0f, 4.0f);
+                values[13] = std::numeric_limits<float>::quiet_NaN();
+                const Tensor plain = Tensor::fromVector<float>(DataType::Float, shape, values);
+                auto pool = [&](const Tensor& x) {
+                    std::unique_ptr<Kernel> kernel;
+                    if (max)
+                        kernel = std::make_unique<MaxPoolKernel>();
+                    else
+                        kernel = std::make_unique<AveragePoolKernel>();
+                    EXPECT_TRUE(kernel->init(KernelInit{g.nodes()[0], g, 17}).isOk());
+                    const Tensor* inputs[] = {&x};
+                    std::vector<Tensor> outputs(1);
+                    KernelContext ctx(g.nodes()[0], inputs, outputs, 2);
+                    const Status status = kernel->compute(ctx);
+                    EXPECT_TRUE(status.isOk()) << status.message();
+                    return outputs[0];
+                };
+                const Tensor expected = pool(plain);
+                using tag = dnnl::memory::format_tag;
+                for (tag layout : {tag::acdb, tag::aBcd16b, tag::aBcd8b}) {
+                    SCOPED_TRACE("layout " + std::to_string(static_cast<int>(layout)));
+                    const Tensor x =
+                        onednn::convertTo(plain, dnnl::memory::desc(shape, dnnl::memory::data_type::f32, layout));
+                    const Tensor actual = pool(x);
+                    ASSERT_EQ(actual.shape(), expected.shape());
+                    const auto a = actual.toFloats(), e = expected.toFloats();
+                    for (size_t i = 0; i < a.size(); ++i)
+                        ASSERT_EQ(std::bit_cast<uint32_t>(a[i]), std::bit_cast<uint32_t>(e[i])) << "output " << i;
+                }
             }
-        }
 }
 
 }  // namespace
