@@ -1,5 +1,9 @@
 #include "core/exec/layout_concat.h"
 
+#include <cstring>
+#include <optional>
+
+#include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/onednn_util.h"
 
 namespace ql {
@@ -22,9 +26,51 @@ bool LayoutConcatKernel::fits(const KernelContext& ctx) const {
     return ctx.inputCount() > 0;
 }
 
+namespace {
+
+// Channels-last inputs joined along C into a channels-last output, one output pixel after the other (each
+// input's channels in turn), in parallel over pixels; nullopt unless every input is channels-last. Writing the
+// output in order matters: oneDNN 2.6's concat here writes each input's slice of every pixel in turn, and took
+// twice ONNX Runtime's time on DenseNet-121 (12.5 against 6.9 ms per inference).
+std::optional<Tensor> concatChannelsLast(const KernelContext& ctx, const Shape& shape) {
+    std::vector<const float*> sources;
+    std::vector<int64_t> widths;
+    for (size_t i = 0; i < ctx.inputCount(); ++i) {
+        const Tensor& t = ctx.input(i);
+        if (onednn::channelBlock(onednn::descOf(t), t.shape()) != 1) return std::nullopt;
+        sources.push_back(static_cast<const float*>(t.rawData()));
+        widths.push_back(t.dim(1));
+    }
+    const int64_t channels = shape[1], pixels = shape[0] * shape[2] * shape[3];
+    const dnnl::memory::dims dims(shape.begin(), shape.end());
+    Tensor y = onednn::allocateIn(
+        dnnl::memory::desc(dims, dnnl::memory::data_type::f32, dnnl::memory::format_tag::acdb), shape);
+    auto* out = static_cast<float*>(y.rawData());
+    parallelFor(pixels, std::max<int64_t>(1, kElementwiseGrain / channels), [&](int64_t begin, int64_t end) {
+        float* dst = out + begin * channels;
+        for (int64_t p = begin; p < end; ++p)
+            for (size_t i = 0; i < sources.size(); ++i) {
+                std::memcpy(dst, sources[i] + p * widths[i], static_cast<size_t>(widths[i]) * sizeof(float));
+                dst += widths[i];
+            }
+    });
+    return y;
+}
+
+}  // namespace
+
 Status LayoutConcatKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return mPlain.compute(ctx);
     if (!fits(ctx)) return computeOnPlain(ctx, [this](KernelContext& plain) { return mPlain.compute(plain); });
+    if (mKeepLayout) {
+        Shape shape = ctx.input(0).shape();
+        shape[1] = 0;
+        for (size_t i = 0; i < ctx.inputCount(); ++i) shape[1] += ctx.input(i).dim(1);
+        if (auto y = concatChannelsLast(ctx, shape)) {
+            ctx.setOutput(0, std::move(*y));
+            return Status::ok();
+        }
+    }
     std::vector<dnnl::memory::desc> srcs;
     std::unordered_map<int, dnnl::memory> args;
     Shape shape = ctx.input(0).shape();

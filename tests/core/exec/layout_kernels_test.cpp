@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/exec/kernels/registry.h"
 #include "core/exec/layout.h"
+#include "core/exec/layout_concat.h"
 #include "tests/core/exec/exec_test_util.h"
 #include "tests/support/model_builder.h"
 
@@ -107,6 +109,47 @@ TEST(LayoutKernelsTest, BatchNormalizationAndZeroPadKeepTheLayoutAndTheValues) {
         EXPECT_TRUE(plain.plain[v]);
         test::expectNearFloats(fused.seen[v], plain.seen[v]);
     }
+}
+
+// Concat of channels-last tensors along channels (a dense block's features, a fire module's branches) stays
+// channels-last and copies every value: three inputs of odd widths, a batch of two.
+TEST(LayoutKernelsTest, ConcatOfChannelsLastInputsEqualsThePlainConcat) {
+    ModelBuilder b;
+    const std::vector<int64_t> widths{5, 16, 7};
+    const std::vector<std::string> names{"x0", "x1", "x2"};
+    for (size_t i = 0; i < widths.size(); ++i) b.input(names[i], DataType::Float, {2, widths[i], 3, 4});
+    b.node("Concat", names, {"y"}).i("axis", 1);
+    b.output("y");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    std::vector<Tensor> plain, layouts;
+    for (size_t i = 0; i < widths.size(); ++i) {
+        const Shape shape{2, widths[i], 3, 4};
+        plain.push_back(Tensor::fromVector<float>(DataType::Float, shape,
+                                                  seededFloats(static_cast<size_t>(shapeElementCount(shape)), 20 + i)));
+        layouts.push_back(onednn::convertTo(
+            plain.back(),
+            dnnl::memory::desc({2, widths[i], 3, 4}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::acdb)));
+    }
+    auto concat = [&](const std::vector<Tensor>& inputs) {
+        auto plainKernel = findKernel("", "Concat", 13)->create();
+        LayoutConcatKernel kernel(*plainKernel);
+        EXPECT_TRUE(plainKernel->init(KernelInit{g.nodes()[0], g, 13}).isOk());
+        EXPECT_TRUE(kernel.init(KernelInit{g.nodes()[0], g, 13}).isOk());
+        kernel.setKeepLayout(true);
+        std::vector<const Tensor*> pointers;
+        for (const Tensor& t : inputs) pointers.push_back(&t);
+        std::vector<Tensor> outputs(1);
+        KernelContext ctx(g.nodes()[0], pointers, outputs, 2);
+        const Status status = kernel.compute(ctx);
+        EXPECT_TRUE(status.isOk()) << status.message();
+        return outputs[0];
+    };
+    const Tensor expected = concat(plain), actual = concat(layouts);
+    EXPECT_TRUE(expected.isPlain());
+    EXPECT_FALSE(actual.isPlain()) << "left the channels-last layout";
+    EXPECT_EQ(actual.shape(), (Shape{2, 28, 3, 4}));
+    EXPECT_EQ(onednn::toPlain(actual).toFloats(), expected.toFloats());
 }
 
 }  // namespace
