@@ -1,8 +1,8 @@
 #pragma once
 // Concat of 4-D float tensors along channels when some input is in a oneDNN layout (our own copy for
 // channels-last inputs, oneDNN concat for the others), so the outputs of parallel convolutions (SqueezeNet's
-// fire modules, DenseNet's dense blocks) need not be reordered to NCHW to be joined. The executor puts it in front of the registry's Concat kernel in its fused plan; any
-// other case goes to that kernel with plain inputs.
+// fire modules, DenseNet's dense blocks) need not be reordered to NCHW to be joined. The executor puts it in
+// front of the registry's Concat kernel in its fused plan; any other case goes to that kernel with plain inputs.
 #include "core/exec/kernel.h"
 #include "core/exec/layout_ops.h"
 
