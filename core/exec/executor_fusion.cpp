@@ -2,6 +2,7 @@
 // one step, and convolution outputs whose every reader understands oneDNN layouts stay in them.
 #include <algorithm>
 
+#include "core/exec/elementwise_chain.h"
 #include "core/exec/executor.h"
 #include "core/exec/fusion.h"
 #include "core/exec/kernels/batch_normalization.h"
@@ -17,9 +18,10 @@ Status Executor::prepareFusion() {
     auto groups = findConvFusions(mGraph);
     const auto normRelu = findNormReluFusions(mGraph, groups);
     groups.insert(groups.end(), normRelu.begin(), normRelu.end());
+    const auto chains = findElementwiseChains(mGraph, groups);
     mGroupSteps.clear();
     mGroupKernels.clear();
-    mGroupSteps.reserve(groups.size());
+    mGroupSteps.reserve(groups.size() + chains.size());  // stepOfNode points into it
     QL_RETURN_IF_ERROR(wrapConcats());
     wrapActivations();
     std::vector<const Step*> stepOfNode(mNodeSteps.size());
@@ -58,6 +60,18 @@ Status Executor::prepareFusion() {
         mGroupSteps.push_back(std::move(step));
         mGroupKernels.push_back(std::move(kernel));
         for (NodeId n : mGroupSteps.back().nodes) stepOfNode[static_cast<size_t>(n)] = &mGroupSteps.back();
+    }
+    for (const ElementwiseChain& chain : chains) {
+        auto kernel = std::make_unique<ElementwiseChainKernel>(mGraph, chain);
+        mGroupSteps.push_back(Step{&mGraph.node(chain.nodes.front()),
+                                   kernel.get(),
+                                   {chain.input},
+                                   {chain.output},
+                                   chain.hidden,
+                                   chain.nodes,
+                                   0});
+        mGroupKernels.push_back(std::move(kernel));
+        for (NodeId n : chain.nodes) stepOfNode[static_cast<size_t>(n)] = &mGroupSteps.back();
     }
     // A group runs where its last node was: every input it reads is produced by then.
     mPlan.clear();

@@ -178,6 +178,64 @@ void foldChannelGate(const Graph& graph, const Node& conv, FusionGroup& group, s
 
 }  // namespace
 
+bool isChainOp(const Node& node) {
+    return isOnnxOp(node, "Add") || isOnnxOp(node, "Sub") || isOnnxOp(node, "Mul") || isOnnxOp(node, "Div") ||
+           isOnnxOp(node, "Erf");
+}
+
+namespace {
+
+bool isScalarConstant(const Graph& graph, ValueId id, size_t rank) {
+    const auto values = constantFloats(graph, id);
+    const TensorType& t = graph.value(id).type;
+    return values && values->size() == 1 && isFloatValue(graph, id) && (!t.hasShape || t.dims.size() <= rank);
+}
+
+// Whether `node` can follow `current` in a chain on `x`: Erf of it, or it with a scalar constant or x.
+bool continuesChain(const Graph& graph, const Node& node, ValueId current, ValueId x, size_t rank) {
+    if (!isChainOp(node) || node.outputs.size() != 1 || !isFloatValue(graph, node.outputs[0])) return false;
+    if (isOnnxOp(node, "Erf")) return node.inputs.size() == 1 && node.inputs[0] == current;
+    if (node.inputs.size() != 2) return false;
+    const bool first = node.inputs[0] == current;
+    if (!first && node.inputs[1] != current) return false;
+    const ValueId other = node.inputs[first ? 1 : 0];
+    return other == x || (other != current && isScalarConstant(graph, other, rank));
+}
+
+}  // namespace
+
+std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const std::vector<FusionGroup>& taken) {
+    std::vector<bool> claimed(graph.nodes().size(), false);
+    for (const FusionGroup& group : taken) {
+        claimed[static_cast<size_t>(group.anchor)] = true;
+        for (NodeId n : group.fused) claimed[static_cast<size_t>(n)] = true;
+    }
+    std::vector<ElementwiseChain> chains;
+    for (const Node& node : graph.nodes()) {
+        if (claimed[static_cast<size_t>(node.id)] || !isChainOp(node) || node.inputs.empty()) continue;
+        // The chain's input: the operand that is not a scalar constant (Erf: its only one).
+        ValueId x = node.inputs[0];
+        if (node.inputs.size() == 2 && isScalarConstant(graph, x, 0) && !isScalarConstant(graph, node.inputs[1], 0))
+            x = node.inputs[1];
+        const TensorType& type = graph.value(x).type;
+        if (!isFloatValue(graph, x) || !type.hasShape || isScalarConstant(graph, x, type.dims.size())) continue;
+        const size_t rank = type.dims.size();
+        if (!continuesChain(graph, node, x, kNoId, rank)) continue;
+        ElementwiseChain chain{x, node.outputs[0], {node.id}, {}};
+        while (isPrivate(graph, chain.output, 1)) {
+            const Node& next = graph.node(graph.value(chain.output).consumers[0]);
+            if (claimed[static_cast<size_t>(next.id)] || !continuesChain(graph, next, chain.output, x, rank)) break;
+            chain.hidden.push_back(chain.output);
+            chain.nodes.push_back(next.id);
+            chain.output = next.outputs[0];
+        }
+        if (chain.nodes.size() < 2) continue;
+        for (NodeId n : chain.nodes) claimed[static_cast<size_t>(n)] = true;
+        chains.push_back(std::move(chain));
+    }
+    return chains;
+}
+
 std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken) {
     std::vector<bool> claimed(graph.nodes().size(), false);
     for (const FusionGroup& group : taken) {

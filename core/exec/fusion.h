@@ -35,6 +35,19 @@ std::vector<FusionGroup> findConvFusions(const Graph& graph);
 // them on every sample (a run observing the BN output splits the group). Nodes in `taken` groups are skipped.
 std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken);
 
+// A chain of float elementwise nodes each reading the one before (only it reads that) and, beside it, nothing
+// but a scalar constant or the chain's input x: GELU's Div -> Erf -> Add -> Mul(x) -> Mul. One pass over x
+// instead of one per node (ElementwiseChainKernel); `nodes` in graph order, `hidden` their outputs but the last.
+struct ElementwiseChain {
+    ValueId input = kNoId, output = kNoId;
+    std::vector<NodeId> nodes;
+    std::vector<ValueId> hidden;
+};
+// Chains of at least two nodes, none of them in `taken` groups.
+std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const std::vector<FusionGroup>& taken);
+// The nodes a chain may hold: Add, Sub, Mul, Div and Erf.
+bool isChainOp(const Node& node);
+
 // The oneDNN eltwise chain computing a single-input activation node (Relu, LeakyRelu, Clip with constant
 // bounds, HardSigmoid, Sigmoid, Tanh, Elu, HardSwish), or nullopt when `node` is not one.
 std::optional<std::vector<PostOp>> activationPostOps(const Graph& graph, const Node& node);

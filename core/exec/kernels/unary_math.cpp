@@ -114,24 +114,6 @@ void applyFloat(Op op, const In& x, Out y) {
     }
 }
 
-// Eigen's float erf (an odd rational approximation on [-4, 4], +-1 beyond), as a plain loop the compiler
-// vectorises for AVX-512 / AVX2 as well as the baseline: the library is built for baseline x86-64, so Eigen's
-// own packets are SSE2 only, and GELU's Erf is a visible share of a transformer's run.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void erfFloat(const float* x, float* y, int64_t n) {
-    constexpr float a1 = -1.60960333262415e-02f, a3 = -2.95459980854025e-03f, a5 = -7.34990630326855e-04f,
-                    a7 = -5.69250639462346e-05f, a9 = -2.10102402082508e-06f, a11 = 2.77068142495902e-08f,
-                    a13 = -2.72614225801306e-10f;
-    constexpr float b0 = -1.42647390514189e-02f, b2 = -7.37332916720468e-03f, b4 = -1.68282697438203e-03f,
-                    b6 = -2.13374055278905e-04f, b8 = -1.45660718464996e-05f;
-    for (int64_t i = 0; i < n; ++i) {
-        const float v = x[i] < -4.0f ? -4.0f : (x[i] > 4.0f ? 4.0f : x[i]);  // NaN stays NaN
-        const float v2 = v * v;
-        const float p = v * (((((((a13 * v2 + a11) * v2 + a9) * v2 + a7) * v2 + a5) * v2 + a3) * v2) + a1);
-        const float q = (((b8 * v2 + b6) * v2 + b4) * v2 + b2) * v2 + b0;
-        y[i] = p / q;
-    }
-}
-
 template <typename T>
 void computeFloat(Op op, const T* x, T* y, int64_t n) {
     using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
@@ -169,6 +151,24 @@ bool computeInteger(Op op, const T* x, T* y, int64_t n) {
 }
 
 }  // namespace
+
+// Eigen's float erf (an odd rational approximation on [-4, 4], +-1 beyond), as a plain loop the compiler
+// vectorises for AVX-512 / AVX2 as well as the baseline: the library is built for baseline x86-64, so Eigen's
+// own packets are SSE2 only, and GELU's Erf is a visible share of a transformer's run.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void erfFloat(const float* x, float* y, int64_t n) {
+    constexpr float a1 = -1.60960333262415e-02f, a3 = -2.95459980854025e-03f, a5 = -7.34990630326855e-04f,
+                    a7 = -5.69250639462346e-05f, a9 = -2.10102402082508e-06f, a11 = 2.77068142495902e-08f,
+                    a13 = -2.72614225801306e-10f;
+    constexpr float b0 = -1.42647390514189e-02f, b2 = -7.37332916720468e-03f, b4 = -1.68282697438203e-03f,
+                    b6 = -2.13374055278905e-04f, b8 = -1.45660718464996e-05f;
+    for (int64_t i = 0; i < n; ++i) {
+        const float v = x[i] < -4.0f ? -4.0f : (x[i] > 4.0f ? 4.0f : x[i]);  // NaN stays NaN
+        const float v2 = v * v;
+        const float p = v * (((((((a13 * v2 + a11) * v2 + a9) * v2 + a7) * v2 + a5) * v2 + a3) * v2) + a1);
+        const float q = (((b8 * v2 + b6) * v2 + b4) * v2 + b2) * v2 + b0;
+        y[i] = p / q;
+    }
+}
 
 Status UnaryMathKernel::init(const KernelInit& info) {
     for (const auto& [name, op] : kOps)

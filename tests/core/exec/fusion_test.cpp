@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -408,6 +410,74 @@ TEST(FusionTest, AnInterceptorSeesEveryNodeWithPlainTensors) {
     const auto out = runOnce(model->graph(), true, {1, kC, 12, 12}, options);
     EXPECT_EQ(interceptor.nodes.size(), model->graph().nodes().size());
     test::expectNearFloats(out, runOnce(model->graph(), false, {1, kC, 12, 12}));
+}
+
+// GELU as torch exports it: x / sqrt(2) -> Erf -> + 1 -> x * . -> * 0.5; then c - y and c / that (constants on
+// the left), Mul(x, .) with x on the left. `bias` adds a per-column vector after the chain (not a scalar: it
+// ends the chain), and `exposeErf` makes the Erf output a graph output.
+std::unique_ptr<Model> elementwiseChain(bool exposeErf) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {3, 37, 50});
+    b.initializer("sqrt2", {}, {1.4142135f});
+    b.initializer("one", {}, {1.0f});
+    b.initializer("half", {1}, {0.5f});
+    b.initializer("three", {}, {3.0f});
+    b.initializer("bias", {50}, seededFloats(50, 4));
+    b.node("Div", {"x", "sqrt2"}, {"d"});
+    b.node("Erf", {"d"}, {"e"});
+    b.node("Add", {"e", "one"}, {"a"});
+    b.node("Mul", {"x", "a"}, {"m"});
+    b.node("Mul", {"m", "half"}, {"gelu"});
+    b.node("Sub", {"three", "gelu"}, {"s"});
+    b.node("Div", {"one", "s"}, {"r"});
+    b.node("Add", {"r", "bias"}, {"y"});
+    b.output("y");
+    if (exposeErf) b.output("e");
+    return b.load();
+}
+
+TEST(FusionTest, ElementwiseNodesOnScalarsAndTheirInputBecomeOneChain) {
+    for (bool exposeErf : {false, true}) {
+        auto model = elementwiseChain(exposeErf);
+        const Graph& g = model->graph();
+        const auto chains = findElementwiseChains(g, findConvFusions(g));
+        ASSERT_EQ(chains.size(), exposeErf ? 2u : 1u);
+        const ElementwiseChain& last = chains.back();
+        EXPECT_EQ(chains.front().input, valueNamed(g, "x"));
+        EXPECT_EQ(last.output, valueNamed(g, "r"));  // the bias is a vector, not a scalar
+        if (exposeErf) {
+            // A graph output ends a chain: Div -> Erf. Add(e, 1) alone is no chain, and Mul(x, a) reads two
+            // tensors; the next chain starts at Mul(m, 0.5).
+            EXPECT_EQ(chains.front().output, valueNamed(g, "e"));
+            EXPECT_EQ(chains.front().nodes.size(), 2u);
+            EXPECT_EQ(last.input, valueNamed(g, "m"));
+            EXPECT_EQ(last.nodes.size(), 3u);
+        } else {
+            EXPECT_EQ(last.nodes.size(), 7u);
+            EXPECT_EQ(last.hidden.size(), 6u);
+        }
+    }
+}
+
+TEST(FusionTest, AnElementwiseChainEqualsItsNodesToTheBit) {
+    auto model = elementwiseChain(false);
+    auto values = seededFloats(3 * 37 * 50, 8, -6.0f, 6.0f);  // beyond erf's +-4 clamp
+    values[5] = std::numeric_limits<float>::quiet_NaN();
+    values[6] = 0.0f;
+    values[7] = -0.0f;
+    const Tensor x = Tensor::fromVector<float>(DataType::Float, {3, 37, 50}, values);
+    for (int threads : {1, 2}) {
+        auto fused = Executor::create(model->graph(), {threads, true});
+        auto plain = Executor::create(model->graph(), {threads, false});
+        ASSERT_TRUE(fused && plain);
+        auto a = (*fused)->run({{"x", x}});
+        auto b = (*plain)->run({{"x", x}});
+        ASSERT_TRUE(a && b);
+        const auto fa = (*a)[0].second.toFloats(), fb = (*b)[0].second.toFloats();
+        ASSERT_EQ(fa.size(), fb.size());
+        for (size_t i = 0; i < fa.size(); ++i)
+            ASSERT_EQ(std::bit_cast<uint32_t>(fa[i]), std::bit_cast<uint32_t>(fb[i])) << "element " << i;
+    }
 }
 
 }  // namespace
