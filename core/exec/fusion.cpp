@@ -191,6 +191,16 @@ bool isScalarConstant(const Graph& graph, ValueId id, size_t rank) {
     return values && values->size() == 1 && isFloatValue(graph, id) && (!t.hasShape || t.dims.size() <= rank);
 }
 
+// Per node: whether one of `groups` holds it.
+std::vector<bool> nodesIn(const Graph& graph, const std::vector<FusionGroup>& groups) {
+    std::vector<bool> in(graph.nodes().size(), false);
+    for (const FusionGroup& group : groups) {
+        in[static_cast<size_t>(group.anchor)] = true;
+        for (NodeId n : group.fused) in[static_cast<size_t>(n)] = true;
+    }
+    return in;
+}
+
 // Whether `node` can follow `current` in a chain on `x`: Erf of it, or it with a scalar constant or x.
 bool continuesChain(const Graph& graph, const Node& node, ValueId current, ValueId x, size_t rank) {
     if (!isChainOp(node) || node.outputs.size() != 1 || !isFloatValue(graph, node.outputs[0])) return false;
@@ -205,11 +215,7 @@ bool continuesChain(const Graph& graph, const Node& node, ValueId current, Value
 }  // namespace
 
 std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const std::vector<FusionGroup>& taken) {
-    std::vector<bool> claimed(graph.nodes().size(), false);
-    for (const FusionGroup& group : taken) {
-        claimed[static_cast<size_t>(group.anchor)] = true;
-        for (NodeId n : group.fused) claimed[static_cast<size_t>(n)] = true;
-    }
+    std::vector<bool> claimed = nodesIn(graph, taken);
     std::vector<ElementwiseChain> chains;
     for (const Node& node : graph.nodes()) {
         if (claimed[static_cast<size_t>(node.id)] || !isChainOp(node) || node.inputs.empty()) continue;
@@ -237,11 +243,7 @@ std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const st
 }
 
 std::vector<FusionGroup> findNormReluFusions(const Graph& graph, const std::vector<FusionGroup>& taken) {
-    std::vector<bool> claimed(graph.nodes().size(), false);
-    for (const FusionGroup& group : taken) {
-        claimed[static_cast<size_t>(group.anchor)] = true;
-        for (NodeId n : group.fused) claimed[static_cast<size_t>(n)] = true;
-    }
+    std::vector<bool> claimed = nodesIn(graph, taken);
     std::vector<FusionGroup> groups;
     for (const Node& node : graph.nodes()) {
         if (!isOnnxOp(node, "BatchNormalization") || claimed[static_cast<size_t>(node.id)]) continue;
