@@ -178,14 +178,16 @@ void foldChannelGate(const Graph& graph, const Node& conv, FusionGroup& group, s
 
 }  // namespace
 
+namespace {
+
+// The nodes a chain may hold.
 bool isChainOp(const Node& node) {
     return isOnnxOp(node, "Add") || isOnnxOp(node, "Sub") || isOnnxOp(node, "Mul") || isOnnxOp(node, "Div") ||
            isOnnxOp(node, "Erf");
 }
 
-namespace {
-
-bool isScalarConstant(const Graph& graph, ValueId id, size_t rank) {
+// A one-value float constant of rank at most `rank` (broadcasting it then keeps the other operand's shape).
+bool isScalarConstant(const Graph& graph, ValueId id, size_t rank = std::numeric_limits<size_t>::max()) {
     const auto values = constantFloats(graph, id);
     const TensorType& t = graph.value(id).type;
     return values && values->size() == 1 && isFloatValue(graph, id) && (!t.hasShape || t.dims.size() <= rank);
@@ -221,10 +223,10 @@ std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const st
         if (claimed[static_cast<size_t>(node.id)] || !isChainOp(node) || node.inputs.empty()) continue;
         // The chain's input: the operand that is not a scalar constant (Erf: its only one).
         ValueId x = node.inputs[0];
-        if (node.inputs.size() == 2 && isScalarConstant(graph, x, 0) && !isScalarConstant(graph, node.inputs[1], 0))
+        if (node.inputs.size() == 2 && isScalarConstant(graph, x) && !isScalarConstant(graph, node.inputs[1]))
             x = node.inputs[1];
         const TensorType& type = graph.value(x).type;
-        if (!isFloatValue(graph, x) || !type.hasShape || isScalarConstant(graph, x, type.dims.size())) continue;
+        if (!isFloatValue(graph, x) || !type.hasShape || isScalarConstant(graph, x)) continue;
         const size_t rank = type.dims.size();
         if (!continuesChain(graph, node, x, kNoId, rank)) continue;
         ElementwiseChain chain{x, node.outputs[0], {node.id}, {}};

@@ -43,10 +43,8 @@ struct ElementwiseChain {
     std::vector<NodeId> nodes;
     std::vector<ValueId> hidden;
 };
-// Chains of at least two nodes, none of them in `taken` groups.
+// Chains of at least two Add, Sub, Mul, Div or Erf nodes, none of them in `taken` groups.
 std::vector<ElementwiseChain> findElementwiseChains(const Graph& graph, const std::vector<FusionGroup>& taken);
-// The nodes a chain may hold: Add, Sub, Mul, Div and Erf.
-bool isChainOp(const Node& node);
 
 // The oneDNN eltwise chain computing a single-input activation node (Relu, LeakyRelu, Clip with constant
 // bounds, HardSigmoid, Sigmoid, Tanh, Elu, HardSwish), or nullopt when `node` is not one.
