@@ -176,10 +176,6 @@ void foldChannelGate(const Graph& graph, const Node& conv, FusionGroup& group, s
     }
 }
 
-}  // namespace
-
-namespace {
-
 // The nodes a chain may hold.
 bool isChainOp(const Node& node) {
     return isOnnxOp(node, "Add") || isOnnxOp(node, "Sub") || isOnnxOp(node, "Mul") || isOnnxOp(node, "Div") ||

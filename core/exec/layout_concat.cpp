@@ -37,7 +37,7 @@ std::optional<Tensor> concatChannelsLast(const KernelContext& ctx, const Shape& 
     std::vector<int64_t> widths;
     for (size_t i = 0; i < ctx.inputCount(); ++i) {
         const Tensor& t = ctx.input(i);
-        if (onednn::channelBlock(onednn::descOf(t), t.shape()) != 1) return std::nullopt;
+        if (onednn::channelBlock(t) != 1) return std::nullopt;
         sources.push_back(static_cast<const float*>(t.rawData()));
         widths.push_back(t.dim(1));
     }
@@ -62,10 +62,10 @@ std::optional<Tensor> concatChannelsLast(const KernelContext& ctx, const Shape& 
 Status LayoutConcatKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return mPlain.compute(ctx);
     if (!fits(ctx)) return computeOnPlain(ctx, [this](KernelContext& plain) { return mPlain.compute(plain); });
+    Shape shape = ctx.input(0).shape();
+    shape[1] = 0;
+    for (size_t i = 0; i < ctx.inputCount(); ++i) shape[1] += ctx.input(i).dim(1);
     if (mKeepLayout) {
-        Shape shape = ctx.input(0).shape();
-        shape[1] = 0;
-        for (size_t i = 0; i < ctx.inputCount(); ++i) shape[1] += ctx.input(i).dim(1);
         if (auto y = concatChannelsLast(ctx, shape)) {
             ctx.setOutput(0, std::move(*y));
             return Status::ok();
@@ -73,12 +73,9 @@ Status LayoutConcatKernel::compute(KernelContext& ctx) {
     }
     std::vector<dnnl::memory::desc> srcs;
     std::unordered_map<int, dnnl::memory> args;
-    Shape shape = ctx.input(0).shape();
-    shape[1] = 0;
     for (size_t i = 0; i < ctx.inputCount(); ++i) {
         srcs.push_back(onednn::descOf(ctx.input(i)));
         args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] = onednn::memoryOf(ctx.input(i));
-        shape[1] += ctx.input(i).dim(1);
     }
     try {
         const auto dst = mKeepLayout ? onednn::anyDesc(shape) : onednn::plainDesc(shape);

@@ -77,6 +77,10 @@ int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape) {
     return -1;
 }
 
+int64_t channelBlock(const Tensor& x) {
+    return x.dtype() == DataType::Float ? channelBlock(descOf(x), x.shape()) : -1;
+}
+
 namespace {
 
 // Output memory: in `like`'s layout when keeping layouts, else plain.
@@ -126,7 +130,7 @@ std::optional<Tensor> channelBinary(dnnl::algorithm op, const Tensor& a, const T
     if ((!add && op != dnnl::algorithm::binary_mul) || a.rank() != 4 || g.rank() != 4) return std::nullopt;
     const int64_t n = a.dim(0), c = a.dim(1), hw = a.dim(2) * a.dim(3);
     if (g.shape() != Shape{1, c, 1, 1} || (!keepLayout && !a.isPlain())) return std::nullopt;
-    const int64_t block = channelBlock(descOf(a), a.shape());
+    const int64_t block = channelBlock(a);
     if (block < 0) return std::nullopt;
     const Tensor gate = toPlain(g);  // a 1x1 map is in channel order in any of these layouts
     const auto* gv = gate.data<float>();

@@ -70,6 +70,8 @@ std::optional<Tensor> binaryInLayout(dnnl::algorithm op, const Tensor& a, const 
 // The channel block of a float N x C x H x W layout `desc` of `shape`: 16 or 8 for nChw16c / nChw8c, 1 for
 // channels-last, 0 for plain, -1 for anything else.
 int64_t channelBlock(const dnnl::memory::desc& desc, const Shape& shape);
+// The same for a tensor (-1 unless it is float).
+int64_t channelBlock(const Tensor& x);
 
 // Max / average pooling of a float N x C x H x W tensor in any layout over `window` (2 spatial axes).
 Tensor poolInLayout(dnnl::algorithm op, const Tensor& x, const PoolWindow& window, bool keepLayout, PoolCache& cache);

@@ -85,9 +85,7 @@ Status AveragePoolKernel::init(const KernelInit& info) {
 Status AveragePoolKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return computePlain(ctx);
     const Tensor& x = ctx.input(0);
-    const int64_t block =
-        x.dtype() == DataType::Float && x.rank() == 4 ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
-    if (block == 1 || block == 8 || block == 16) {
+    if (const int64_t block = onednn::channelBlock(x); block > 0) {
         QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, x.shape()));
         // Bit for bit averagePool's result: the same sums in the same order, divided by the same counts.
         Tensor y = poolRowsInLayout(x, block, w, [&](const float* src, float* dst, int64_t o1, int64_t len) {

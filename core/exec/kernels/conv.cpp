@@ -208,10 +208,10 @@ Status ConvKernel::compute(KernelContext& ctx) {
             ctx.setOutput(0, Tensor::zeros(x.dtype(), g.outputShape));
             return Status::ok();
         }
+        const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
         if (mFusion.postOps.empty() && x.rank() >= 3 && x.elementCount() == x.dim(0) * x.dim(1)) {
             QL_ASSIGN_OR_RETURN(ConvGeometry g, convGeometry(ctx, mAttrs, x.shape(), w.shape()));
             if (isMatrixVector(mAttrs, g, x.shape(), w.shape())) {
-                const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
                 Tensor y = matrixVector(onednn::toPlain(asFloat(x)), asFloat(w), hasBias ? bias.data<float>() : nullptr,
                                         g.outputShape);
                 applyActivationAfter(y);
@@ -222,7 +222,6 @@ Status ConvKernel::compute(KernelContext& ctx) {
         const bool weightsKept = cachable(mConstantWeights, w);
         const dnnl::memory::desc* srcLayout = isChannelBlocked(x) ? &x.layout()->desc : nullptr;
         QL_ASSIGN_OR_RETURN(WeightedPrimitive * p, plan(ctx, x.shape(), w.shape(), hasBias, weightsKept, srcLayout));
-        const Tensor bias = hasBias ? asFloat(ctx.input(2)) : Tensor();
         WeightedRun run{nullptr, mKeepLayout && x.dtype() == DataType::Float};
         if (hasSum()) {
             if (!ctx.hasInput(kConvSumInput) || ctx.input(kConvSumInput).shape() != p->outputShape ||

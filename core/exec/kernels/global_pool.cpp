@@ -130,8 +130,7 @@ Status GlobalPoolKernel::init(const KernelInit& info) {
 Status GlobalPoolKernel::compute(KernelContext& ctx) {
     if (!hasLayoutInput(ctx)) return computePlain(ctx);
     const Tensor& x = ctx.input(0);
-    const int64_t block = x.dtype() == DataType::Float ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
-    if (block > 0 && x.dim(2) * x.dim(3) > 0) {
+    if (const int64_t block = onednn::channelBlock(x); block > 0 && x.dim(2) * x.dim(3) > 0) {
         ctx.setOutput(0, poolInLayout(x, block, mMax));
         return Status::ok();
     }

@@ -103,9 +103,7 @@ Status MaxPoolKernel::compute(KernelContext& ctx) {
     if (ctx.outputCount() == 1) {
         QL_ASSIGN_OR_RETURN(PoolWindow w, poolWindow(ctx, mAttrs, ctx.input(0).shape()));
         const Tensor& x = ctx.input(0);
-        const int64_t block =
-            x.dtype() == DataType::Float && x.rank() == 4 ? onednn::channelBlock(onednn::descOf(x), x.shape()) : -1;
-        if (block == 1 || block == 8 || block == 16) {
+        if (const int64_t block = onednn::channelBlock(x); block > 0) {
             // Bit for bit maxPool's result: the same taps in the same order.
             Tensor y = poolRowsInLayout(x, block, w, [&](const float* src, float* dst, int64_t o1, int64_t len) {
                 maxPoolRow(src, dst, w, o1, x.dim(2), x.dim(3), len);
