@@ -12,5 +12,6 @@ void addBenchCommand(CLI::App& app, int& exitCode);
 void addCalibrateCommand(CLI::App& app, int& exitCode);
 void addCompareCommand(CLI::App& app, int& exitCode);
 void addQuantizeCommand(CLI::App& app, int& exitCode);
+void addTuneCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

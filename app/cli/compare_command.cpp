@@ -1,11 +1,13 @@
 // quantlens-cli compare MODEL --calib CALIB.json --data DATA [--labels L.npy] [--plan PLAN.json]
 //                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10]
 // Runs FP32 and the simulated precision plan (TensorRT's fallbacks applied) on the same samples and prints
-// the per-layer error, worst SQNR first, and the output agreement / accuracy.
+// the per-layer error, worst SQNR first, the output agreement / accuracy, and the calibration diagnosis (calib-*
+// findings, which say why a layer's error is high when its input's range is the cause; JSON: "calibration").
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/calibration_report.h"
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
@@ -81,13 +83,19 @@ int runCompare(const CompareCliOptions& options) {
         if (!labels) return failWith(labels.status());
         analysis.labels = std::move(labels).value();
     }
+    auto diagnosis = calibrationReport(graph, *plan, *calibration, *version);
+    if (!diagnosis) return failWith(diagnosis.status());
     auto report = analyzeQuantization(graph, *plan, *calibration, **data, analysis, terminalProgress("comparing"));
     endTerminalProgress();
     if (!report) return failWith(report.status());
-    if (options.json)
-        std::cout << dumpJson(analysisToJson(graph, *report)) << std::endl;
-    else
+    if (options.json) {
+        nlohmann::json json = analysisToJson(graph, *report);
+        json["calibration"] = calibrationReportJson(graph, *diagnosis);
+        std::cout << dumpJson(json) << std::endl;
+    } else {
         printTable(graph, *report);
+        std::cout << calibrationFindingsText(diagnosis->findings);
+    }
     return kExitOk;
 }
 

@@ -1,10 +1,15 @@
-// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10] [--json] [--fail-on error|warning]
+// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10] [--json] [--fail-on error|warning] [--calib CALIB.json]
+// With --calib, the calib-* rules check the calibration of the tensors the (effective) plan quantizes, and the JSON
+// gains "calibration": {"tensors": [...]} with the per-tensor, per-method numbers.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/calibration_report.h"
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
+#include "core/quant/calibration_file.h"
 #include "core/quant/default_placement.h"
 
 namespace ql::cli {
@@ -14,6 +19,7 @@ namespace {
 struct LintCliOptions {
     std::string model;
     std::string plan;
+    std::string calib;
     std::string trt = "10";
     std::string failOn = "error";
     bool json = false;
@@ -40,10 +46,22 @@ int runLint(const LintCliOptions& options) {
         if (!loaded) return failWith(loaded.status());
         plan = std::move(loaded).value();
     }
-    const LintReport report = lint(graph, plan, {*version});
-    if (options.json)
-        std::cout << toJson(report, graph, *version).dump(2) << std::endl;
-    else
+    std::optional<CalibrationReport> calibration;
+    if (!options.calib.empty()) {
+        auto loaded = loadCalibration(graph, options.calib);
+        if (!loaded) return failWith(loaded.status());
+        auto effective = effectivePlan(graph, options.plan, *version);
+        if (!effective) return failWith(effective.status());
+        auto diagnosed = calibrationReport(graph, *effective, *loaded, *version);
+        if (!diagnosed) return failWith(diagnosed.status());
+        calibration = std::move(diagnosed).value();
+    }
+    const LintReport report = lint(graph, plan, {*version, calibration ? &calibration->diagnosis : nullptr});
+    if (options.json) {
+        nlohmann::json json = toJson(report, graph, *version);
+        if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
+        std::cout << json.dump(2) << std::endl;
+    } else
         std::cout << model->fileName() << ": " << toText(report, graph, *version);
     return reachesFailLevel(report.findings, failLevel) ? kExitFindings : kExitOk;
 }
@@ -56,6 +74,8 @@ void addLintCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32, or already carrying Q/DQ)")->required();
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6 or 10 (default 10)");
+    cmd->add_option("--calib", options->calib,
+                    "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->add_option("--fail-on", options->failOn, "Exit 1 when a finding is at or above this severity")
         ->check(CLI::IsMember({"error", "warning"}));

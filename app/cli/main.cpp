@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     ql::cli::addCalibrateCommand(app, exitCode);
     ql::cli::addCompareCommand(app, exitCode);
     ql::cli::addQuantizeCommand(app, exitCode);
+    ql::cli::addTuneCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

@@ -47,26 +47,6 @@ Result<NamedTensors> readInputs(const std::vector<std::string>& specs) {
     return inputs;
 }
 
-// Output names may hold '/', ':' and such: keep only characters that are safe in a file name.
-std::string safeFileName(const std::string& name) {
-    std::string out = name.empty() ? std::string("_") : name;
-    for (char& c : out)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-    if (out == "." || out == "..") out = "_";
-    return out;
-}
-
-Status writeOutputs(const std::string& dir, const NamedTensors& outputs) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) return ioError("cannot create output folder '" + dir + "': " + ec.message());
-    for (const auto& [name, tensor] : outputs) {
-        const std::string path = (std::filesystem::path(dir) / (safeFileName(name) + ".npy")).string();
-        QL_RETURN_IF_ERROR(writeNpy(path, tensor));
-    }
-    return Status::ok();
-}
-
 // With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise.
 Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, PrecisionPlan& plan,
                          std::unique_ptr<QuantSimulator>& simulator) {
@@ -103,7 +83,7 @@ int runModel(const RunCommandOptions& options) {
     for (const auto& [name, tensor] : *outputs)
         std::cout << name << ": " << dataTypeName(tensor.dtype()) << " " << shapeString(tensor.shape()) << std::endl;
     if (!options.outDir.empty())
-        if (Status s = writeOutputs(options.outDir, *outputs); !s) return failWith(s);
+        if (Status s = writeNamedNpy(options.outDir, *outputs); !s) return failWith(s);
     return kExitOk;
 }
 

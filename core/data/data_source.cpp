@@ -1,5 +1,6 @@
 #include "core/data/data_source.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ql {
@@ -23,6 +24,12 @@ bool matches(const Shape& shape, std::span<const int64_t> expected) {
 }
 
 }  // namespace
+
+Batching batchingFor(const Graph& graph, int64_t batchSize) {
+    for (const InputSpec& spec : inputSpecs(graph))
+        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) return {spec.dims[0], true};
+    return {std::max<int64_t>(1, batchSize), false};
+}
 
 std::vector<InputSpec> inputSpecs(const Graph& graph) {
     std::vector<InputSpec> specs;

@@ -28,6 +28,14 @@ struct InputSpec {
 // The graph inputs (initializers excluded) with their declared types.
 std::vector<InputSpec> inputSpecs(const Graph& graph);
 
+// How calibration, analysis and tuning cut samples into batches: a fixed batch axis of any input decides the
+// batch size (a partial last batch is left out); otherwise `batchSize`.
+struct Batching {
+    int64_t size = 1;
+    bool fixed = false;
+};
+Batching batchingFor(const Graph& graph, int64_t batchSize);
+
 // numpy's name for a dtype ("float32"), for messages that tell the user how to convert an array.
 std::string numpyDtypeName(DataType dtype);
 

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -302,6 +303,23 @@ Status writeNpy(const std::string& path, const Tensor& tensor) {
     auto bytes = encodeNpy(tensor);
     if (!bytes.isOk()) return bytes.status().withContext(path);
     return writeFileAtomically(path, *bytes);
+}
+
+std::string npyFileName(const std::string& tensorName) {
+    std::string out = tensorName.empty() ? std::string("_") : tensorName;
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    if (out == "." || out == "..") out = "_";
+    return out + ".npy";
+}
+
+Status writeNamedNpy(const std::string& dir, const std::vector<std::pair<std::string, Tensor>>& tensors) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return ioError("cannot create output folder '" + dir + "': " + ec.message());
+    for (const auto& [name, tensor] : tensors)
+        QL_RETURN_IF_ERROR(writeNpy((std::filesystem::path(dir) / npyFileName(name)).string(), tensor));
+    return Status::ok();
 }
 
 }  // namespace ql

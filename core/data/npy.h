@@ -5,6 +5,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/common/mapped_file.h"
 #include "core/common/status.h"
@@ -28,5 +30,9 @@ Result<Tensor> parseNpy(std::span<const std::byte> bytes, const std::string& lab
 Result<std::string> encodeNpy(const Tensor& tensor);
 // Writes atomically: the target is replaced only once every byte is written.
 Status writeNpy(const std::string& path, const Tensor& tensor);
+// Writes each tensor to DIR/<name>.npy (created if needed), the name's characters unsafe in a file name replaced
+// by '_': how `run --out` writes outputs and what `tune --metric-command` hands to the user's command.
+Status writeNamedNpy(const std::string& dir, const std::vector<std::pair<std::string, Tensor>>& tensors);
+std::string npyFileName(const std::string& tensorName);  // "out:0" -> "out_0.npy"
 
 }  // namespace ql

@@ -145,6 +145,9 @@ std::vector<const Executor::Step*> Executor::planFor(const RunOptions& options) 
 
 Status Executor::runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values) {
     const Node& node = *step.node;
+    std::vector<Tensor> outputs(step.outputs.size());
+    if (options.interceptor && options.interceptor->provideOutputs(node, outputs))
+        return storeOutputs(step, options, outputs, values);
     std::vector<Tensor> nodeInputs;
     std::vector<const Tensor*> inputPtrs;
     for (size_t i = 0; i < step.inputs.size(); ++i) {
@@ -159,13 +162,18 @@ Status Executor::runStep(const Step& step, const RunOptions& options, std::vecto
         QL_RETURN_IF_ERROR(options.interceptor->beforeNode(node, nodeInputs));
         for (size_t i = 0; i < nodeInputs.size(); ++i) inputPtrs[i] = nodeInputs[i].empty() ? nullptr : &nodeInputs[i];
     }
-    std::vector<Tensor> outputs(step.outputs.size());
     KernelContext ctx(node, inputPtrs, outputs, mOptions.threads);
     QL_RETURN_IF_ERROR(step.kernel->compute(ctx));
     if (options.interceptor) {
         for (Tensor& t : outputs) t = onednn::toPlain(t);
         QL_RETURN_IF_ERROR(options.interceptor->afterNode(node, outputs));
     }
+    return storeOutputs(step, options, outputs, values);
+}
+
+Status Executor::storeOutputs(const Step& step, const RunOptions& options, std::vector<Tensor>& outputs,
+                              std::vector<Tensor>& values) {
+    const Node& node = *step.node;
     for (size_t o = 0; o < step.outputs.size(); ++o) {
         const ValueId out = step.outputs[o];
         if (out == kNoId) continue;

@@ -47,6 +47,13 @@ public:
     // `inputs[i]` is empty for an omitted optional input; replace entries to change what the kernel sees.
     virtual Status beforeNode(const Node& node, std::vector<Tensor>& inputs) = 0;
     virtual Status afterNode(const Node& node, std::vector<Tensor>& outputs) = 0;
+    // Supplies the node's outputs instead of running it (then neither beforeNode nor afterNode is called): a run
+    // that recomputes only what a change affects, from activations kept earlier. False: the node runs.
+    virtual bool provideOutputs(const Node& node, std::vector<Tensor>& outputs) {
+        (void)node;
+        (void)outputs;
+        return false;
+    }
 };
 
 struct ExecutorOptions {
@@ -101,6 +108,9 @@ private:
     Status bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const;
     std::vector<const Step*> planFor(const RunOptions& options) const;
     Status runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values);
+    // Checks a step's outputs, shows them to the observer and moves them into `values`.
+    Status storeOutputs(const Step& step, const RunOptions& options, std::vector<Tensor>& outputs,
+                        std::vector<Tensor>& values);
 
     const Graph& mGraph;
     ExecutorOptions mOptions;

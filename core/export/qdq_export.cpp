@@ -48,8 +48,9 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     QdqExport result;
     result.steps = std::move(prepared.steps);
     QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
-    QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan),
-                                                   activationAmax(calibration), options));
+    QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
+    QL_ASSIGN_OR_RETURN(result.placement,
+                        placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan), amax, options));
     addPlanReasons(model.graph(), plan, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options));
     return result;

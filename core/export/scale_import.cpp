@@ -248,6 +248,7 @@ ImportedScales scalesForGraph(const Graph& graph, const ScaleTable& table, Scale
         TensorRange range;
         range.name = value.name;
         range.amax = it->second->amax, range.min = it->second->min, range.max = it->second->max;
+        range.method = imported.calibration.config.method;
         imported.calibration.activations.push_back(std::move(range));
         byName.erase(it);
     }

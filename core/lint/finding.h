@@ -20,6 +20,7 @@ struct Finding {
     NodeId node = kNoId;
     std::string nodeName;
     std::string opType;
+    std::string tensor;  // the tensor the finding is about (calib-* rules), or empty
     std::string message;
     std::string fix;
     // The layer does not run INT8 on the target (it falls back to FP16/FP32): drives the effective precision.

@@ -27,8 +27,9 @@ std::string joinInts(const std::vector<int64_t>& values) {
     return out + "]";
 }
 
-LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version)
-    : mGraph(graph), mPlan(plan), mVersion(version) {
+LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version,
+                         const CalibrationDiagnosis* calibration)
+    : mGraph(graph), mPlan(plan), mVersion(version), mCalibration(calibration) {
     for (const QdqLink& link : graph.qdqLinks()) {
         if (link.layer == kNoId) continue;
         mLinkByInput.emplace(inputKey(link.layer, static_cast<size_t>(link.layerInput)), &link);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/lint/lint_rule.h"
+#include "core/quant/calibration_diagnosis.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -26,12 +27,15 @@ std::string joinInts(const std::vector<int64_t>& values);  // "[64,3,7,7]"
 
 class LintContext {
 public:
-    LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version);
+    // `calibration`: the diagnosis the calib-* rules read; null when lint runs without a calibration.
+    LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version,
+                const CalibrationDiagnosis* calibration = nullptr);
     LintContext(const LintContext&) = delete;
     LintContext& operator=(const LintContext&) = delete;
 
     const Graph& graph() const { return mGraph; }
     TrtVersion version() const { return mVersion; }
+    const CalibrationDiagnosis* calibration() const { return mCalibration; }
     // The model already carries Q/DQ nodes: TensorRT uses explicit quantization and ignores the plan.
     bool explicitQuantization() const { return mExplicit; }
     // Will TensorRT be asked to run this node in INT8? Explicit: one of its inputs is dequantized; else the plan.
@@ -52,6 +56,7 @@ private:
     const Graph& mGraph;
     const PrecisionPlan& mPlan;
     TrtVersion mVersion;
+    const CalibrationDiagnosis* mCalibration;
     bool mExplicit = false;
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot
 };

@@ -6,15 +6,23 @@
 
 namespace ql {
 
+nlohmann::json findingToJson(const Finding& f) {
+    nlohmann::json j = {{"rule", f.ruleId},     {"severity", severityName(f.severity)},
+                        {"node", f.nodeName},   {"op", f.opType},
+                        {"message", f.message}, {"fix", f.fix}};
+    if (!f.tensor.empty()) j["tensor"] = f.tensor;
+    return j;
+}
+
+std::string findingToText(const Finding& f) {
+    std::string text = "  [" + f.ruleId + "] " + f.nodeName + " (" + f.opType + "): " + f.message + "\n";
+    if (!f.fix.empty()) text += "      fix: " + f.fix + "\n";
+    return text;
+}
+
 nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion version) {
     nlohmann::json findings = nlohmann::json::array();
-    for (const Finding& f : report.findings)
-        findings.push_back({{"rule", f.ruleId},
-                            {"severity", severityName(f.severity)},
-                            {"node", f.nodeName},
-                            {"op", f.opType},
-                            {"message", f.message},
-                            {"fix", f.fix}});
+    for (const Finding& f : report.findings) findings.push_back(findingToJson(f));
     nlohmann::json fallbacks = nlohmann::json::array();
     for (const LayerFallback& fb : report.coverage.fallbacks)
         fallbacks.push_back({{"node", graph.node(fb.node).name},
@@ -54,8 +62,7 @@ std::string toText(const LintReport& report, const Graph& graph, TrtVersion vers
         out << "\n" << severityName(severity) << ":\n";
         for (const Finding& f : report.findings) {
             if (f.severity != severity) continue;
-            out << "  [" << f.ruleId << "] " << f.nodeName << " (" << f.opType << "): " << f.message << "\n";
-            if (!f.fix.empty()) out << "      fix: " << f.fix << "\n";
+            out << findingToText(f);
         }
     }
     out << "\n" << coverageSummary(report.coverage) << "\n";

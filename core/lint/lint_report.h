@@ -1,6 +1,6 @@
 #pragma once
 // The lint report as the CLI prints it: text grouped by severity with a coverage summary, or the JSON contract
-// {"findings": [{"rule", "severity", "node", "op", "message", "fix"}],
+// {"findings": [{"rule", "severity", "node", "op", "message", "fix", and "tensor" for the calib-* rules}],
 //  "coverage": {"int8_layers", "weighted_layers", "fallbacks": [{"node", "op", "rule", "reason"}]}}.
 #include <string>
 
@@ -10,6 +10,9 @@
 
 namespace ql {
 
+nlohmann::json findingToJson(const Finding& finding);
+// "  [rule] node (op): message\n      fix: ...\n"
+std::string findingToText(const Finding& finding);
 nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion version);
 std::string toText(const LintReport& report, const Graph& graph, TrtVersion version);
 // "5 of 7 weighted layers run INT8; 2 fall back: trt-grouped-conv-int8-alignment (2)"

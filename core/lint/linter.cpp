@@ -27,6 +27,30 @@ LintCoverage coverageOf(const LintContext& context, const std::vector<Finding>& 
     return coverage;
 }
 
+// Runs the rules `wanted` accepts, findings sorted by severity then node.
+template <typename Wanted>
+std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
+    std::vector<Finding> findings;
+    for (const auto& rule : lintRules()) {
+        if (!rule->appliesTo(context.version()) || !wanted(*rule)) continue;
+        try {
+            rule->check(context, findings);
+        } catch (const std::exception& e) {  // a bug in a rule must not take the whole lint (or the app) down
+            Finding f;
+            f.ruleId = std::string(rule->info().id);
+            f.severity = Severity::Info;
+            f.message = std::string("this rule could not check the model (internal error: ") + e.what() + ")";
+            f.fix = "report this model to the QuantLens developers";
+            findings.push_back(std::move(f));
+        }
+    }
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity < b.severity;
+        return a.node < b.node;
+    });
+    return findings;
+}
+
 }  // namespace
 
 std::vector<const Finding*> fallbackFindings(const std::vector<Finding>& findings) {
@@ -38,28 +62,22 @@ std::vector<const Finding*> fallbackFindings(const std::vector<Finding>& finding
     return out;
 }
 
+bool isCalibrationRule(std::string_view ruleId) {
+    return ruleId.starts_with("calib-");
+}
+
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
-    const LintContext context(graph, plan, options.version);
+    const LintContext context(graph, plan, options.version, options.calibration);
     LintReport report;
-    for (const auto& rule : lintRules()) {
-        if (!rule->appliesTo(options.version)) continue;
-        try {
-            rule->check(context, report.findings);
-        } catch (const std::exception& e) {  // a bug in a rule must not take the whole lint (or the app) down
-            Finding f;
-            f.ruleId = std::string(rule->info().id);
-            f.severity = Severity::Info;
-            f.message = std::string("this rule could not check the model (internal error: ") + e.what() + ")";
-            f.fix = "report this model to the QuantLens developers";
-            report.findings.push_back(std::move(f));
-        }
-    }
-    std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
-        if (a.severity != b.severity) return a.severity < b.severity;
-        return a.node < b.node;
-    });
+    report.findings = runRules(context, [](const LintRule&) { return true; });
     report.coverage = coverageOf(context, report.findings);
     return report;
+}
+
+std::vector<Finding> calibrationFindings(const Graph& graph, const PrecisionPlan& plan,
+                                         const CalibrationDiagnosis& diagnosis, TrtVersion version) {
+    const LintContext context(graph, plan, version, &diagnosis);
+    return runRules(context, [](const LintRule& rule) { return isCalibrationRule(rule.info().id); });
 }
 
 }  // namespace ql

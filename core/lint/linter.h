@@ -6,12 +6,15 @@
 
 #include "core/lint/finding.h"
 #include "core/lint/trt_version.h"
+#include "core/quant/calibration_diagnosis.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
 
 struct LintOptions {
     TrtVersion version = TrtVersion::Trt10;
+    // With a calibration's diagnosis (diagnoseCalibration) the calib-* rules check it; without, they find nothing.
+    const CalibrationDiagnosis* calibration = nullptr;
 };
 
 struct LayerFallback {
@@ -34,6 +37,11 @@ struct LintReport {
 // `plan` gives the requested precision of every node of `graph` (e.g. defaultPrecisionPlan(graph)); it is ignored
 // for models that already carry Q/DQ, where TensorRT follows the Q/DQ nodes.
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options = {});
+
+// Only the calib-* rules: what `calibrate` and `compare` print after their own output.
+std::vector<Finding> calibrationFindings(const Graph& graph, const PrecisionPlan& plan,
+                                         const CalibrationDiagnosis& diagnosis, TrtVersion version);
+bool isCalibrationRule(std::string_view ruleId);
 
 // The first finding that makes each node fall back to float (the reason the effective precision differs from
 // the requested one); one entry per node, in graph order.

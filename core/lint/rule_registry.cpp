@@ -33,6 +33,12 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeInt8ChannelAlignmentRule,
     &rules::makeInt8GemvRule,
     &rules::makeInt64InitializerRule,
+    // The calibration (lint --calib, calibrate, compare): ranges that cost accuracy.
+    &rules::makeCalibClippingRule,
+    &rules::makeCalibMethodGapRule,
+    &rules::makeCalibDeadRangeRule,
+    &rules::makeCalibNonFiniteRule,
+    &rules::makeCalibFewSamplesRule,
 };
 
 }  // namespace

@@ -11,19 +11,6 @@ namespace ql {
 
 namespace {
 
-// A fixed batch axis of any input decides the batch size (the remainder of the samples is left out),
-// as calibrate() does.
-struct Batching {
-    int64_t size = 1;
-    bool fixed = false;
-};
-
-Batching batchingFor(const Graph& graph, int64_t batchSize) {
-    for (const InputSpec& spec : inputSpecs(graph))
-        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) return {spec.dims[0], true};
-    return {std::max<int64_t>(1, batchSize), false};
-}
-
 bool isFloat(const Tensor& t) {
     return !t.empty() && t.dtype() == DataType::Float;
 }

@@ -151,8 +151,13 @@ public:
             const size_t v = owners[static_cast<size_t>(i)];
             const HistogramObserver& o = *observers[v];
             const MethodAmax byMethod = amaxByMethod(o, mConfig);
+            const CalibrationMethod method =
+                mConfig.method == CalibrationMethod::Auto
+                    ? bestExpectedMethod(foldToAbsolute(o.histogram()), byMethod, mConfig.levels)
+                    : mConfig.method;
             own[v] = {mGraph.value(static_cast<ValueId>(v)).name,
-                      byMethod.of(mConfig.method),
+                      byMethod.of(method),
+                      method,
                       o.min(),
                       o.max(),
                       o.nonFiniteCount(),
@@ -223,19 +228,6 @@ private:
     bool mObserveFusedAway = true;
 };
 
-// A fixed batch axis of any input decides the batch size (and forbids a partial last batch); otherwise
-// the option does.
-struct Batching {
-    int64_t size = 1;
-    bool fixed = false;
-};
-
-Batching batchingFor(const Graph& graph, const CalibrationOptions& options) {
-    for (const InputSpec& spec : inputSpecs(graph))
-        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) return {spec.dims[0], true};
-    return {std::max<int64_t>(1, options.batchSize), false};
-}
-
 Result<Tensor> weightTensor(const Graph& graph, ValueId id) {
     const std::optional<std::vector<float>> values = constantFloats(graph, id);
     const Value& value = graph.value(id);
@@ -294,7 +286,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     QL_ASSIGN_OR_RETURN(auto executor, Executor::create(graph, {options.threads}));
     const int64_t available = data.sampleCount();
     const int64_t total = options.maxSamples > 0 ? std::min(options.maxSamples, available) : available;
-    const Batching batch = batchingFor(graph, options);
+    const Batching batch = batchingFor(graph, options.batchSize);
     if (total == 0 || (batch.fixed && total < batch.size)) {
         return invalidArgument("calibration needs at least " + std::to_string(batch.size) +
                                " samples (the model's batch size) but the data holds " + std::to_string(total));

@@ -27,6 +27,8 @@ using ProgressFn = std::function<void(int64_t done, int64_t total)>;
 struct TensorRange {
     std::string name;  // the value's name
     float amax = 0.0f;
+    // The method amax comes from: the calibration's, or per tensor the one `auto` chose (never Auto itself).
+    CalibrationMethod method = CalibrationMethod::Entropy;
     float min = 0.0f, max = 0.0f;                           // observed extremes, for reports and plots
     int64_t nonFinite = 0;                                  // NaN/Inf values seen (ignored by the statistics)
     std::optional<MethodAmax> amaxByMethod = std::nullopt;  // absent when read from a file written without it

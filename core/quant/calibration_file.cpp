@@ -32,9 +32,9 @@ float* methodField(MethodAmax& m, size_t i) {
     return fields[i];
 }
 
-nlohmann::json activationToJson(const TensorRange& r) {
-    nlohmann::json j = {
-        {"amax", r.amax}, {"scale", r.scale()}, {"min", r.min}, {"max", r.max}, {"nonFinite", r.nonFinite}};
+nlohmann::json activationToJson(const TensorRange& r, const CalibrationConfig& config) {
+    nlohmann::json j = {{"amax", r.amax}, {"scale", r.scale()}, {"method", calibrationMethodName(r.method, config)},
+                        {"min", r.min},   {"max", r.max},       {"nonFinite", r.nonFinite}};
     if (r.amaxByMethod) {
         MethodAmax m = *r.amaxByMethod;
         for (size_t i = 0; i < std::size(kMethodKeys); ++i) j["amax_by_method"][kMethodKeys[i]] = *methodField(m, i);
@@ -74,14 +74,30 @@ Result<Histogram> histogramFromJson(const nlohmann::json& j, const std::string& 
     return h;
 }
 
+// The tensor's "method" (written since `auto` chooses per tensor); absent: the file's, which must not be auto.
+Result<CalibrationMethod> tensorMethodFromJson(const nlohmann::json& j, const CalibrationConfig& config,
+                                               const std::string& label, const std::string& name) {
+    const auto it = j.find("method");
+    if (it == j.end()) {
+        if (config.method == CalibrationMethod::Auto)
+            return badField(label, "\"method\" of '" + name + "' is missing (the file's method is auto)");
+        return config.method;
+    }
+    const std::optional<CalibrationMethod> m =
+        it->is_string() ? parseAmaxMethod(it->get<std::string>()) : std::optional<CalibrationMethod>();
+    if (!m) return badField(label, "\"method\" of '" + name + "' is not minmax, percentile, entropy or mse");
+    return *m;
+}
+
 Result<TensorRange> activationFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
-                                       const std::string& label) {
+                                       const CalibrationConfig& config, const std::string& label) {
     if (!graph.findValue(name)) return notFound(label + ": tensor '" + name + "' is not in the model");
     if (!j.is_object()) return badField(label, "the entry of tensor '" + name + "' is not an object");
     TensorRange r;
     r.name = name;
     QL_ASSIGN_OR_RETURN(r.amax, finiteNumber(j, "amax", label, name));
     if (r.amax < 0) return badField(label, "\"amax\" of '" + name + "' is negative");
+    QL_ASSIGN_OR_RETURN(r.method, tensorMethodFromJson(j, config, label, name));
     r.min = -r.amax;
     r.max = r.amax;
     if (j.contains("min")) {
@@ -128,7 +144,7 @@ Result<WeightRange> weightFromJson(const Graph& graph, const std::string& name, 
 
 nlohmann::json calibrationToJson(const Graph& graph, const CalibrationResult& result) {
     nlohmann::json activations = nlohmann::json::object(), weights = nlohmann::json::object();
-    for (const TensorRange& r : result.activations) activations[r.name] = activationToJson(r);
+    for (const TensorRange& r : result.activations) activations[r.name] = activationToJson(r, result.config);
     for (const WeightRange& w : result.weights)
         weights[w.name] = {{"node", graph.node(w.layer).name}, {"axis", w.axis}, {"amax", w.amax}};
     return {{"format", kFormat},         {"version", kVersion},        {"method", calibrationMethodName(result.config)},
@@ -152,7 +168,7 @@ Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann
     if (activations == json.end() || !activations->is_object())
         return badField(label, "\"activations\" is missing or not an object");
     for (const auto& [name, entry] : activations->items()) {
-        QL_ASSIGN_OR_RETURN(TensorRange r, activationFromJson(graph, name, entry, label));
+        QL_ASSIGN_OR_RETURN(TensorRange r, activationFromJson(graph, name, entry, result.config, label));
         result.activations.push_back(std::move(r));
     }
     const auto weights = json.find("weights");

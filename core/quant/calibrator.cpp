@@ -4,8 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <sstream>
 
+#include "core/quant/expected_error.h"
 #include "core/quant/histogram_amax.h"
 #include "core/quant/histogram_observer.h"
 #include "core/quant/min_max_observer.h"
@@ -48,10 +50,11 @@ private:
 Result<CalibrationConfig> parseCalibrationMethod(const std::string& text) {
     CalibrationConfig config;
     const std::string bad = "unknown calibration method '" + text +
-                            "'; use entropy, minmax, mse, percentile or percentile:P (e.g. percentile:99.9)";
+                            "'; use auto, entropy, minmax, mse, percentile or percentile:P (e.g. percentile:99.9)";
     if (text == "entropy") return config;
     if (text == "minmax") config.method = CalibrationMethod::MinMax;
     if (text == "mse") config.method = CalibrationMethod::Mse;
+    if (text == "auto") config.method = CalibrationMethod::Auto;
     if (config.method != CalibrationMethod::Entropy) return config;
     if (!text.starts_with("percentile")) return invalidArgument(bad);
     config.method = CalibrationMethod::Percentile;
@@ -66,7 +69,13 @@ Result<CalibrationConfig> parseCalibrationMethod(const std::string& text) {
 }
 
 std::string calibrationMethodName(const CalibrationConfig& config) {
-    switch (config.method) {
+    return calibrationMethodName(config.method, config);
+}
+
+std::string calibrationMethodName(CalibrationMethod method, const CalibrationConfig& config) {
+    switch (method) {
+        case CalibrationMethod::Auto:
+            return "auto";
         case CalibrationMethod::MinMax:
             return "minmax";
         case CalibrationMethod::Entropy:
@@ -82,8 +91,48 @@ std::string calibrationMethodName(const CalibrationConfig& config) {
     return "unknown";
 }
 
+const char* amaxMethodKey(CalibrationMethod method) {
+    switch (method) {
+        case CalibrationMethod::MinMax:
+            return "minmax";
+        case CalibrationMethod::Percentile:
+            return "percentile";
+        case CalibrationMethod::Entropy:
+            return "entropy";
+        case CalibrationMethod::Mse:
+            return "mse";
+        case CalibrationMethod::Auto:
+            break;
+    }
+    return "auto";
+}
+
+std::optional<CalibrationMethod> parseAmaxMethod(std::string_view text) {
+    if (text.starts_with("percentile:")) text = "percentile";
+    for (CalibrationMethod m : kAmaxMethods)
+        if (text == amaxMethodKey(m)) return m;
+    return std::nullopt;
+}
+
+CalibrationMethod bestExpectedMethod(const Histogram& absolute, const MethodAmax& amax, int levels) {
+    // minmax is the largest |x| seen: no value lies beyond it, whatever the bins' edges.
+    const double magnitude = amax.minmax > 0.0f ? amax.minmax : std::numeric_limits<double>::infinity();
+    CalibrationMethod best = kAmaxMethods[0];
+    double bestSqnr = -1.0;
+    for (CalibrationMethod m : kAmaxMethods) {
+        const double sqnr = expectedQuantization(absolute, amax.of(m), levels, magnitude).sqnrDb;
+        if (sqnr > bestSqnr) {
+            bestSqnr = sqnr;
+            best = m;
+        }
+    }
+    return best;
+}
+
 float MethodAmax::of(CalibrationMethod method) const {
     switch (method) {
+        case CalibrationMethod::Auto:
+            return 0.0f;
         case CalibrationMethod::MinMax:
             return minmax;
         case CalibrationMethod::Percentile:
@@ -102,13 +151,33 @@ std::unique_ptr<HistogramObserver> calibrationObserver(const CalibrationConfig& 
     return std::make_unique<HistogramObserver>(HistogramObserver::Mode::Signed, 2 * absoluteBins);
 }
 
-MethodAmax amaxByMethod(const HistogramObserver& observer, const CalibrationConfig& c) {
-    const Histogram h = foldToAbsolute(observer.histogram());
+namespace {
+
+// The histogram methods' amax from a histogram of |x|; minmax is left to the caller.
+MethodAmax histogramAmax(const Histogram& h, const CalibrationConfig& c) {
     MethodAmax m;
-    m.minmax = std::max(std::fabs(observer.min()), std::fabs(observer.max()));
     m.percentile = static_cast<float>(percentileAmax(h, c.percentile));
     m.entropy = static_cast<float>(entropyAmax(h, c.startBin, c.levels));
     m.mse = static_cast<float>(mseAmax(h, c.startBin, c.levels));
+    return m;
+}
+
+// Auto from an absolute histogram alone: minmax is the upper edge of the last non-empty bin.
+double autoAmax(const Histogram& h, const CalibrationConfig& c) {
+    MethodAmax m = histogramAmax(h, c);
+    for (size_t i = h.bins(); i-- > 0;)
+        if (h.counts[i]) {
+            m.minmax = static_cast<float>(h.binEdge(i + 1));
+            break;
+        }
+    return m.of(bestExpectedMethod(h, m, c.levels));
+}
+
+}  // namespace
+
+MethodAmax amaxByMethod(const HistogramObserver& observer, const CalibrationConfig& c) {
+    MethodAmax m = histogramAmax(foldToAbsolute(observer.histogram()), c);
+    m.minmax = std::max(std::fabs(observer.min()), std::fabs(observer.max()));
     return m;
 }
 
@@ -129,6 +198,9 @@ Result<std::unique_ptr<Calibrator>> makeCalibrator(const CalibrationConfig& c) {
         case CalibrationMethod::Mse:
             return std::unique_ptr<Calibrator>(
                 new HistogramCalibrator(c.bins, [c](const Histogram& h) { return mseAmax(h, c.startBin, c.levels); }));
+        case CalibrationMethod::Auto:
+            return std::unique_ptr<Calibrator>(
+                new HistogramCalibrator(c.bins, [c](const Histogram& h) { return autoAmax(h, c); }));
     }
     return internalError("unknown calibration method");
 }

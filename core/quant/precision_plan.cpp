@@ -37,6 +37,27 @@ Status checkHeader(const nlohmann::json& json, const std::string& label) {
     return Status::ok();
 }
 
+// "tensor_methods": {"<tensor>": "<method>"}; every tensor must be a value of the graph.
+Status readTensorMethods(const Graph& graph, const nlohmann::json& json, const std::string& label,
+                         PrecisionPlan& plan) {
+    const auto it = json.find("tensor_methods");
+    if (it == json.end()) return Status::ok();
+    if (!it->is_object())
+        return invalidArgument(label + ": \"tensor_methods\" must map tensor names to calibration methods");
+    for (const auto& [tensor, value] : it->items()) {
+        if (!graph.findValue(tensor))
+            return notFound(label + ": \"tensor_methods\" names tensor '" + tensor +
+                            "', which the model does not have");
+        const std::optional<CalibrationMethod> method =
+            value.is_string() ? parseAmaxMethod(value.get<std::string>()) : std::nullopt;
+        if (!method)
+            return invalidArgument(label + ": the method of tensor '" + tensor + "' is " + value.dump() +
+                                   "; use \"minmax\", \"percentile\", \"entropy\" or \"mse\"");
+        plan.setTensorMethod(tensor, method);
+    }
+    return Status::ok();
+}
+
 }  // namespace
 
 const char* precisionName(Precision precision) {
@@ -72,6 +93,13 @@ void PrecisionPlan::setEffective(NodeId node, Precision precision, const std::st
     if (!reason.empty()) e.reason += (e.reason.empty() ? "" : "; ") + reason;
 }
 
+void PrecisionPlan::setTensorMethod(const std::string& tensor, std::optional<CalibrationMethod> method) {
+    if (method && *method != CalibrationMethod::Auto)
+        mTensorMethods[tensor] = *method;
+    else
+        mTensorMethods.erase(tensor);
+}
+
 void PrecisionPlan::applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies) {
     for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}};
     for (const PrecisionPolicy* policy : policies) policy->apply(graph, *this);
@@ -87,6 +115,7 @@ nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
     }
     nlohmann::json json = {{"format", kFormat}, {"version", kVersion}, {"nodes", nodes}};
     if (!effective.empty()) json["effective"] = effective;
+    for (const auto& [tensor, method] : mTensorMethods) json["tensor_methods"][tensor] = amaxMethodKey(method);
     return json;
 }
 
@@ -108,6 +137,7 @@ Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann
         QL_ASSIGN_OR_RETURN(Precision p, precisionFromJson(value, "the precision of node '" + name + "'", label));
         plan.setRequested(*node, p);
     }
+    QL_RETURN_IF_ERROR(readTensorMethods(graph, json, label, plan));
     if (!unknown.empty()) {
         std::string names;
         for (size_t i = 0; i < unknown.size() && i < 10; ++i) names += (i ? ", '" : "'") + unknown[i] + "'";

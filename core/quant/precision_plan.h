@@ -12,9 +12,12 @@
 //     "version": 1,                        required
 //     "default": "fp32",                   optional: precision of unlisted nodes; absent: the default placement
 //     "nodes": { "<node name>": "int8" }   required; values "fp32" | "fp16" | "int8" (any case)
+//     "tensor_methods": { "<tensor>": "minmax" }  optional: per-tensor calibration method overrides
+//                                          ("minmax" | "percentile" | "entropy" | "mse"), see tensorMethods()
 //     "effective": { ... }                 written by save() for people and tools, ignored by load()
 //   }
 // Unknown node names are an error listing them; so is an unknown precision or format.
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,6 +28,7 @@
 
 #include "core/common/status.h"
 #include "core/model/graph.h"
+#include "core/quant/calibrator.h"
 
 namespace ql {
 
@@ -63,6 +67,13 @@ public:
     // Effective = requested for every node, reasons cleared; then each policy in order.
     void applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies);
 
+    // Per-tensor calibration method overrides: the amax the calibration computed for that method
+    // (TensorRange::amaxByMethod) replaces the tensor's own wherever plan and calibration meet (activationAmax).
+    // How `tune` keeps a layer INT8 whose input the calibration's method clips, and what the histogram panel edits.
+    const std::map<std::string, CalibrationMethod>& tensorMethods() const { return mTensorMethods; }
+    // `method` empty: the calibration's own again.
+    void setTensorMethod(const std::string& tensor, std::optional<CalibrationMethod> method);
+
     nlohmann::json toJson(const Graph& graph) const;
     // `label` names the source (a file) in messages.
     static Result<PrecisionPlan> fromJson(const Graph& graph, const nlohmann::json& json, const std::string& label);
@@ -79,6 +90,7 @@ private:
     Entry& entry(NodeId node) { return mEntries.at(static_cast<size_t>(node)); }
 
     std::vector<Entry> mEntries;  // per node, in graph order
+    std::map<std::string, CalibrationMethod> mTensorMethods;
 };
 
 }  // namespace ql

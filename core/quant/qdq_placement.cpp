@@ -276,9 +276,17 @@ PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& pla
     return precisions;
 }
 
-AmaxByName activationAmax(const CalibrationResult& calibration) {
+Result<AmaxByName> activationAmax(const CalibrationResult& calibration, const PrecisionPlan& plan) {
     AmaxByName amax;
     for (const auto& range : calibration.activations) amax[range.name] = range.amax;
+    for (const auto& [tensor, method] : plan.tensorMethods()) {
+        const auto range = std::find_if(calibration.activations.begin(), calibration.activations.end(),
+                                        [&](const TensorRange& r) { return r.name == tensor; });
+        if (range == calibration.activations.end() || !range->amaxByMethod)
+            return notFound("the plan calibrates tensor '" + tensor + "' with " + amaxMethodKey(method) +
+                            " but the calibration has no per-method amax for it; calibrate again with this model");
+        amax[tensor] = range->amaxByMethod->of(method);
+    }
     return amax;
 }
 

@@ -33,9 +33,11 @@ using PrecisionByName = std::unordered_map<std::string, Precision>;
 // Calibrated amax by activation tensor name.
 using AmaxByName = std::unordered_map<std::string, float>;
 
-// The plan's effective precision of every node of `graph`, and the calibration's activation amax.
+// The plan's effective precision of every node of `graph`.
 PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& plan);
-AmaxByName activationAmax(const CalibrationResult& calibration);
+// The calibration's activation amax, with the plan's per-tensor method overrides (PrecisionPlan::tensorMethods)
+// applied; an override of a tensor the calibration has no amax_by_method for is an error naming it.
+Result<AmaxByName> activationAmax(const CalibrationResult& calibration, const PrecisionPlan& plan);
 
 struct QdqEdge {
     NodeId consumer = kNoId;

@@ -47,8 +47,8 @@ Result<std::unique_ptr<QuantSimulator>> QuantSimulator::create(const Graph& grap
 
 Status QuantSimulator::prepare(const PrecisionPlan& plan, const CalibrationResult& calibration,
                                const QdqOptions& options) {
-    QL_ASSIGN_OR_RETURN(mPlacement,
-                        placeQdq(mGraph, effectivePrecisions(mGraph, plan), activationAmax(calibration), options));
+    QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
+    QL_ASSIGN_OR_RETURN(mPlacement, placeQdq(mGraph, effectivePrecisions(mGraph, plan), amax, options));
     mRules.resize(mGraph.nodes().size());
     for (const Node& node : mGraph.nodes()) {
         NodeRule& rule = mRules[static_cast<size_t>(node.id)];

@@ -17,6 +17,7 @@ const char* trtCalibrationAlgorithm(CalibrationMethod method) {
             return "MinMaxCalibration";
         case CalibrationMethod::Percentile:
         case CalibrationMethod::Mse:
+        case CalibrationMethod::Auto:
             break;
     }
     return "LegacyCalibration";

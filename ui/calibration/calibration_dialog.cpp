@@ -97,6 +97,7 @@ QWidget* CalibrationDialog::createDataGroup() {
     auto* form = new QFormLayout(group);
     form->addRow(mData);
     mMethod = new QComboBox(group);
+    mMethod->addItem(tr("Auto (per tensor, the best expected SQNR)"), static_cast<int>(CalibrationMethod::Auto));
     mMethod->addItem(tr("Entropy (TensorRT's default)"), static_cast<int>(CalibrationMethod::Entropy));
     mMethod->addItem(tr("Min/max"), static_cast<int>(CalibrationMethod::MinMax));
     mMethod->addItem(tr("Percentile"), static_cast<int>(CalibrationMethod::Percentile));
@@ -247,7 +248,7 @@ void CalibrationDialog::restoreSettings() {
     QSettings settings;
     settings.beginGroup(kGroup);
     mData->setPaths(settings.value(QStringLiteral("data")).toStringList());
-    const int method = settings.value(QStringLiteral("method"), static_cast<int>(CalibrationMethod::Entropy)).toInt();
+    const int method = settings.value(QStringLiteral("method"), static_cast<int>(CalibrationMethod::Auto)).toInt();
     setMethod(static_cast<CalibrationMethod>(method), settings.value(QStringLiteral("percentile"), 99.99).toDouble());
     mSamples->setValue(settings.value(QStringLiteral("samples"), 0).toInt());
     mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());

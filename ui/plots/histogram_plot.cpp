@@ -24,7 +24,7 @@ struct MethodLine {
 // One line per method, with a fixed colour per method so the user learns them.
 std::vector<MethodLine> methodLines(const TensorRange& range, const CalibrationConfig& config) {
     if (!range.amaxByMethod) {
-        return {{config.method, QString::fromStdString(calibrationMethodName(config)), range.amax}};
+        return {{range.method, QString::fromStdString(calibrationMethodName(range.method, config)), range.amax}};
     }
     const MethodAmax& m = *range.amaxByMethod;
     return {{CalibrationMethod::MinMax, QStringLiteral("minmax"), m.minmax},
@@ -43,6 +43,8 @@ int methodColorIndex(CalibrationMethod method) {
             return 2;
         case CalibrationMethod::Mse:
             return 1;
+        case CalibrationMethod::Auto:
+            break;
     }
     return 7;
 }
@@ -205,7 +207,7 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
     labelBackground.setAlpha(210);
     for (size_t k = 0; k < lines.size(); ++k) {
         const MethodLine& line = lines[k];
-        const bool chosen = line.method == config.method;
+        const bool chosen = line.method == range.method;
         const QColor color = seriesColor(methodColorIndex(line.method));
         auto* item = new QCPItemStraightLine(plot);
         for (QCPItemPosition* p : {item->point1, item->point2}) {

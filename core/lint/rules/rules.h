@@ -24,5 +24,10 @@ std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule();
 std::unique_ptr<LintRule> makeInt8GemvRule();
 std::unique_ptr<LintRule> makeSoftmaxNormInt8Rule();
 std::unique_ptr<LintRule> makeResizeQdqRule();
+std::unique_ptr<LintRule> makeCalibClippingRule();
+std::unique_ptr<LintRule> makeCalibMethodGapRule();
+std::unique_ptr<LintRule> makeCalibDeadRangeRule();
+std::unique_ptr<LintRule> makeCalibNonFiniteRule();
+std::unique_ptr<LintRule> makeCalibFewSamplesRule();
 
 }  // namespace ql::rules

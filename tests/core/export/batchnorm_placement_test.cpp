@@ -64,7 +64,7 @@ TEST(BatchNormPlacementTest, UnfoldedPlacementHasTheExportsFoldedWeightScales) {
     const PrecisionPlan plan(graph, Precision::Int8);
     auto exported = exportQdq(*original, plan, calibration(graph));
     ASSERT_TRUE(exported) << exported.status().message();
-    auto unfolded = placeQdq(graph, effectivePrecisions(graph, plan), activationAmax(calibration(graph)), {});
+    auto unfolded = placeQdq(graph, effectivePrecisions(graph, plan), *activationAmax(calibration(graph), plan), {});
     ASSERT_TRUE(unfolded) << unfolded.status().message();
     EXPECT_EQ(weightScales(graph, *unfolded), weightScales(exported->prepared->graph(), exported->placement));
     ASSERT_TRUE(foldedBatchNorm(graph, graph.node(*graph.findNode("conv0"))));
@@ -86,7 +86,7 @@ TEST(BatchNormPlacementTest, ResidualAddFusesThroughAFoldedBatchNorm) {
     const auto m = b.load();
     const Graph& graph = m->graph();
     const PrecisionPlan plan(graph, Precision::Int8);
-    auto placement = placeQdq(graph, effectivePrecisions(graph, plan), activationAmax(calibration(graph)), {});
+    auto placement = placeQdq(graph, effectivePrecisions(graph, plan), *activationAmax(calibration(graph), plan), {});
     ASSERT_TRUE(placement) << placement.status().message();
     bool skipQuantized = false;
     for (const auto& edge : placement->edges)

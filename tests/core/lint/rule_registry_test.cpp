@@ -10,11 +10,27 @@ namespace ql {
 namespace {
 
 TEST(RuleRegistryTest, ContractRuleIdsArePresent) {
-    for (const char* id : {"trt-grouped-conv-int8-alignment", "trt-convtranspose-weight-axis", "trt-qdq-axis-mismatch",
-                           "trt-int64-initializer", "trt-instancenorm", "trt-unsupported-op",
-                           "trt-residual-add-unquantized-input", "trt-qdq-blocks-bn-fusion", "trt-missing-scale",
-                           "trt-qdq-nonsymmetric", "trt-qdq-bias", "trt-qdq-activation-per-channel",
-                           "trt-concat-scales", "trt-int8-channel-alignment", "trt-int8-gemv", "trt-softmax-norm-int8"})
+    for (const char* id : {"trt-grouped-conv-int8-alignment",
+                           "trt-convtranspose-weight-axis",
+                           "trt-qdq-axis-mismatch",
+                           "trt-int64-initializer",
+                           "trt-instancenorm",
+                           "trt-unsupported-op",
+                           "trt-residual-add-unquantized-input",
+                           "trt-qdq-blocks-bn-fusion",
+                           "trt-missing-scale",
+                           "trt-qdq-nonsymmetric",
+                           "trt-qdq-bias",
+                           "trt-qdq-activation-per-channel",
+                           "trt-concat-scales",
+                           "trt-int8-channel-alignment",
+                           "trt-int8-gemv",
+                           "trt-softmax-norm-int8",
+                           "calib-clipping",
+                           "calib-method-gap",
+                           "calib-dead-range",
+                           "calib-non-finite",
+                           "calib-few-samples"})
         EXPECT_NE(findLintRule(id), nullptr) << id;
     EXPECT_EQ(findLintRule("no-such-rule"), nullptr);
 }
@@ -24,7 +40,7 @@ TEST(RuleRegistryTest, EveryRuleHasAUniqueIdAndIsDescribed) {
     for (const auto& rule : lintRules()) {
         const RuleInfo& info = rule->info();
         EXPECT_TRUE(ids.insert(info.id).second) << "duplicate " << info.id;
-        EXPECT_EQ(info.id.substr(0, 4), "trt-") << info.id;
+        EXPECT_TRUE(info.id.starts_with("trt-") || info.id.starts_with("calib-")) << info.id;
         EXPECT_GT(info.explanation.size(), 100u) << info.id;
         EXPECT_FALSE(info.source.empty()) << info.id;
         EXPECT_NE(info.versions, 0u) << info.id;

@@ -1,0 +1,193 @@
+// quantlens-cli tune MODEL --calib CALIB.json --data DATA [--labels L.npy] --target METRIC -o PLAN.json
+//                    [--plan START.json] [--budget N|Ns|Nm]... [--fallback fp16|fp32] [--metric-command 'CMD
+//                    {outputs}']
+//                    [--samples N] [--subset N] [--batch N] [--threads N] [--trt 8.6|10] [--json]
+// Finds the plan closest to all-INT8 whose outputs meet the target (tuning.h) and writes it, per-tensor
+// calibration methods included. Exit 0: the target holds; 1: the budget ran out first or no remedy reached it
+// (the best plan is still written); 2: bad input.
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/cli_util.h"
+#include "app/cli/commands.h"
+#include "app/cli/data_options.h"
+#include "core/common/json_util.h"
+#include "core/export/effective_plan.h"
+#include "core/lint/lint_policy.h"
+#include "core/quant/calibration_file.h"
+#include "core/quant/default_placement.h"
+#include "core/quant/metric_command.h"
+#include "core/quant/tuning_report.h"
+
+namespace ql::cli {
+
+namespace {
+
+struct TuneCliOptions {
+    std::string model;
+    std::string calib;
+    std::vector<std::string> data;
+    std::string labels;
+    std::string target;
+    std::string output;
+    std::string plan;
+    std::vector<std::string> budget;
+    std::string fallback = "fp16";
+    std::string metricCommand;
+    std::string trt = "10";
+    int64_t samples = 0;
+    int64_t subset = 0;
+    int64_t batch = 8;
+    int threads = 1;
+    bool json = false;
+};
+
+// "50" trials, "90s" seconds, "5m" minutes.
+Status parseBudget(const std::vector<std::string>& budgets, TuneOptions& options) {
+    for (const std::string& text : budgets) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        const std::string unit = end ? std::string(end) : std::string();
+        if (text.empty() || end == text.c_str() || !(value > 0.0) || (unit != "" && unit != "s" && unit != "m"))
+            return invalidArgument("--budget " + text + ": expected a number of trials (50) or a time (90s, 5m)");
+        if (unit.empty())
+            options.maxTrials = static_cast<int64_t>(value);
+        else
+            options.maxSeconds = unit == "m" ? value * 60.0 : value;
+    }
+    return Status::ok();
+}
+
+std::string valueText(const TuneTarget& target, double score) {
+    char text[48];
+    std::snprintf(text, sizeof(text), "%.3f", target.valueOf(score));
+    return text;
+}
+
+void printReport(const Graph& graph, const TuneReport& r) {
+    const TuneTarget& t = r.target;
+    std::printf("sensitivity on %lld samples (outputs vs FP32, one change alone; least robust first):\n",
+                static_cast<long long>(r.subsetSamples));
+    for (size_t i = 0; i < r.units.size() && i < 10; ++i)
+        std::printf("  layer  %-32s %-14s %8.2f dB\n", graph.node(r.units[i].layer).name.c_str(),
+                    graph.node(r.units[i].layer).opType.c_str(), r.units[i].outputSqnrDb);
+    for (size_t i = 0; i < r.tensors.size() && i < 5; ++i)
+        std::printf("  tensor %-32s %-14s %8.2f dB\n", graph.value(r.tensors[i].tensor).name.c_str(),
+                    amaxMethodKey(r.tensors[i].method), r.tensors[i].outputSqnrDb);
+    std::printf("%-4s %-10s %-28s %-20s %12s %-5s %7s  %s\n", "step", "action", "layer", "tensor / precision",
+                t.name().c_str(), "kept", "samples", "why");
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+        const TuneStep& s = r.steps[i];
+        std::string what = s.tensor.empty() ? std::string() : s.tensor;
+        if (s.action == TuneStep::Action::Method) what += " -> " + std::string(amaxMethodKey(s.method));
+        if (s.action == TuneStep::Action::Fallback || s.action == TuneStep::Action::GiveBack)
+            what = precisionName(s.precision);
+        std::printf("%-4zu %-10s %-28s %-20s %12s %-5s %7lld  %s\n", i + 1, tuneActionName(s.action),
+                    s.layer == kNoId ? "" : graph.node(s.layer).name.c_str(), what.c_str(),
+                    valueText(t, s.score).c_str(), s.kept ? "yes" : "no", static_cast<long long>(s.samples),
+                    s.why.c_str());
+    }
+    std::string keptOut;
+    for (NodeId n : r.keptOut) keptOut += (keptOut.empty() ? "" : ", ") + graph.node(n).name;
+    std::printf(
+        "%s: %s %s on %lld samples (start %s); %zu of %zu layers kept out of INT8%s%s%s; INT8 share of MACs "
+        "%.1f%%; %lld trials in %.1f s\n",
+        r.met ? "target met" : "target NOT met", t.name().c_str(), valueText(t, r.finalScore).c_str(),
+        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size(), r.units.size(),
+        keptOut.empty() ? "" : " (", keptOut.c_str(), keptOut.empty() ? "" : ")",
+        r.totalMacs ? 100.0 * static_cast<double>(r.int8Macs) / static_cast<double>(r.totalMacs) : 0.0,
+        static_cast<long long>(r.trials), r.seconds);
+}
+
+int runTune(const TuneCliOptions& options) {
+    TuneOptions tuning;
+    auto target = TuneTarget::parse(options.target);
+    if (!target) return failWith(target.status());
+    tuning.target = *target;
+    if (Status s = parseBudget(options.budget, tuning); !s.isOk()) return failWith(s);
+    const std::optional<Precision> fallback = parsePrecision(options.fallback);
+    if (!fallback || *fallback == Precision::Int8)
+        return failWith(invalidArgument("--fallback " + options.fallback + ": expected fp16 or fp32"));
+    tuning.fallback = *fallback;
+    if (tuning.target.needsLabels() && options.labels.empty())
+        return failWith(invalidArgument("--target " + options.target + " needs --labels"));
+    if (tuning.target.needsMetric()) {
+        if (options.metricCommand.empty())
+            return failWith(invalidArgument("--target " + options.target + " needs --metric-command"));
+        auto metric = metricCommand(options.metricCommand);
+        if (!metric) return failWith(metric.status());
+        tuning.metric = *metric;
+    }
+    const auto version = trtVersionOption(options.trt);
+    if (!version) return failWith(version.status());
+    auto model = loadModelOrReport(options.model);
+    if (!model) return kExitBadInput;
+    const Graph& graph = model->graph();
+    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph))
+                                      : PrecisionPlan::load(graph, options.plan);
+    if (!start) return failWith(start.status());
+    auto calibration = loadCalibration(graph, options.calib);
+    if (!calibration) return failWith(calibration.status());
+    auto data = openDataOption(graph, options.data);
+    if (!data) return failWith(data.status());
+    if (!options.labels.empty()) {
+        auto labels = readLabels(options.labels, (*data)->sampleCount());
+        if (!labels) return failWith(labels.status());
+        tuning.labels = std::move(labels).value();
+    }
+    const LintPolicy policy(*version, tuning.fallback);
+    tuning.policies = {&policy};
+    tuning.maxSamples = options.samples;
+    tuning.subsetSamples = options.subset;
+    tuning.batchSize = options.batch;
+    tuning.threads = options.threads;
+    const ProgressFn bar = terminalProgress("tuning");
+    auto report = tune(graph, *start, *calibration, **data, tuning, [&](const TuneProgress& p) {
+        if (bar && p.total > 0) bar(p.done, p.total);
+    });
+    endTerminalProgress();
+    if (!report) return failWith(report.status());
+    if (Status s = report->plan.save(graph, options.output); !s.isOk()) return failWith(s);
+    if (options.json)
+        std::cout << dumpJson(tuneReportToJson(graph, *report)) << std::endl;
+    else {
+        printReport(graph, *report);
+        std::cout << "wrote " << options.output << std::endl;
+    }
+    return report->met ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
+void addTuneCommand(CLI::App& app, int& exitCode) {
+    auto options = std::make_shared<TuneCliOptions>();
+    auto* cmd = app.add_subcommand("tune", "Find the plan closest to all-INT8 whose outputs meet a target");
+    cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
+    cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
+    cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
+    cmd->add_option("--labels", options->labels, "Class labels (.npy of integers), for accuracy-drop");
+    cmd->add_option("--target", options->target,
+                    "accuracy-drop<=X (points), top1-agreement>=X (%), output-sqnr>=X (dB), metric>=X or "
+                    "metric-drop<=X")
+        ->required();
+    cmd->add_option("-o,--output", options->output, "Precision plan to write (PLAN.json)")->required();
+    cmd->add_option("--plan", options->plan, "Plan to start from (default: INT8 for the weighted layers)");
+    cmd->add_option("--budget", options->budget, "Stop after N trials (50) or a time (90s, 5m); repeatable");
+    cmd->add_option("--fallback", options->fallback,
+                    "Precision of the layers kept out of INT8: fp16 (default) or fp32");
+    cmd->add_option("--metric-command", options->metricCommand,
+                    "Your metric: 'CMD {outputs}', {outputs} a folder of one .npy per output; prints one number, "
+                    "higher is better");
+    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6 or 10");
+    cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--subset", options->subset, "Samples of the tuning subset (default: a quarter, at least 64)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_flag("--json", options->json, "Print one JSON object (the report) instead of the table");
+    cmd->callback([options, &exitCode] { exitCode = runTune(*options); });
+}
+
+}  // namespace ql::cli

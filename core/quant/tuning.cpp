@@ -1,0 +1,394 @@
+#include "core/quant/tuning.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "core/quant/qdq_placement.h"
+#include "core/quant/tuning_evaluator.h"
+
+namespace ql {
+namespace {
+
+// A method is worth a trial when, alone, it brings the outputs at least this much closer to FP32.
+constexpr double kMethodGainDb = 1.0;
+
+std::string decibels(double db) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.1f dB", db);
+    return text;
+}
+
+// The INT8 nodes after `layer` that TensorRT fuses into it: a chain of single-consumer nodes the plan runs INT8
+// that quantize nothing themselves (activations, a folded BatchNormalization).
+std::vector<NodeId> fusedGroup(const Graph& graph, const PrecisionPlan& plan, NodeId layer,
+                               const std::set<NodeId>& quantizing) {
+    std::vector<NodeId> nodes{layer};
+    NodeId current = layer;
+    for (;;) {
+        const Node& node = graph.node(current);
+        if (node.outputs.size() != 1 || node.outputs[0] == kNoId) break;
+        const Value& out = graph.value(node.outputs[0]);
+        if (out.consumers.size() != 1 || out.isGraphOutput) break;
+        const NodeId next = out.consumers[0];
+        if (plan.effective(next) != Precision::Int8 || quantizing.count(next)) break;
+        nodes.push_back(next);
+        current = next;
+    }
+    return nodes;
+}
+
+Result<std::vector<TuneUnit>> findUnits(const Graph& graph, const PrecisionPlan& plan,
+                                        const CalibrationResult& calibration) {
+    QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
+    QL_ASSIGN_OR_RETURN(const QdqPlacement placement, placeQdq(graph, effectivePrecisions(graph, plan), amax, {}));
+    std::map<NodeId, std::vector<ValueId>> tensorsOf;
+    std::set<NodeId> quantizing;
+    for (const QdqEdge& e : placement.edges) {
+        quantizing.insert(e.consumer);
+        auto& tensors = tensorsOf[e.consumer];
+        if (!e.weight && std::find(tensors.begin(), tensors.end(), e.tensor) == tensors.end())
+            tensors.push_back(e.tensor);
+    }
+    std::vector<TuneUnit> units;
+    for (const auto& [layer, tensors] : tensorsOf) {
+        TuneUnit unit;
+        unit.layer = layer;
+        unit.nodes = fusedGroup(graph, plan, layer, quantizing);
+        unit.tensors = tensors;
+        for (NodeId n : unit.nodes) unit.macs += graph.node(n).cost.macs;
+        units.push_back(std::move(unit));
+    }
+    return units;
+}
+
+const TensorRange* rangeOf(const CalibrationResult& calibration, const std::string& name) {
+    for (const TensorRange& r : calibration.activations)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+// The method whose amax a tensor uses under `plan`.
+CalibrationMethod methodInUse(const PrecisionPlan& plan, const TensorRange& range) {
+    const auto it = plan.tensorMethods().find(range.name);
+    return it == plan.tensorMethods().end() ? range.method : it->second;
+}
+
+class Tuner {
+public:
+    Tuner(const Graph& graph, const CalibrationResult& calibration, const TuneOptions& options,
+          const TuneProgressFn& progress, std::stop_token stop)
+        : mGraph(graph), mCalibration(calibration), mOptions(options), mProgress(progress), mStop(std::move(stop)) {}
+
+    Result<TuneReport> run(const PrecisionPlan& start, DataSource& data);
+
+private:
+    Status prepare(DataSource& data);
+    Result<double> score(const PrecisionPlan& plan, size_t batches);
+    bool budgetLeft() const;
+    double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count(); }
+    void report(const std::string& phase, int64_t done, int64_t total, const std::string& step = {});
+    PrecisionPlan applied(PrecisionPlan plan) const {
+        plan.applyPolicies(mGraph, mOptions.policies);
+        return plan;
+    }
+    Status rankSensitivity(const PrecisionPlan& plan);
+    // One trial: scores `candidate`, records the step, adopts the candidate when it is not worse.
+    Status trial(PrecisionPlan candidate, TuneStep step);
+    Status tryMethods(const TuneUnit& unit);
+    Status confirmIfHolds();
+    Status giveBack(const PrecisionPlan& start);
+
+    const Graph& mGraph;
+    const CalibrationResult& mCalibration;
+    const TuneOptions& mOptions;
+    const TuneProgressFn& mProgress;
+    std::stop_token mStop;
+    std::chrono::steady_clock::time_point mStart = std::chrono::steady_clock::now();
+    std::unique_ptr<TuneEvaluator> mEvaluator;
+    ReferenceOutputs mSubsetReference, mAllReference;
+    size_t mSubsetBatches = 0;
+    size_t mBatches = 0;  // the batches scores come from now: the subset, then all once a confirmation failed
+    PrecisionPlan mPlan;
+    double mScore = 0.0;
+    bool mMet = false;
+    std::set<ValueId> mMethodTried;
+    TuneReport mReport;
+};
+
+void Tuner::report(const std::string& phase, int64_t done, int64_t total, const std::string& step) {
+    if (!mProgress) return;
+    mProgress({phase, done, total, mOptions.target.valueOf(mScore), step});
+}
+
+bool Tuner::budgetLeft() const {
+    if (mOptions.maxTrials > 0 && mReport.trials >= mOptions.maxTrials) return false;
+    return mOptions.maxSeconds <= 0.0 || elapsed() < mOptions.maxSeconds;
+}
+
+Status Tuner::prepare(DataSource& data) {
+    if (mProgress) mProgress({"reference", 0, 1, std::nullopt, "FP32 outputs"});
+    QL_ASSIGN_OR_RETURN(mEvaluator,
+                        TuneEvaluator::create(mGraph, mCalibration, data,
+                                              {mOptions.maxSamples, mOptions.batchSize, mOptions.threads}, mStop));
+    const size_t all = mEvaluator->batchCount();
+    const int64_t samples = mEvaluator->samplesIn(all);
+    if (mOptions.target.needsLabels() && static_cast<int64_t>(mOptions.labels.size()) < samples)
+        return invalidArgument("--target " + mOptions.target.name() + " needs one label per sample: the labels hold " +
+                               std::to_string(mOptions.labels.size()) + " for " + std::to_string(samples) + " samples");
+    const int64_t wanted = mOptions.subsetSamples > 0 ? mOptions.subsetSamples : std::max<int64_t>(64, samples / 4);
+    mSubsetBatches = all;
+    while (mSubsetBatches > 1 && mEvaluator->samplesIn(mSubsetBatches - 1) >= wanted) --mSubsetBatches;
+    mBatches = mSubsetBatches;
+    mReport.samples = samples;
+    mReport.subsetSamples = mEvaluator->samplesIn(mSubsetBatches);
+    for (auto [reference, batches] : {std::pair{&mSubsetReference, mSubsetBatches}, std::pair{&mAllReference, all}}) {
+        reference->outputs = mEvaluator->fp32Outputs(batches);
+        const int64_t n = mEvaluator->samplesIn(batches);
+        if (!mOptions.labels.empty()) {
+            reference->labels.assign(
+                mOptions.labels.begin(),
+                mOptions.labels.begin() + std::min<int64_t>(n, static_cast<int64_t>(mOptions.labels.size())));
+            const std::vector<int64_t> top = topClasses(reference->outputs.at(0).second);
+            int64_t correct = 0;
+            for (size_t i = 0; i < top.size() && i < reference->labels.size(); ++i)
+                correct += top[i] == reference->labels[i];
+            reference->accuracy = top.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(top.size());
+        }
+        if (mOptions.target.needsMetric()) {
+            if (!mOptions.metric)
+                return invalidArgument("--target " + mOptions.target.name() + " needs --metric-command");
+            QL_ASSIGN_OR_RETURN(reference->metric, mOptions.metric(reference->outputs));
+        }
+        if (mSubsetBatches == all) {
+            mAllReference = mSubsetReference;
+            break;
+        }
+    }
+    if (mOptions.target.needsMetric()) mReport.fp32Metric = mAllReference.metric;
+    return Status::ok();
+}
+
+Result<double> Tuner::score(const PrecisionPlan& plan, size_t batches) {
+    QL_ASSIGN_OR_RETURN(const NamedTensors outputs, mEvaluator->outputs(plan, batches, mStop));
+    const ReferenceOutputs& reference = batches == mSubsetBatches ? mSubsetReference : mAllReference;
+    return scoreOutputs(mOptions.target, reference, outputs, mOptions.metric);
+}
+
+Status Tuner::rankSensitivity(const PrecisionPlan& plan) {
+    QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, plan, mCalibration));
+    std::vector<IsolatedChange> changes;
+    for (const TuneUnit& unit : mReport.units) changes.push_back({unit.nodes, kNoId, 0.0f});
+    QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(mCalibration, plan));
+    std::set<ValueId> tensors;
+    for (const TuneUnit& unit : mReport.units) tensors.insert(unit.tensors.begin(), unit.tensors.end());
+    for (ValueId t : tensors) {
+        const TensorRange* range = rangeOf(mCalibration, mGraph.value(t).name);
+        const float a = amax.at(mGraph.value(t).name);
+        changes.push_back({{}, t, a});
+        mReport.tensors.push_back({t, range ? methodInUse(plan, *range) : CalibrationMethod::Entropy, a, 0.0});
+    }
+    QL_ASSIGN_OR_RETURN(
+        const std::vector<double> db,
+        mEvaluator->isolatedSqnr(
+            changes, mSubsetBatches, [&](int64_t done, int64_t total) { report("sensitivity", done, total); }, mStop));
+    for (size_t i = 0; i < mReport.units.size(); ++i) mReport.units[i].outputSqnrDb = db[i];
+    for (size_t i = 0; i < mReport.tensors.size(); ++i) mReport.tensors[i].outputSqnrDb = db[mReport.units.size() + i];
+    std::stable_sort(mReport.units.begin(), mReport.units.end(),
+                     [](const TuneUnit& a, const TuneUnit& b) { return a.outputSqnrDb < b.outputSqnrDb; });
+    std::stable_sort(
+        mReport.tensors.begin(), mReport.tensors.end(),
+        [](const TensorSensitivity& a, const TensorSensitivity& b) { return a.outputSqnrDb < b.outputSqnrDb; });
+    mReport.sensitivityPasses = mEvaluator->isolatedPasses() / static_cast<double>(std::max<size_t>(1, mSubsetBatches));
+    return Status::ok();
+}
+
+Status Tuner::trial(PrecisionPlan candidate, TuneStep step) {
+    candidate = applied(std::move(candidate));
+    QL_ASSIGN_OR_RETURN(step.score, score(candidate, mBatches));
+    ++mReport.trials;
+    step.samples = mEvaluator->samplesIn(mBatches);
+    step.kept = step.score >= mScore;
+    if (step.kept) {
+        mPlan = std::move(candidate);
+        mScore = step.score;
+    }
+    report(mBatches == mSubsetBatches ? "tuning" : "tuning (all samples)", mReport.trials, mOptions.maxTrials,
+           tuneActionName(step.action) + std::string(" ") +
+               (step.layer != kNoId ? mGraph.node(step.layer).name : step.tensor));
+    mReport.steps.push_back(std::move(step));
+    return Status::ok();
+}
+
+// Another method for the unit's input tensors, where one alone brings the outputs >= kMethodGainDb closer to FP32.
+Status Tuner::tryMethods(const TuneUnit& unit) {
+    for (ValueId t : unit.tensors) {
+        if (!mMethodTried.insert(t).second || !budgetLeft()) continue;
+        const std::string& name = mGraph.value(t).name;
+        const TensorRange* range = rangeOf(mCalibration, name);
+        if (!range || !range->amaxByMethod) continue;
+        const CalibrationMethod current = methodInUse(mPlan, *range);
+        const float currentAmax = range->amaxByMethod->of(current);
+        std::vector<IsolatedChange> changes{{{}, t, currentAmax}};
+        std::vector<CalibrationMethod> methods{current};
+        for (CalibrationMethod m : kAmaxMethods) {
+            const float a = range->amaxByMethod->of(m);
+            if (m == current || std::fabs(a - currentAmax) <= 1e-6f * std::max(1.0f, currentAmax)) continue;
+            changes.push_back({{}, t, a});
+            methods.push_back(m);
+        }
+        if (changes.size() < 2) continue;
+        QL_ASSIGN_OR_RETURN(const std::vector<double> db, mEvaluator->isolatedSqnr(changes, mSubsetBatches, {}, mStop));
+        const size_t best = static_cast<size_t>(std::max_element(db.begin() + 1, db.end()) - db.begin());
+        if (db[best] < db[0] + kMethodGainDb) continue;
+        PrecisionPlan candidate = mPlan;
+        candidate.setTensorMethod(name, methods[best]);
+        TuneStep step;
+        step.action = TuneStep::Action::Method;
+        step.layer = unit.layer;
+        step.tensor = name;
+        step.method = methods[best];
+        step.why = std::string(amaxMethodKey(methods[best])) + " alone: " + decibels(db[best]) + " at the outputs, " +
+                   amaxMethodKey(current) + " " + decibels(db[0]);
+        QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
+    }
+    return Status::ok();
+}
+
+// When the target holds on the batches in use: on all samples too? If not, scores come from all samples now.
+Status Tuner::confirmIfHolds() {
+    if (!mOptions.target.holds(mScore)) return Status::ok();
+    if (mBatches == mEvaluator->batchCount()) {
+        mMet = true;
+        return Status::ok();
+    }
+    mBatches = mEvaluator->batchCount();
+    QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mBatches));
+    ++mReport.trials;
+    TuneStep step;
+    step.action = TuneStep::Action::Confirm;
+    step.score = mScore;
+    step.kept = true;
+    step.samples = mEvaluator->samplesIn(mBatches);
+    mReport.steps.push_back(step);
+    mMet = mOptions.target.holds(mScore);
+    return Status::ok();
+}
+
+// The units that fell back, most robust first: back to their start precision while the target still holds.
+Status Tuner::giveBack(const PrecisionPlan& start) {
+    for (auto unit = mReport.units.rbegin(); unit != mReport.units.rend(); ++unit) {
+        if (mPlan.requested(unit->layer) == start.requested(unit->layer) || !budgetLeft()) continue;
+        PrecisionPlan candidate = mPlan;
+        for (NodeId n : unit->nodes) candidate.setRequested(n, start.requested(n));
+        candidate = applied(std::move(candidate));
+        QL_ASSIGN_OR_RETURN(const double s, score(candidate, mBatches));
+        ++mReport.trials;
+        TuneStep step;
+        step.action = TuneStep::Action::GiveBack;
+        step.layer = unit->layer;
+        step.precision = start.requested(unit->layer);
+        step.score = s;
+        step.samples = mEvaluator->samplesIn(mBatches);
+        step.kept = mOptions.target.holds(s);
+        if (step.kept) {
+            mPlan = std::move(candidate);
+            mScore = s;
+        }
+        report("giving back", mReport.trials, mOptions.maxTrials, "give-back " + mGraph.node(unit->layer).name);
+        mReport.steps.push_back(std::move(step));
+    }
+    return Status::ok();
+}
+
+Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
+    QL_RETURN_IF_ERROR(prepare(data));
+    mReport.target = mOptions.target;
+    mPlan = applied(start);
+    QL_ASSIGN_OR_RETURN(mReport.startScore, score(mPlan, mEvaluator->batchCount()));
+    QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mBatches));
+    mReport.trials = 1;
+    mReport.steps.push_back({TuneStep::Action::Baseline,
+                             kNoId,
+                             {},
+                             CalibrationMethod::Entropy,
+                             Precision::Int8,
+                             mScore,
+                             true,
+                             mEvaluator->samplesIn(mBatches),
+                             {}});
+    QL_RETURN_IF_ERROR(confirmIfHolds());
+    if (!mMet) QL_RETURN_IF_ERROR(rankSensitivity(mPlan));
+    for (const TuneUnit& unit : mReport.units) {
+        if (mMet || !budgetLeft()) break;
+        QL_RETURN_IF_ERROR(tryMethods(unit));
+        QL_RETURN_IF_ERROR(confirmIfHolds());
+        if (mMet || !budgetLeft()) break;
+        PrecisionPlan candidate = mPlan;
+        for (NodeId n : unit.nodes) candidate.setRequested(n, mOptions.fallback);
+        TuneStep step;
+        step.action = TuneStep::Action::Fallback;
+        step.layer = unit.layer;
+        step.precision = mOptions.fallback;
+        step.why = "alone in INT8: " + decibels(unit.outputSqnrDb) + " at the outputs";
+        QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
+        QL_RETURN_IF_ERROR(confirmIfHolds());
+    }
+    if (mMet) QL_RETURN_IF_ERROR(giveBack(start));
+    if (mBatches != mEvaluator->batchCount()) {
+        QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mEvaluator->batchCount()));
+        mMet = mOptions.target.holds(mScore);
+    }
+    mReport.met = mMet;
+    mReport.finalScore = mScore;
+    for (const TuneUnit& unit : mReport.units)
+        if (mPlan.effective(unit.layer) != Precision::Int8) mReport.keptOut.push_back(unit.layer);
+    std::tie(mReport.int8Macs, mReport.totalMacs) = int8Macs(mGraph, mPlan);
+    mReport.plan = mPlan;
+    mReport.seconds = elapsed();
+    return std::move(mReport);
+}
+
+}  // namespace
+
+const char* tuneActionName(TuneStep::Action action) {
+    switch (action) {
+        case TuneStep::Action::Baseline:
+            return "baseline";
+        case TuneStep::Action::Method:
+            return "method";
+        case TuneStep::Action::Fallback:
+            return "fallback";
+        case TuneStep::Action::GiveBack:
+            return "give-back";
+        case TuneStep::Action::Confirm:
+            return "confirm";
+    }
+    return "baseline";
+}
+
+std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan) {
+    int64_t int8 = 0, total = 0;
+    for (const Node& node : graph.nodes()) {
+        total += node.cost.macs;
+        if (plan.effective(node.id) == Precision::Int8) int8 += node.cost.macs;
+    }
+    return {int8, total};
+}
+
+Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const CalibrationResult& calibration,
+                        DataSource& data, const TuneOptions& options, const TuneProgressFn& progress,
+                        std::stop_token stop) {
+    if (start.size() != graph.nodes().size()) return invalidArgument("the precision plan was made for another model");
+    try {
+        Tuner tuner(graph, calibration, options, progress, std::move(stop));
+        return tuner.run(start, data);
+    } catch (const std::bad_alloc&) {
+        return invalidArgument("tuning ran out of memory; use --samples to tune on fewer samples");
+    }
+}
+
+}  // namespace ql

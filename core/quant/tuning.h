@@ -1,0 +1,107 @@
+#pragma once
+// Accuracy-targeted mixed precision (`quantlens-cli tune`, Quantize > Tune... in the window).
+//
+// 1. Units: every INT8 layer of the start plan that quantizes an input (the consumers of placeQdq's edges),
+//    with the INT8 nodes TensorRT fuses after it (its activation, a folded BatchNormalization); and the
+//    activation tensors those layers quantize.
+// 2. Sensitivity, measured on the model's outputs (not the layer's own SQNR): each unit alone in INT8, and each
+//    tensor alone quantized, everything else FP32, on the tuning subset (tuning_evaluator.h).
+// 3. Greedy, least robust unit first: the cheaper remedy that keeps INT8 first (another calibration method for
+//    the unit's input tensor, when that method alone brings the outputs at least 1 dB closer to FP32), then
+//    the unit in the fallback precision. A change is kept when the target's score does not get worse. When
+//    the target holds on the subset it is confirmed on all samples (which the tuner uses from then on if not).
+// 4. Give back: the units that fell back return to INT8, most robust first, while the target still holds on
+//    all samples.
+// Budget: trials (plan evaluations) and seconds; when it runs out the best plan so far is returned, met=false.
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/data/data_source.h"
+#include "core/quant/calibration.h"
+#include "core/quant/precision_plan.h"
+#include "core/quant/tuning_target.h"
+
+namespace ql {
+
+struct TuneOptions {
+    TuneTarget target;
+    Precision fallback = Precision::Fp16;
+    int64_t maxTrials = 0;      // plan evaluations; 0: no limit
+    double maxSeconds = 0.0;    // 0: no limit
+    int64_t maxSamples = 0;     // 0: all samples of the data
+    int64_t batchSize = 8;      // when the model's batch axis is not fixed
+    int64_t subsetSamples = 0;  // the tuning subset; 0: a quarter of the samples, at least 64 (all, when fewer)
+    int threads = 1;
+    std::vector<int64_t> labels;  // one class per sample (accuracy-drop)
+    OutputMetricFn metric;        // metric, metric-drop
+    // Applied to the plan after every change (TensorRT's fallbacks: LintPolicy), so effective precisions hold.
+    std::vector<const PrecisionPolicy*> policies;
+};
+
+struct TuneUnit {
+    NodeId layer = kNoId;          // the layer that quantizes its inputs
+    std::vector<NodeId> nodes;     // the layer and the INT8 nodes fused after it
+    std::vector<ValueId> tensors;  // the activation tensors it quantizes
+    double outputSqnrDb = 0.0;     // outputs vs FP32 with this unit alone INT8
+    int64_t macs = 0;
+};
+
+struct TensorSensitivity {
+    ValueId tensor = kNoId;
+    CalibrationMethod method = CalibrationMethod::Entropy;  // of the amax measured
+    float amax = 0.0f;
+    double outputSqnrDb = 0.0;  // outputs vs FP32 with this tensor alone quantized
+};
+
+struct TuneStep {
+    enum class Action { Baseline, Method, Fallback, GiveBack, Confirm };
+    Action action = Action::Baseline;
+    NodeId layer = kNoId;
+    std::string tensor;
+    CalibrationMethod method = CalibrationMethod::Entropy;  // Method: the one tried
+    Precision precision = Precision::Int8;                  // Fallback / GiveBack: the layer's new precision
+    double score = 0.0;                                     // TuneTarget score after the change
+    bool kept = false;
+    int64_t samples = 0;  // the samples the score comes from
+    std::string why;      // e.g. "mse alone: 41.2 dB at the outputs, entropy 18.5 dB"
+};
+const char* tuneActionName(TuneStep::Action action);  // "baseline", "method", "fallback", "give-back", "confirm"
+
+struct TuneProgress {
+    std::string phase;  // "reference", "sensitivity", "tuning", "giving back"
+    int64_t done = 0, total = 0;
+    std::optional<double> value;  // the target's current value (e.g. the accuracy drop)
+    std::string step;             // what was just tried
+};
+using TuneProgressFn = std::function<void(const TuneProgress&)>;
+
+struct TuneReport {
+    TuneTarget target;
+    bool met = false;
+    PrecisionPlan plan;                // requested precisions and per-tensor methods; effective ones applied
+    std::optional<double> fp32Metric;  // metric targets: the user's metric of the FP32 outputs (all samples)
+    double startScore = 0.0;           // on all samples
+    double finalScore = 0.0;           // on all samples
+    std::vector<TuneStep> steps;
+    std::vector<TuneUnit> units;             // least robust first
+    std::vector<TensorSensitivity> tensors;  // least robust first
+    std::vector<NodeId> keptOut;             // units INT8 in the start plan and not at the end
+    int64_t int8Macs = 0, totalMacs = 0;
+    int64_t trials = 0;
+    double seconds = 0.0;
+    double sensitivityPasses = 0.0;  // graph passes the ranking cost per batch (node runs / graph nodes)
+    int64_t samples = 0, subsetSamples = 0;
+};
+
+// `start`: the requested plan to tune (the default placement, or a user's plan).
+Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const CalibrationResult& calibration,
+                        DataSource& data, const TuneOptions& options, const TuneProgressFn& progress = {},
+                        std::stop_token stop = {});
+
+// The INT8 share of the model's MACs (node costs) under a plan's effective precisions.
+std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan);
+
+}  // namespace ql

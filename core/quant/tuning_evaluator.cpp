@@ -1,0 +1,221 @@
+#include "core/quant/tuning_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/quant/simulation.h"
+
+namespace ql {
+namespace {
+
+// Keeps every value a run produces.
+class KeepAll final : public TensorObserver {
+public:
+    explicit KeepAll(size_t values) : mValues(values) {}
+    void observe(const Node&, ValueId value, const Tensor& tensor) override {
+        mValues[static_cast<size_t>(value)] = tensor;
+    }
+    std::vector<Tensor> mValues;
+};
+
+// Quantizes one tensor wherever a node reads it.
+class TensorQuantizer final : public NodeInterceptor {
+public:
+    TensorQuantizer(ValueId tensor, float amax) : mTensor(tensor), mScale(std::max(amax, 1e-8f) / 127.0f) {}
+    Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
+        for (size_t i = 0; i < inputs.size() && i < node.inputs.size(); ++i)
+            if (node.inputs[i] == mTensor && inputs[i].dtype() == DataType::Float)
+                inputs[i] = fakeQuantize(inputs[i], {mScale});
+        return Status::ok();
+    }
+    Status afterNode(const Node&, std::vector<Tensor>&) override { return Status::ok(); }
+
+private:
+    ValueId mTensor;
+    float mScale;
+};
+
+// Runs the nodes downstream of a change through `inner`; every other node gives its kept FP32 outputs.
+class PartialRun final : public NodeInterceptor {
+public:
+    PartialRun(const std::vector<bool>& downstream, const std::vector<Tensor>& kept, NodeInterceptor& inner,
+               int64_t& nodeRuns)
+        : mDownstream(downstream), mKept(kept), mInner(inner), mNodeRuns(nodeRuns) {}
+    bool provideOutputs(const Node& node, std::vector<Tensor>& outputs) override {
+        if (mDownstream[static_cast<size_t>(node.id)]) return false;
+        for (size_t o = 0; o < outputs.size() && o < node.outputs.size(); ++o)
+            if (node.outputs[o] != kNoId) outputs[o] = mKept[static_cast<size_t>(node.outputs[o])];
+        return true;
+    }
+    Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
+        ++mNodeRuns;
+        return mInner.beforeNode(node, inputs);
+    }
+    Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
+        return mInner.afterNode(node, outputs);
+    }
+
+private:
+    const std::vector<bool>& mDownstream;
+    const std::vector<Tensor>& mKept;
+    NodeInterceptor& mInner;
+    int64_t& mNodeRuns;
+};
+
+// Sums of squares of FP32 outputs and of their differences from a changed run's.
+struct SqnrSums {
+    double signal = 0.0, noise = 0.0;
+    void add(const NamedTensors& reference, const NamedTensors& changed) {
+        for (size_t o = 0; o < reference.size() && o < changed.size(); ++o) {
+            const Tensor& a = reference[o].second;
+            const Tensor& b = changed[o].second;
+            if (a.dtype() != DataType::Float || b.dtype() != DataType::Float || a.shape() != b.shape()) continue;
+            const std::span<const float> x = a.span<float>(), y = b.span<float>();
+            for (size_t i = 0; i < x.size(); ++i) {
+                signal += double{x[i]} * x[i];
+                noise += (double{x[i]} - y[i]) * (double{x[i]} - y[i]);
+            }
+        }
+    }
+    double db() const {
+        if (noise <= 0.0) return 200.0;
+        if (signal <= 0.0) return -200.0;
+        return std::min(200.0, 10.0 * std::log10(signal / noise));
+    }
+};
+
+PrecisionPlan unitPlan(const Graph& graph, const std::vector<NodeId>& nodes) {
+    PrecisionPlan plan(graph, Precision::Fp32);
+    for (NodeId n : nodes) plan.setRequested(n, Precision::Int8);
+    return plan;
+}
+
+}  // namespace
+
+NamedTensors concatBatches(const std::vector<NamedTensors>& batches) {
+    NamedTensors out;
+    if (batches.empty()) return out;
+    for (size_t o = 0; o < batches[0].size(); ++o) {
+        const Tensor& first = batches[0][o].second;
+        Shape shape = first.shape();
+        if (shape.empty()) {
+            out.push_back(batches[0][o]);
+            continue;
+        }
+        shape[0] = 0;
+        for (const NamedTensors& b : batches) shape[0] += b[o].second.dim(0);
+        Tensor all(first.dtype(), shape);
+        auto* dst = static_cast<std::byte*>(all.rawData());
+        for (const NamedTensors& b : batches) {
+            const Tensor& t = b[o].second;
+            const size_t bytes = static_cast<size_t>(t.elementCount()) * dataTypeSize(t.dtype());
+            if (bytes) std::memcpy(dst, t.rawData(), bytes);
+            dst += bytes;
+        }
+        out.emplace_back(batches[0][o].first, std::move(all));
+    }
+    return out;
+}
+
+Result<std::unique_ptr<TuneEvaluator>> TuneEvaluator::create(const Graph& graph, const CalibrationResult& calibration,
+                                                             DataSource& data, const Options& options,
+                                                             std::stop_token stop) {
+    std::unique_ptr<TuneEvaluator> e(new TuneEvaluator(graph, calibration));
+    const Batching batch = batchingFor(graph, options.batchSize);
+    int64_t total = data.sampleCount();
+    if (options.maxSamples > 0) total = std::min(total, options.maxSamples);
+    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    if (usable <= 0)
+        return invalidArgument("tuning needs at least " + std::to_string(batch.size) + " samples but the data holds " +
+                               std::to_string(total));
+    QL_ASSIGN_OR_RETURN(e->mExecutor, Executor::create(graph, {options.threads}));
+    for (int64_t first = 0; first < usable; first += batch.size) {
+        if (stop.stop_requested()) return cancelled();
+        const int64_t count = std::min(batch.size, usable - first);
+        QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
+        QL_ASSIGN_OR_RETURN(NamedTensors outputs, e->mExecutor->run(inputs, {.stop = stop}));
+        e->mInputs.push_back(std::move(inputs));
+        e->mFp32Outputs.push_back(std::move(outputs));
+    }
+    return e;
+}
+
+int64_t TuneEvaluator::samplesIn(size_t batches) const {
+    int64_t n = 0;
+    for (size_t b = 0; b < batches && b < mInputs.size(); ++b)
+        n += mInputs[b].empty() || mInputs[b][0].second.rank() == 0 ? 1 : mInputs[b][0].second.dim(0);
+    return n;
+}
+
+NamedTensors TuneEvaluator::fp32Outputs(size_t batches) const {
+    batches = std::min(batches, mFp32Outputs.size());
+    return concatBatches({mFp32Outputs.begin(), mFp32Outputs.begin() + static_cast<std::ptrdiff_t>(batches)});
+}
+
+Result<NamedTensors> TuneEvaluator::outputs(const PrecisionPlan& plan, size_t batches, std::stop_token stop) {
+    QL_ASSIGN_OR_RETURN(auto simulator, QuantSimulator::create(mGraph, plan, mCalibration));
+    std::vector<NamedTensors> out;
+    for (size_t b = 0; b < batches && b < mInputs.size(); ++b) {
+        QL_ASSIGN_OR_RETURN(NamedTensors o, mExecutor->run(mInputs[b], {.interceptor = simulator.get(), .stop = stop}));
+        out.push_back(std::move(o));
+    }
+    return concatBatches(out);
+}
+
+std::vector<bool> TuneEvaluator::downstreamOf(const IsolatedChange& change) const {
+    std::vector<bool> down(mGraph.nodes().size(), false);
+    std::vector<bool> affected(mGraph.values().size(), false);
+    if (change.tensor != kNoId) affected[static_cast<size_t>(change.tensor)] = true;
+    for (NodeId n : change.int8Nodes) down[static_cast<size_t>(n)] = true;
+    for (const Node& node : mGraph.nodes()) {  // topological order
+        bool reached = down[static_cast<size_t>(node.id)];
+        for (ValueId in : node.inputs) reached = reached || (in != kNoId && affected[static_cast<size_t>(in)]);
+        if (!reached) continue;
+        down[static_cast<size_t>(node.id)] = true;
+        for (ValueId out : node.outputs)
+            if (out != kNoId) affected[static_cast<size_t>(out)] = true;
+    }
+    return down;
+}
+
+Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<IsolatedChange>& changes, size_t batches,
+                                                        const std::function<void(int64_t, int64_t)>& progress,
+                                                        std::stop_token stop) {
+    batches = std::min(batches, mInputs.size());
+    std::vector<std::unique_ptr<NodeInterceptor>> inner;
+    std::vector<std::vector<bool>> downstream;
+    for (const IsolatedChange& c : changes) {
+        if (c.tensor != kNoId) {
+            inner.push_back(std::make_unique<TensorQuantizer>(c.tensor, c.amax));
+        } else {
+            QL_ASSIGN_OR_RETURN(auto simulator,
+                                QuantSimulator::create(mGraph, unitPlan(mGraph, c.int8Nodes), mCalibration));
+            inner.push_back(std::move(simulator));
+        }
+        downstream.push_back(downstreamOf(c));
+    }
+    std::vector<SqnrSums> sums(changes.size());
+    const auto total = static_cast<int64_t>(changes.size() * batches);
+    for (size_t b = 0; b < batches; ++b) {
+        KeepAll kept(mGraph.values().size());
+        QL_ASSIGN_OR_RETURN(NamedTensors fp32, mExecutor->run(mInputs[b], {.observer = &kept, .stop = stop}));
+        for (size_t c = 0; c < changes.size(); ++c) {
+            if (stop.stop_requested()) return cancelled();
+            PartialRun partial(downstream[c], kept.mValues, *inner[c], mNodeRuns);
+            QL_ASSIGN_OR_RETURN(NamedTensors changed,
+                                mExecutor->run(mInputs[b], {.interceptor = &partial, .stop = stop}));
+            sums[c].add(mFp32Outputs[b], changed);
+            if (progress) progress(static_cast<int64_t>(b * changes.size() + c + 1), total);
+        }
+    }
+    std::vector<double> db;
+    for (const SqnrSums& s : sums) db.push_back(s.db());
+    return db;
+}
+
+double TuneEvaluator::isolatedPasses() const {
+    return static_cast<double>(mNodeRuns) / static_cast<double>(std::max<size_t>(1, mGraph.nodes().size()));
+}
+
+}  // namespace ql

@@ -1,0 +1,66 @@
+#include "core/quant/tuning_report.h"
+
+namespace ql {
+namespace {
+
+nlohmann::json stepJson(const Graph& graph, const TuneReport& report, const TuneStep& step, size_t index) {
+    nlohmann::json j = {{"step", index + 1},
+                        {"action", tuneActionName(step.action)},
+                        {"value", report.target.valueOf(step.score)},
+                        {"kept", step.kept},
+                        {"samples", step.samples}};
+    if (step.layer != kNoId) j["layer"] = graph.node(step.layer).name;
+    if (!step.tensor.empty()) j["tensor"] = step.tensor;
+    if (step.action == TuneStep::Action::Method) j["method"] = amaxMethodKey(step.method);
+    if (step.action == TuneStep::Action::Fallback || step.action == TuneStep::Action::GiveBack)
+        j["precision"] = precisionName(step.precision);
+    if (!step.why.empty()) j["why"] = step.why;
+    return j;
+}
+
+}  // namespace
+
+nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
+    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), tensors = nlohmann::json::array(),
+                   keptOut = nlohmann::json::array();
+    for (size_t i = 0; i < report.steps.size(); ++i) steps.push_back(stepJson(graph, report, report.steps[i], i));
+    for (const TuneUnit& u : report.units) {
+        nlohmann::json nodes = nlohmann::json::array();
+        for (NodeId n : u.nodes) nodes.push_back(graph.node(n).name);
+        layers.push_back({{"layer", graph.node(u.layer).name},
+                          {"op", graph.node(u.layer).opType},
+                          {"nodes", nodes},
+                          {"output_sqnr_db", u.outputSqnrDb},
+                          {"macs", u.macs}});
+    }
+    for (const TensorSensitivity& t : report.tensors)
+        tensors.push_back({{"tensor", graph.value(t.tensor).name},
+                           {"method", amaxMethodKey(t.method)},
+                           {"amax", t.amax},
+                           {"output_sqnr_db", t.outputSqnrDb}});
+    for (NodeId n : report.keptOut)
+        keptOut.push_back({{"layer", graph.node(n).name},
+                           {"op", graph.node(n).opType},
+                           {"precision", precisionName(report.plan.effective(n))}});
+    nlohmann::json j = {
+        {"target", report.target.text()},
+        {"met", report.met},
+        {"samples", report.samples},
+        {"subset_samples", report.subsetSamples},
+        {"start", report.target.valueOf(report.startScore)},
+        {"final", report.target.valueOf(report.finalScore)},
+        {"steps", steps},
+        {"sensitivity", {{"layers", layers}, {"tensors", tensors}}},
+        {"kept_out", keptOut},
+        {"int8_macs", report.int8Macs},
+        {"total_macs", report.totalMacs},
+        {"int8_mac_share",
+         report.totalMacs ? static_cast<double>(report.int8Macs) / static_cast<double>(report.totalMacs) : 0.0},
+        {"trials", report.trials},
+        {"seconds", report.seconds},
+        {"sensitivity_passes", report.sensitivityPasses}};
+    if (report.fp32Metric) j["fp32_metric"] = *report.fp32Metric;
+    return j;
+}
+
+}  // namespace ql

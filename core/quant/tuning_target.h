@@ -1,0 +1,64 @@
+#pragma once
+// What `tune` aims for, and how a set of model outputs scores against it.
+//   accuracy-drop<=X    top-1 accuracy of the first output against labels: FP32 minus quantized, in points
+//   top1-agreement>=X   share (%) of samples whose top-1 class matches FP32's
+//   output-sqnr>=X      SQNR (dB) of all float outputs against FP32's
+//   metric>=X           the user's metric (a number, higher is better) of the quantized outputs
+//   metric-drop<=X      the user's metric of the FP32 outputs minus that of the quantized outputs
+// Every target is scored as a number where higher is better (score()), so the tuner compares plans one way.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/exec/executor.h"
+
+namespace ql {
+
+// The user's metric of a model's outputs: every graph output, all evaluation samples in order along axis 0.
+// Higher is better.
+using OutputMetricFn = std::function<Result<double>(const NamedTensors& outputs)>;
+
+class TuneTarget {
+public:
+    enum class Kind { AccuracyDrop, Top1Agreement, OutputSqnr, Metric, MetricDrop };
+
+    // "accuracy-drop<=0.5", "top1-agreement>=99", "output-sqnr>=30", "metric>=0.8", "metric-drop<=0.5".
+    static Result<TuneTarget> parse(std::string_view text);
+
+    Kind kind() const { return mKind; }
+    double threshold() const { return mThreshold; }
+    std::string text() const;  // as parsed, e.g. "accuracy-drop<=0.5"
+    std::string name() const;  // "accuracy-drop"
+    bool needsLabels() const { return mKind == Kind::AccuracyDrop; }
+    bool needsMetric() const { return mKind == Kind::Metric || mKind == Kind::MetricDrop; }
+    // The value the target reads (a drop for the *-drop kinds), from a score.
+    double valueOf(double score) const { return lowerIsBetter() ? -score : score; }
+    bool holds(double score) const;
+    bool lowerIsBetter() const { return mKind == Kind::AccuracyDrop || mKind == Kind::MetricDrop; }
+
+private:
+    Kind mKind = Kind::OutputSqnr;
+    double mThreshold = 0.0;
+};
+
+// The FP32 side a score compares with, computed once per set of samples.
+struct ReferenceOutputs {
+    NamedTensors outputs;         // FP32 outputs, all samples along axis 0
+    std::vector<int64_t> labels;  // one per sample, or empty
+    double metric = 0.0;          // the user's metric of `outputs` (metric targets)
+    double accuracy = 0.0;        // top-1 accuracy of `outputs` against labels, in [0, 1]
+};
+
+// Top-1 class of each row of the first output (samples along axis 0).
+std::vector<int64_t> topClasses(const Tensor& output);
+// SQNR (dB) of every float output of `quantized` against `reference` (same names and shapes), capped at 200.
+double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized);
+
+// Higher is better: -drop for the *-drop kinds, the value itself otherwise.
+Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,
+                            const OutputMetricFn& metric);
+
+}  // namespace ql

@@ -1,0 +1,201 @@
+// tune(): a planted sensitive layer is found first and fixed with the cheapest remedy; a target that cannot be
+// reached ends with met=false and the best plan; partial sensitivity runs equal whole runs.
+#include "core/quant/tuning.h"
+
+#include <gtest/gtest.h>
+
+#include "core/data/input_data.h"
+#include "core/quant/default_placement.h"
+#include "core/quant/tuning_evaluator.h"
+#include "tests/support/model_builder.h"
+
+namespace ql {
+namespace {
+
+using test::ModelBuilder;
+
+constexpr int64_t kSamples = 96;
+
+// x [N, 16] -> fc1 -> Relu -> fc2 -> Relu -> fc3 -> y [N, 4].
+std::unique_ptr<Model> model() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 16});
+    b.initializer("w1", {16, 32}, test::seededFloats(512, 3, -0.4f, 0.4f));
+    b.initializer("w2", {32, 32}, test::seededFloats(1024, 4, -0.3f, 0.3f));
+    b.initializer("w3", {32, 4}, test::seededFloats(128, 5, -0.3f, 0.3f));
+    b.node("MatMul", {"x", "w1"}, {"h1"}, "fc1");
+    b.node("Relu", {"h1"}, {"r1"}, "relu1");
+    b.node("MatMul", {"r1", "w2"}, {"h2"}, "fc2");
+    b.node("Relu", {"h2"}, {"r2"}, "relu2");
+    b.node("MatMul", {"r2", "w3"}, {"y"}, "fc3");
+    b.output("y");
+    return b.load();
+}
+
+std::unique_ptr<DataSource> samples(const Graph& graph) {
+    auto input =
+        ArrayInput::create(Tensor::fromVector(DataType::Float, {kSamples, 16}, test::seededFloats(kSamples * 16, 9)),
+                           inputSpecs(graph).front(), "x.npy");
+    EXPECT_TRUE(input.isOk()) << input.status().message();
+    MultiInputSource::Inputs inputs;
+    inputs.emplace_back("x", std::move(input).value());
+    return std::move(MultiInputSource::create(std::move(inputs))).value();
+}
+
+CalibrationResult calibrated(const Graph& graph) {
+    auto data = samples(graph);
+    auto result = calibrate(graph, *data, *parseCalibrationMethod("minmax"));
+    EXPECT_TRUE(result.isOk()) << result.status().message();
+    return std::move(result).value();
+}
+
+TensorRange& rangeNamed(CalibrationResult& c, const std::string& name) {
+    for (TensorRange& r : c.activations)
+        if (r.name == name) return r;
+    throw std::runtime_error("no range " + name);
+}
+
+// r2 (fc3's input) calibrated as if by a method that clips nearly everything.
+CalibrationResult plantedClipping(const Graph& graph, bool withAlternatives) {
+    CalibrationResult c = calibrated(graph);
+    TensorRange& r2 = rangeNamed(c, "r2");
+    r2.amax = r2.max * 0.02f;
+    r2.method = CalibrationMethod::Entropy;
+    r2.amaxByMethod->entropy = r2.amax;
+    if (!withAlternatives) r2.amaxByMethod.reset();
+    return c;
+}
+
+TuneOptions options(const std::string& target) {
+    TuneOptions o;
+    o.target = *TuneTarget::parse(target);
+    o.subsetSamples = 32;
+    return o;
+}
+
+const TuneStep* firstChange(const TuneReport& r) {
+    for (const TuneStep& s : r.steps)
+        if (s.action == TuneStep::Action::Method || s.action == TuneStep::Action::Fallback) return &s;
+    return nullptr;
+}
+
+TEST(Tune, APlantedClippedTensorIsFoundFirstAndFixedByAnotherMethodKeepingInt8) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    auto report =
+        tune(graph, defaultPrecisionPlan(graph), plantedClipping(graph, true), *data, options("output-sqnr>=25"));
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_LT(report->target.valueOf(report->startScore), 25.0);
+    ASSERT_FALSE(report->units.empty());
+    EXPECT_EQ(graph.node(report->units.front().layer).name, "fc3");
+    EXPECT_EQ(graph.value(report->tensors.front().tensor).name, "r2");
+    const TuneStep* first = firstChange(*report);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->action, TuneStep::Action::Method);
+    EXPECT_EQ(first->tensor, "r2");
+    EXPECT_TRUE(first->kept);
+    EXPECT_TRUE(report->met);
+    EXPECT_GE(report->target.valueOf(report->finalScore), 25.0);
+    EXPECT_TRUE(report->keptOut.empty());
+    EXPECT_EQ(report->plan.tensorMethods().count("r2"), 1u);
+    EXPECT_EQ(report->int8Macs, report->totalMacs);
+}
+
+TEST(Tune, WithoutAnotherMethodThePlantedLayerFallsBackAloneAndTheOthersStayInt8) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    auto report =
+        tune(graph, defaultPrecisionPlan(graph), plantedClipping(graph, false), *data, options("output-sqnr>=25"));
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    const TuneStep* first = firstChange(*report);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->action, TuneStep::Action::Fallback);
+    EXPECT_EQ(graph.node(first->layer).name, "fc3");
+    EXPECT_TRUE(report->met);
+    ASSERT_EQ(report->keptOut.size(), 1u);
+    EXPECT_EQ(graph.node(report->keptOut[0]).name, "fc3");
+    EXPECT_EQ(report->plan.effective(*graph.findNode("fc3")), Precision::Fp16);
+    EXPECT_EQ(report->plan.effective(*graph.findNode("fc1")), Precision::Int8);
+    EXPECT_EQ(report->plan.effective(*graph.findNode("fc2")), Precision::Int8);
+    EXPECT_LT(report->int8Macs, report->totalMacs);
+}
+
+TEST(Tune, AnUnreachableTargetEndsUnmetWithTheBestPlanWithinTheBudget) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    TuneOptions o = options("output-sqnr>=150");
+    o.maxTrials = 3;
+    auto report = tune(graph, defaultPrecisionPlan(graph), plantedClipping(graph, false), *data, o);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_FALSE(report->met);
+    EXPECT_LE(report->trials, 3);
+    EXPECT_EQ(report->plan.size(), graph.nodes().size());
+    // The best plan: never worse than the start.
+    EXPECT_GE(report->finalScore, report->startScore);
+}
+
+TEST(Tune, GivesBackInt8WhenTheTargetHoldsWithout) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    // An easy target: the start plan already meets it, nothing changes.
+    auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, options("output-sqnr>=5"));
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_TRUE(report->met);
+    EXPECT_TRUE(report->keptOut.empty());
+    EXPECT_EQ(firstChange(*report), nullptr);
+}
+
+TEST(Tune, AccuracyDropNeedsALabelPerSample) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    TuneOptions o = options("accuracy-drop<=0.5");
+    o.labels = {0, 1, 2};
+    auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
+    ASSERT_FALSE(report.isOk());
+    EXPECT_NE(report.status().message().find("label"), std::string::npos);
+}
+
+TEST(TuneEvaluator, APartialRunFromKeptActivationsEqualsAWholeRun) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    const CalibrationResult c = calibrated(graph);
+    auto evaluator = TuneEvaluator::create(graph, c, *data, {.batchSize = 16});
+    ASSERT_TRUE(evaluator.isOk()) << evaluator.status().message();
+    TuneEvaluator& e = **evaluator;
+    const std::vector<NodeId> unit = {*graph.findNode("fc2"), *graph.findNode("relu2")};
+    const ValueId r1 = *graph.findValue("r1");
+    auto partial = e.isolatedSqnr({{unit, kNoId, 0.0f}, {{}, r1, 0.05f}}, e.batchCount());
+    ASSERT_TRUE(partial.isOk()) << partial.status().message();
+    PrecisionPlan plan(graph, Precision::Fp32);
+    for (NodeId n : unit) plan.setRequested(n, Precision::Int8);
+    auto whole = e.outputs(plan, e.batchCount());
+    ASSERT_TRUE(whole.isOk());
+    EXPECT_NEAR((*partial)[0], outputSqnrDb(e.fp32Outputs(e.batchCount()), *whole), 1e-9);
+    EXPECT_LT((*partial)[1], (*partial)[0] + 100.0);  // a coarse amax on r1 costs something
+    // fc2's change leaves fc1 and relu1 alone: fewer than the 5 nodes run per batch and change.
+    EXPECT_LT(e.isolatedPasses() / static_cast<double>(e.batchCount()), 2.0);
+}
+
+TEST(TuneTarget, ParsesTheContractSpellings) {
+    auto drop = TuneTarget::parse("accuracy-drop<=0.5");
+    ASSERT_TRUE(drop.isOk());
+    EXPECT_EQ(drop->kind(), TuneTarget::Kind::AccuracyDrop);
+    EXPECT_TRUE(drop->holds(-0.4));  // a drop of 0.4 points
+    EXPECT_FALSE(drop->holds(-0.6));
+    EXPECT_EQ(drop->text(), "accuracy-drop<=0.5");
+    EXPECT_EQ(TuneTarget::parse("top1-agreement>=99")->kind(), TuneTarget::Kind::Top1Agreement);
+    EXPECT_EQ(TuneTarget::parse("output-sqnr>=30")->threshold(), 30.0);
+    EXPECT_EQ(TuneTarget::parse("metric>=0.8")->kind(), TuneTarget::Kind::Metric);
+    EXPECT_EQ(TuneTarget::parse("metric-drop<=1")->kind(), TuneTarget::Kind::MetricDrop);
+    for (const char* bad : {"accuracy-drop>=0.5", "accuracy", "output-sqnr>=", "output-sqnr>=x", "metric>=1e999"})
+        EXPECT_FALSE(TuneTarget::parse(bad).isOk()) << bad;
+}
+
+}  // namespace
+}  // namespace ql
