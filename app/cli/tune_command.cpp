@@ -66,8 +66,11 @@ std::string valueText(const TuneTarget& target, double score) {
 
 void printReport(const Graph& graph, const TuneReport& r) {
     const TuneTarget& t = r.target;
-    std::printf("sensitivity on %lld samples (outputs vs FP32, one change alone; least robust first):\n",
-                static_cast<long long>(r.subsetSamples));
+    if (r.sensitivityPasses > 0.0)
+        std::printf(
+            "sensitivity on %lld samples (outputs vs FP32, one change alone; least robust first; cost %.1f "
+            "graph passes per batch):\n",
+            static_cast<long long>(r.subsetSamples), r.sensitivityPasses);
     for (size_t i = 0; i < r.units.size() && i < 10; ++i)
         std::printf("  layer  %-32s %-14s %8.2f dB\n", graph.node(r.units[i].layer).name.c_str(),
                     graph.node(r.units[i].layer).opType.c_str(), r.units[i].outputSqnrDb);

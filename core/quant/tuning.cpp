@@ -321,7 +321,11 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
                              mEvaluator->samplesIn(mBatches),
                              {}});
     QL_RETURN_IF_ERROR(confirmIfHolds());
-    if (!mMet) QL_RETURN_IF_ERROR(rankSensitivity(mPlan));
+    if (mMet) {  // nothing to tune; the units still say what runs INT8
+        QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, mPlan, mCalibration));
+    } else {
+        QL_RETURN_IF_ERROR(rankSensitivity(mPlan));
+    }
     for (const TuneUnit& unit : mReport.units) {
         if (mMet || !budgetLeft()) break;
         QL_RETURN_IF_ERROR(tryMethods(unit));

@@ -1,0 +1,174 @@
+// quantlens-cli calibrate (default auto, diagnosis), lint --calib and tune on a trained CNN whose input the
+// entropy method clips (tests/tools/train_spiky_cnn.py): the numbers the acceptance names.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/support/model_builder.h"
+
+namespace ql {
+namespace {
+
+using test::TempDir;
+
+const std::string kData = std::string(QL_TEST_DATA_DIR) + "/tune/";
+const std::string kModel = kData + "spiky_cnn.onnx";
+const std::string kCalibData = kData + "spiky_calib.npy";
+const std::string kTest = kData + "spiky_test.npy";
+const std::string kLabels = kData + "spiky_test_labels.npy";
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return nlohmann::json::parse(s.str());
+}
+
+// The accuracy change (points) of the plan on all 400 test images.
+double accuracyDelta(const std::string& calib, const std::string& plan = {}) {
+    std::vector<std::string> args = {"compare", kModel,     "--calib", calib,   "--data",
+                                     kTest,     "--labels", kLabels,   "--json"};
+    if (!plan.empty()) args.insert(args.end(), {"--plan", plan});
+    const auto r = test::runCli(args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return 100.0 * nlohmann::json::parse(r.out)["outputs"]["accuracy_delta"].get<double>();
+}
+
+struct Calibrations {
+    TempDir dir;
+    std::string automatic = dir.file("auto.json"), entropy = dir.file("entropy.json");
+    std::string autoOut, entropyOut;
+    Calibrations() {
+        auto r = test::runCli({"calibrate", kModel, "--data", kCalibData, "-o", automatic});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        autoOut = r.out;
+        r = test::runCli({"calibrate", kModel, "--data", kCalibData, "--method", "entropy", "-o", entropy});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        entropyOut = r.out;
+    }
+};
+
+TEST(CalibrateCliTest, TheDefaultMethodKeepsTheSpikyCnnWithinAThirdOfAPointAndSaysNothingIsWrong) {
+    Calibrations c;
+    EXPECT_EQ(readJson(c.automatic)["method"], "auto");
+    EXPECT_NE(readJson(c.automatic)["activations"]["image"]["method"], "entropy");
+    EXPECT_GE(accuracyDelta(c.automatic), -0.3);
+    EXPECT_NE(c.autoOut.find("calibration diagnosis: no finding"), std::string::npos) << c.autoOut;
+}
+
+TEST(CalibrateCliTest, EntropyLosesManyPointsAndTheDiagnosisNamesTheInputTensor) {
+    Calibrations c;
+    EXPECT_LT(accuracyDelta(c.entropy), -5.0);
+    EXPECT_NE(c.entropyOut.find("[calib-clipping]"), std::string::npos) << c.entropyOut;
+    EXPECT_NE(c.entropyOut.find("tensor 'image'"), std::string::npos) << c.entropyOut;
+}
+
+TEST(LintCliTest, CalibChecksTheCalibrationAndFailsOnWarningWhereTheRangeClips) {
+    Calibrations c;
+    const auto r = test::runCli({"lint", kModel, "--calib", c.entropy, "--json", "--fail-on", "warning"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    bool clipping = false;
+    for (const auto& f : j["findings"])
+        clipping = clipping || (f["rule"] == "calib-clipping" && f["tensor"] == "image");
+    EXPECT_TRUE(clipping) << r.out;
+    ASSERT_FALSE(j["calibration"]["tensors"].empty());
+    const auto& first = j["calibration"]["tensors"][0];
+    for (const char* key : {"tensor", "layer", "method", "amax", "clipped", "expected_sqnr_db", "methods"})
+        EXPECT_TRUE(first.contains(key)) << key;
+    EXPECT_EQ(first["methods"].size(), 4u);
+    const auto clean = test::runCli({"lint", kModel, "--calib", c.automatic, "--json"});
+    ASSERT_EQ(clean.exitCode, 0) << clean.err;
+    for (const auto& f : nlohmann::json::parse(clean.out)["findings"])
+        EXPECT_NE(f["rule"].get<std::string>().substr(0, 6), "calib-") << f.dump();
+}
+
+TEST(CompareCliTest, JsonCarriesTheCalibrationDiagnosis) {
+    Calibrations c;
+    const auto r =
+        test::runCli({"compare", kModel, "--calib", c.entropy, "--data", kTest, "--samples", "16", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(j["calibration"]["findings"].empty());
+    EXPECT_EQ(j["calibration"]["findings"][0]["rule"], "calib-clipping");
+}
+
+TEST(TuneCliTest, FixesTheEntropyCalibrationByTheInputsMethodAndThePlanHoldsOnImagesItWasNotTunedOn) {
+    Calibrations c;
+    const std::string plan = c.dir.file("plan.json");
+    // Tuned on the first 200 test images; checked on all 400.
+    const auto r = test::runCli({"tune", kModel, "--calib", c.entropy, "--data", kTest, "--labels", kLabels,
+                                 "--samples", "200", "--target", "accuracy-drop<=0.3", "-o", plan, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(report["met"].get<bool>());
+    EXPECT_GT(report["start"].get<double>(), 5.0);
+    EXPECT_LE(report["final"].get<double>(), 0.3);
+    EXPECT_EQ(report["sensitivity"]["tensors"][0]["tensor"], "image");  // the planted cause ranks first
+    EXPECT_EQ(report["steps"][1]["action"], "method");
+    EXPECT_EQ(report["steps"][1]["tensor"], "image");
+    EXPECT_TRUE(report["kept_out"].empty());
+    EXPECT_EQ(report["int8_mac_share"].get<double>(), 1.0);
+    const auto written = readJson(plan);
+    ASSERT_TRUE(written.contains("tensor_methods"));
+    EXPECT_NE(written["tensor_methods"]["image"], "entropy");
+    EXPECT_GE(accuracyDelta(c.entropy, plan), -0.3);
+}
+
+TEST(TuneCliTest, AnUnreachableTargetExitsOneAndStillWritesTheBestPlan) {
+    Calibrations c;
+    const std::string plan = c.dir.file("plan.json");
+    const auto r = test::runCli({"tune", kModel, "--calib", c.entropy, "--data", kTest, "--samples", "64", "--target",
+                                 "output-sqnr>=150", "--budget", "4", "-o", plan});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.out.find("target NOT met"), std::string::npos) << r.out;
+    EXPECT_EQ(readJson(plan)["format"], "quantlens-plan");
+}
+
+TEST(TuneCliTest, BadInputExitsTwoWithAClearMessage) {
+    Calibrations c;
+    const std::string plan = c.dir.file("plan.json");
+    const std::vector<std::string> base = {"tune", kModel, "--calib", c.automatic, "--data", kTest, "-o", plan};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return test::runCli(args);
+    };
+    auto r = with({"--target", "accuracy>=3"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("accuracy-drop<=X"), std::string::npos) << r.err;
+    r = with({"--target", "accuracy-drop<=0.5"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--labels"), std::string::npos) << r.err;
+    r = with({"--target", "metric-drop<=0.5"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--metric-command"), std::string::npos) << r.err;
+    r = with({"--target", "output-sqnr>=30", "--budget", "soon"});
+    EXPECT_EQ(r.exitCode, 2);
+    r = with({"--target", "output-sqnr>=30", "--fallback", "int8"});
+    EXPECT_EQ(r.exitCode, 2);
+    r = with({"--target", "metric>=1", "--metric-command", "false {outputs}", "--samples", "16"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("metric-command"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::ifstream(plan).good());  // nothing written on bad input
+}
+
+TEST(TuneCliTest, TheUsersMetricCommandDrivesTheTarget) {
+    Calibrations c;
+    const std::string plan = c.dir.file("plan.json");
+    // A metric that only looks at the file it is given: the byte size of logits.npy (the same for every plan),
+    // so the target holds at the start.
+    const auto r =
+        test::runCli({"tune", kModel, "--calib", c.automatic, "--data", kTest, "--samples", "32", "--target",
+                      "metric-drop<=0", "--metric-command", "wc -c < {outputs}/logits.npy", "-o", plan, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_GT(report["fp32_metric"].get<double>(), 32 * 10 * 4);
+    EXPECT_EQ(report["final"].get<double>(), 0.0);
+}
+
+}  // namespace
+}  // namespace ql
