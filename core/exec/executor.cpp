@@ -124,17 +124,32 @@ Status Executor::bindInputs(const NamedTensors& inputs, std::vector<Tensor>& val
     return Status::ok();
 }
 
+bool Executor::splitsStep(const Step& step, const RunOptions& options) const {
+    if (step.nodes.size() <= 1) return false;  // a single node
+    if (options.observer &&
+        std::any_of(step.hidden.begin(), step.hidden.end(), [&](ValueId v) { return options.observer->wants(v); }))
+        return true;
+    if (!options.interceptor) return false;
+    size_t provided = 0;
+    for (NodeId n : step.nodes) {
+        const Node& node = mGraph.node(n);
+        if (options.interceptor->provides(node))
+            ++provided;
+        else if (options.interceptor->intercepts(node))
+            return true;
+    }
+    return provided != 0 && provided != step.nodes.size();
+}
+
 std::vector<const Executor::Step*> Executor::planFor(const RunOptions& options) const {
     std::vector<const Step*> plan;
-    if (options.interceptor || !mOptions.fuse) {
+    if (!mOptions.fuse) {
         for (const Step& step : mNodeSteps) plan.push_back(&step);
         return plan;
     }
-    if (!options.observer) return mPlan;
+    if (!options.observer && !options.interceptor) return mPlan;
     for (const Step* step : mPlan) {
-        const bool wanted = std::any_of(step->hidden.begin(), step->hidden.end(),
-                                        [&](ValueId v) { return options.observer->wants(v); });
-        if (!wanted) {
+        if (!splitsStep(*step, options)) {
             plan.push_back(step);
             continue;
         }
@@ -146,25 +161,29 @@ std::vector<const Executor::Step*> Executor::planFor(const RunOptions& options) 
 Status Executor::runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values) {
     const Node& node = *step.node;
     std::vector<Tensor> outputs(step.outputs.size());
-    if (options.interceptor && options.interceptor->provideOutputs(node, outputs))
+    if (options.interceptor && options.interceptor->provides(node)) {  // a whole step: splitsStep saw to it
+        for (size_t o = 0; o < step.outputs.size(); ++o)
+            if (step.outputs[o] != kNoId) outputs[o] = options.interceptor->providedValue(step.outputs[o]);
         return storeOutputs(step, options, outputs, values);
+    }
+    const bool intercepted = options.interceptor && step.nodes.size() <= 1 && options.interceptor->intercepts(node);
     std::vector<Tensor> nodeInputs;
     std::vector<const Tensor*> inputPtrs;
     for (size_t i = 0; i < step.inputs.size(); ++i) {
         const ValueId in = step.inputs[i];
         Tensor* t = in == kNoId ? nullptr : &values[static_cast<size_t>(in)];
         // Converted once and kept: later plain readers of the value find it converted.
-        if (t && !t->isPlain() && (options.interceptor || !step.readsLayout(i))) *t = onednn::toPlain(*t);
+        if (t && !t->isPlain() && (intercepted || !step.readsLayout(i))) *t = onednn::toPlain(*t);
         inputPtrs.push_back(t && !t->empty() ? t : nullptr);
     }
-    if (options.interceptor) {
+    if (intercepted) {
         for (const Tensor* t : inputPtrs) nodeInputs.push_back(t ? *t : Tensor());
         QL_RETURN_IF_ERROR(options.interceptor->beforeNode(node, nodeInputs));
         for (size_t i = 0; i < nodeInputs.size(); ++i) inputPtrs[i] = nodeInputs[i].empty() ? nullptr : &nodeInputs[i];
     }
     KernelContext ctx(node, inputPtrs, outputs, mOptions.threads);
     QL_RETURN_IF_ERROR(step.kernel->compute(ctx));
-    if (options.interceptor) {
+    if (intercepted) {
         for (Tensor& t : outputs) t = onednn::toPlain(t);
         QL_RETURN_IF_ERROR(options.interceptor->afterNode(node, outputs));
     }

@@ -39,20 +39,29 @@ public:
 };
 
 // Lets a caller change what a node sees and produces (quantization simulation: quantize-dequantize the
-// inputs of INT8 layers, round FP16 layers to half). A run with an interceptor runs every node on its own,
-// with plain tensors, so the interceptor sees every node.
+// inputs of INT8 layers, round FP16 layers to half). The nodes it intercepts run on their own, with plain
+// tensors, between beforeNode and afterNode; the nodes it provides are not run, their outputs are given; the
+// others run as without an interceptor (fused groups, oneDNN layouts), unless a group mixes them.
 class NodeInterceptor {
 public:
     virtual ~NodeInterceptor() = default;
+    // By default every node.
+    virtual bool intercepts(const Node& node) const {
+        (void)node;
+        return true;
+    }
     // `inputs[i]` is empty for an omitted optional input; replace entries to change what the kernel sees.
     virtual Status beforeNode(const Node& node, std::vector<Tensor>& inputs) = 0;
     virtual Status afterNode(const Node& node, std::vector<Tensor>& outputs) = 0;
-    // Supplies the node's outputs instead of running it (then neither beforeNode nor afterNode is called): a run
-    // that recomputes only what a change affects, from activations kept earlier. False: the node runs.
-    virtual bool provideOutputs(const Node& node, std::vector<Tensor>& outputs) {
+    // Nodes whose outputs the caller supplies (providedValue) instead of running them: a run that recomputes only
+    // what a change affects, from activations kept earlier. By default none.
+    virtual bool provides(const Node& node) const {
         (void)node;
-        (void)outputs;
         return false;
+    }
+    virtual Tensor providedValue(ValueId value) const {
+        (void)value;
+        return {};
     }
 };
 
@@ -107,6 +116,9 @@ private:
     void allowLayoutOutputs(const std::vector<const Step*>& stepOfNode, const std::vector<const Step*>& steps);
     Status bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const;
     std::vector<const Step*> planFor(const RunOptions& options) const;
+    // A step of the fused plan runs split into its nodes when the observer wants a hidden value, or when the
+    // interceptor intercepts one of its nodes or provides some of them but not all.
+    bool splitsStep(const Step& step, const RunOptions& options) const;
     Status runStep(const Step& step, const RunOptions& options, std::vector<Tensor>& values);
     // Checks a step's outputs, shows them to the observer and moves them into `values`.
     Status storeOutputs(const Step& step, const RunOptions& options, std::vector<Tensor>& outputs,

@@ -1,5 +1,7 @@
 #include "core/quant/simulation.h"
 
+#include <algorithm>
+
 #include "core/common/half.h"
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/quantize_math.h"
@@ -8,7 +10,9 @@
 namespace ql {
 
 Tensor fakeQuantize(const Tensor& x, const std::vector<float>& scales, int64_t axis) {
-    const std::vector<float> in = x.toFloats();
+    std::vector<float> converted;  // only for other dtypes: float tensors are read in place
+    if (x.dtype() != DataType::Float || !x.isPlain()) converted = x.toFloats();
+    const std::span<const float> in = converted.empty() ? x.span<float>() : std::span<const float>(converted);
     Tensor y(DataType::Float, x.shape());
     float* out = y.data<float>();
     if (scales.size() == 1) {
@@ -80,6 +84,12 @@ const Tensor& QuantSimulator::quantizedWeight(const QdqEdge& edge, const Tensor&
         it = mQuantizedWeights.emplace(key, std::move(quantized)).first;
     }
     return it->second;
+}
+
+bool QuantSimulator::intercepts(const Node& node) const {
+    const NodeRule& rule = mRules[static_cast<size_t>(node.id)];
+    return rule.precision == Precision::Fp16 ||
+           std::any_of(rule.edges.begin(), rule.edges.end(), [](const QdqEdge* e) { return e != nullptr; });
 }
 
 Status QuantSimulator::beforeNode(const Node& node, std::vector<Tensor>& inputs) {

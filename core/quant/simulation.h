@@ -37,6 +37,8 @@ public:
                                                           const CalibrationResult& calibration,
                                                           const QdqOptions& options = {});
 
+    // FP16 nodes and the nodes with a quantized input; the others run as in FP32 (fused).
+    bool intercepts(const Node& node) const override;
     Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override;
     Status afterNode(const Node& node, std::vector<Tensor>& outputs) override;
 

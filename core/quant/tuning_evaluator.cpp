@@ -23,6 +23,9 @@ public:
 class TensorQuantizer final : public NodeInterceptor {
 public:
     TensorQuantizer(ValueId tensor, float amax) : mTensor(tensor), mScale(std::max(amax, 1e-8f) / 127.0f) {}
+    bool intercepts(const Node& node) const override {
+        return std::find(node.inputs.begin(), node.inputs.end(), mTensor) != node.inputs.end();
+    }
     Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
         for (size_t i = 0; i < inputs.size() && i < node.inputs.size(); ++i)
             if (node.inputs[i] == mTensor && inputs[i].dtype() == DataType::Float)
@@ -36,20 +39,16 @@ private:
     float mScale;
 };
 
-// Runs the nodes downstream of a change through `inner`; every other node gives its kept FP32 outputs.
+// Runs the nodes downstream of a change (through `inner` where it intercepts them, fused otherwise); every
+// other node gives its kept FP32 outputs.
 class PartialRun final : public NodeInterceptor {
 public:
-    PartialRun(const std::vector<bool>& downstream, const std::vector<Tensor>& kept, NodeInterceptor& inner,
-               int64_t& nodeRuns)
-        : mDownstream(downstream), mKept(kept), mInner(inner), mNodeRuns(nodeRuns) {}
-    bool provideOutputs(const Node& node, std::vector<Tensor>& outputs) override {
-        if (mDownstream[static_cast<size_t>(node.id)]) return false;
-        for (size_t o = 0; o < outputs.size() && o < node.outputs.size(); ++o)
-            if (node.outputs[o] != kNoId) outputs[o] = mKept[static_cast<size_t>(node.outputs[o])];
-        return true;
-    }
+    PartialRun(const std::vector<bool>& downstream, const std::vector<Tensor>& kept, NodeInterceptor& inner)
+        : mDownstream(downstream), mKept(kept), mInner(inner) {}
+    bool provides(const Node& node) const override { return !mDownstream[static_cast<size_t>(node.id)]; }
+    Tensor providedValue(ValueId value) const override { return mKept[static_cast<size_t>(value)]; }
+    bool intercepts(const Node& node) const override { return mInner.intercepts(node); }
     Status beforeNode(const Node& node, std::vector<Tensor>& inputs) override {
-        ++mNodeRuns;
         return mInner.beforeNode(node, inputs);
     }
     Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
@@ -60,7 +59,6 @@ private:
     const std::vector<bool>& mDownstream;
     const std::vector<Tensor>& mKept;
     NodeInterceptor& mInner;
-    int64_t& mNodeRuns;
 };
 
 // Sums of squares of FP32 outputs and of their differences from a changed run's.
@@ -202,7 +200,8 @@ Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<Isolat
         QL_ASSIGN_OR_RETURN(NamedTensors fp32, mExecutor->run(mInputs[b], {.observer = &kept, .stop = stop}));
         for (size_t c = 0; c < changes.size(); ++c) {
             if (stop.stop_requested()) return cancelled();
-            PartialRun partial(downstream[c], kept.mValues, *inner[c], mNodeRuns);
+            PartialRun partial(downstream[c], kept.mValues, *inner[c]);
+            mNodeRuns += std::count(downstream[c].begin(), downstream[c].end(), true);
             QL_ASSIGN_OR_RETURN(NamedTensors changed,
                                 mExecutor->run(mInputs[b], {.interceptor = &partial, .stop = stop}));
             sums[c].add(mFp32Outputs[b], changed);

@@ -172,3 +172,51 @@ TEST(TuneCliTest, TheUsersMetricCommandDrivesTheTarget) {
 
 }  // namespace
 }  // namespace ql
+
+namespace ql {
+namespace {
+
+// The YOLO-style detector of tests/tools/train_tiny_detector.py and its mAP@0.5:0.95 (tests/tools/detection_map.py,
+// numpy only): tuned on 48 images, checked on 48 others.
+struct Detector {
+    TempDir dir;
+    std::string model = kData + "detector.onnx";
+    std::string calib = dir.file("calib.json"), plan = dir.file("plan.json");
+    std::string metric = std::string("/usr/bin/python3 ") + QL_SOURCE_DIR + "/tests/tools/detection_map.py";
+
+    // mAP of `model` on the holdout images: FP32, or simulated with the calibration (and the plan).
+    double holdoutMap(bool int8, bool withPlan) {
+        const std::string out = dir.file(std::string("out") + (int8 ? "q" : "f") + (withPlan ? "p" : ""));
+        std::vector<std::string> args = {"run",   model, "--input", "image=" + kData + "detector_holdout.npy",
+                                         "--out", out};
+        if (int8) args.insert(args.end(), {"--simulate", calib});
+        if (withPlan) args.insert(args.end(), {"--plan", plan});
+        const auto r = test::runCli(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto score =
+            test::runProcess({"/usr/bin/python3", std::string(QL_SOURCE_DIR) + "/tests/tools/detection_map.py", out,
+                              kData + "detector_holdout_boxes.npy"});
+        EXPECT_EQ(score.exitCode, 0) << score.err;
+        return std::stod(score.out);
+    }
+};
+
+TEST(TuneCliTest, ADetectorsMapDrivesTuningAndThePlanHoldsOnImagesItWasNotTunedOn) {
+    Detector d;
+    ASSERT_EQ(test::runCli({"calibrate", d.model, "--data", kData + "detector_calib.npy", "-o", d.calib}).exitCode, 0);
+    const auto r = test::runCli({"tune", d.model, "--calib", d.calib, "--data", kData + "detector_tune.npy", "--target",
+                                 "metric-drop<=0.5", "--metric-command",
+                                 d.metric + " {outputs} " + kData + "detector_tune_boxes.npy", "-o", d.plan, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(report["met"].get<bool>());
+    EXPECT_GT(report["start"].get<double>(), 0.5);  // plain INT8 misses the target on the tuning images
+    EXPECT_LE(report["final"].get<double>(), 0.5);
+    EXPECT_GT(report["int8_mac_share"].get<double>(), 0.9);
+    const double fp32 = d.holdoutMap(false, false);
+    EXPECT_GT(fp32 - d.holdoutMap(true, false), 1.0);  // without the plan INT8 loses points on the holdout too
+    EXPECT_LE(fp32 - d.holdoutMap(true, true), 0.5);   // with it, the drop holds on images it was not tuned on
+}
+
+}  // namespace
+}  // namespace ql

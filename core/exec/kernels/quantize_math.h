@@ -12,9 +12,15 @@ inline float quantizeLevel(float x, float scale, float zero, float lo, float hi)
     return std::clamp(std::nearbyint(x / scale) + zero, lo, hi);  // nearbyint: ties to even
 }
 
-// Symmetric INT8 quantize-dequantize (zero point 0, [-128, 127]), as a QuantizeLinear/DequantizeLinear pair.
+// Symmetric INT8 quantize-dequantize (zero point 0, [-128, 127]), as a QuantizeLinear/DequantizeLinear pair:
+// bit for bit quantizeLevel(x, scale, 0, -128, 127) * scale, in a form the compiler vectorises (the simulation
+// runs it on every activation an INT8 layer reads). Clamping before rounding gives the same level (the bounds are
+// integers); adding and subtracting 1.5 * 2^23 rounds |v| <= 128 to the nearest integer, ties to even, in the
+// default rounding mode, as nearbyint does (a level rounding to zero is +0, as nearbyint(x) + 0.0f is).
 inline float fakeQuantizeInt8(float x, float scale) {
-    return quantizeLevel(x, scale, 0.0f, -128.0f, 127.0f) * scale;
+    constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
+    const float v = std::min(std::max(x / scale, -128.0f), 127.0f);
+    return ((v + kRound) - kRound) * scale;
 }
 
 }  // namespace ql

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <random>
 
 #include "core/common/half.h"
+#include "core/exec/kernels/quantize_math.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -312,6 +316,32 @@ TEST(FakeQuantizeTest, PerChannelUsesEachChannelsScale) {
     const Tensor y = fakeQuantize(x, {1.0f, 0.5f}, 1);
     const std::vector<float> expected = {1.0f, 1.5f, -1.0f, -0.5f};
     for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(y.data<float>()[i], expected[i]) << i;
+}
+
+}  // namespace
+}  // namespace ql
+
+namespace ql {
+namespace {
+
+// fakeQuantizeInt8's vectorisable form equals QuantizeLinear's arithmetic bit for bit: ties to even, saturation,
+// the sign of a level rounding to zero, infinities.
+TEST(FakeQuantizeInt8, EqualsTheQuantizeLinearArithmeticBitForBit) {
+    std::vector<float> values = {
+        0.0f,  -0.0f, 1e-30f, -1e-30f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+        1e30f, -1e30f};
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> wide(-20.0f, 20.0f);
+    for (int i = 0; i < 20000; ++i) values.push_back(wide(rng));
+    for (float scale : {0.1f, 0.0173f, 1.0f / 127.0f, 3.5f}) {
+        std::vector<float> all = values;
+        for (int k = -140; k <= 140; ++k) all.push_back((static_cast<float>(k) + 0.5f) * scale);  // ties
+        for (float x : all) {
+            const float expected = quantizeLevel(x, scale, 0.0f, -128.0f, 127.0f) * scale;
+            const float got = fakeQuantizeInt8(x, scale);
+            EXPECT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(expected)) << x << " at scale " << scale;
+        }
+    }
 }
 
 }  // namespace
