@@ -41,6 +41,7 @@
 #include "ui/project_controller.h"
 #include "ui/project_file.h"
 #include "ui/theme.h"
+#include "ui/tuning/tune_controller.h"
 
 namespace ql::ui {
 
@@ -93,7 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadedModel>>::finished, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
-    connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showLintFindings);
+    connect(mDocument, &ModelDocument::lintChanged, this, &MainWindow::showLintFindings);
     connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showPrecisions);
     connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
@@ -222,11 +223,15 @@ void MainWindow::createPrecisionDocks() {
 }
 
 // Quantize > Calibrate... (also on the toolbar), the running calibration's strip in the status bar, and the
-// outcome as a status message.
+// outcome as a status message; Quantize > Tune....
 void MainWindow::createCalibrationActions() {
     mCalibration = new CalibrationController(mDocument, this);
+    mTune = new TuneController(mDocument, this);
     QMenu* quantize = menuBar()->addMenu(tr("&Quantize"));
     quantize->addAction(mCalibration->calibrateAction());
+    quantize->addAction(mTune->tuneAction());
+    connect(mTune, &TuneController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     if (auto* toolbar = findChild<QToolBar*>(QStringLiteral("MainToolBar")))
         toolbar->addAction(mCalibration->calibrateAction());
     statusBar()->addPermanentWidget(mCalibration->statusWidget());
@@ -431,9 +436,13 @@ void MainWindow::showLintFindings() {
         item->setText(0, QString::fromUtf8(severityName(f.severity)));
         item->setText(1, QString::fromStdString(f.message));
         item->setText(2, QString::fromStdString(f.nodeName));
-        const QString tip = QString::fromStdString(f.ruleId + ": " + f.message + "\n\nFix: " + f.fix);
+        QString tip = QString::fromStdString(f.ruleId + ": " + f.message + "\n\nFix: " + f.fix);
+        if (!f.tensor.empty())
+            tip +=
+                tr("\n\nTensor: %1 (its histogram shows every method's range)").arg(QString::fromStdString(f.tensor));
         for (int column = 0; column < 3; ++column) item->setToolTip(column, tip);
         item->setData(0, Qt::UserRole, f.node);
+        item->setData(0, Qt::UserRole + 1, QString::fromStdString(f.tensor));
         if (f.node != kNoId) mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
     }
     mLintTree->resizeColumnToContents(0);
@@ -467,6 +476,11 @@ void MainWindow::findInGraph() {
 void MainWindow::selectFindingNode(QTreeWidgetItem* item) {
     const NodeId node = item->data(0, Qt::UserRole).toInt();
     if (node != kNoId) mGraphView->selectNode(node);
+    // A calibration finding is about one tensor: its histogram shows the method lines and their numbers.
+    const QString tensor = item->data(0, Qt::UserRole + 1).toString();
+    if (tensor.isEmpty()) return;
+    mHistogramPlot->showTensor(tensor);
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("HistogramDock"))) dock->raise();
 }
 
 void MainWindow::selectTableNode(const QModelIndex& index) {

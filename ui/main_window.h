@@ -23,6 +23,7 @@ class NodeListModel;
 class NodePropertiesPanel;
 class PrecisionPanel;
 class CalibrationController;
+class TuneController;
 class HistogramPlot;
 class LayerErrorPlot;
 class OutputScatterPlot;
@@ -82,6 +83,7 @@ private:
     PrecisionPanel* mPrecisionPanel = nullptr;
     NodePropertiesPanel* mPropertiesPanel = nullptr;
     CalibrationController* mCalibration = nullptr;
+    TuneController* mTune = nullptr;
     HistogramPlot* mHistogramPlot = nullptr;
     LayerErrorPlot* mLayerErrorPlot = nullptr;
     OutputScatterPlot* mOutputScatterPlot = nullptr;

@@ -1,33 +1,14 @@
 #include "ui/model_document.h"
 
-#include <QUndoCommand>
 #include <QUndoStack>
 
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"
+#include "ui/plan_edit_command.h"
 
 namespace ql::ui {
 
 namespace {
-
-// Requested precisions of some nodes before and after an edit.
-class PrecisionEditCommand final : public QUndoCommand {
-public:
-    PrecisionEditCommand(ModelDocument* document, QList<NodeId> nodes, QList<Precision> before, QList<Precision> after,
-                         const QString& text)
-        : QUndoCommand(text),
-          mDocument(document),
-          mNodes(std::move(nodes)),
-          mBefore(std::move(before)),
-          mAfter(std::move(after)) {}
-    void redo() override { mDocument->applyRequested(mNodes, mAfter); }
-    void undo() override { mDocument->applyRequested(mNodes, mBefore); }
-
-private:
-    ModelDocument* mDocument;
-    QList<NodeId> mNodes;
-    QList<Precision> mBefore, mAfter;
-};
 
 Precision nextPrecision(Precision precision) {
     switch (precision) {
@@ -112,6 +93,10 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mCalibration = loaded.calibration;
     mAccumulated = loaded.accumulated;
     mIsolated = loaded.isolated;
+    mAnalysisPlan = loaded.plan;  // a project's analyses measured its plan
+    mTuneReport.reset();
+    mDiagnosis.reset();
+    if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
     mDataSettings = loaded.dataSettings.is_object() ? loaded.dataSettings : nlohmann::json::object();
     mUndoStack->clear();
@@ -119,34 +104,38 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     markSaved();
     emit modelReplaced();
     emit planChanged();
+    emit lintChanged();
     emit calibrationChanged();
     emit analysisChanged();
+    emit tuneReportChanged();
 }
 
 void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text) {
     if (!mModel || nodes.isEmpty()) return;
-    QList<Precision> before, after;
+    PlanEdit before, after;
     for (NodeId node : nodes) {
-        before.append(mPlan.requested(node));
-        after.append(precision);
+        before.precisions.append(mPlan.requested(node));
+        after.precisions.append(precision);
     }
-    if (before == after) return;
+    if (before.precisions == after.precisions) return;
+    before.nodes = after.nodes = nodes;
     const QString label =
         text.isEmpty()
             ? tr("Set %n node(s) to %1", nullptr, static_cast<int>(nodes.size())).arg(precisionLabel(precision))
             : text;
-    mUndoStack->push(new PrecisionEditCommand(this, nodes, before, after, label));
+    pushPlanEdit(std::move(before), std::move(after), label);
 }
 
 void ModelDocument::cyclePrecision(const QList<NodeId>& nodes) {
     if (!mModel || nodes.isEmpty()) return;
-    QList<Precision> before, after;
+    PlanEdit before, after;
+    before.nodes = after.nodes = nodes;
     for (NodeId node : nodes) {
-        before.append(mPlan.requested(node));
-        after.append(nextPrecision(before.back()));
+        before.precisions.append(mPlan.requested(node));
+        after.precisions.append(nextPrecision(before.precisions.back()));
     }
-    mUndoStack->push(new PrecisionEditCommand(
-        this, nodes, before, after, tr("Cycle precision of %n node(s)", nullptr, static_cast<int>(nodes.size()))));
+    pushPlanEdit(std::move(before), std::move(after),
+                 tr("Cycle precision of %n node(s)", nullptr, static_cast<int>(nodes.size())));
 }
 
 void ModelDocument::setOpTypePrecision(const QString& opType, Precision precision) {
@@ -158,45 +147,81 @@ void ModelDocument::setOpTypePrecision(const QString& opType, Precision precisio
     setRequestedPrecision(nodes, precision, tr("Set every %1 to %2").arg(opType, precisionLabel(precision)));
 }
 
-void ModelDocument::replacePlan(const PrecisionPlan& plan, const QString& text) {
-    if (!mModel || plan.size() != mPlan.size()) return;
-    QList<NodeId> nodes;
-    QList<Precision> before, after;
-    for (const Node& node : mModel->graph().nodes()) {
-        if (plan.requested(node.id) == mPlan.requested(node.id)) continue;
-        nodes.append(node.id);
-        before.append(mPlan.requested(node.id));
-        after.append(plan.requested(node.id));
-    }
-    if (!nodes.isEmpty()) mUndoStack->push(new PrecisionEditCommand(this, nodes, before, after, text));
+void ModelDocument::setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method) {
+    const std::string name = tensor.toStdString();
+    if (!mModel || name.empty() || method == CalibrationMethod::Auto) return;
+    const std::optional<CalibrationMethod> current = tensorMethodOf(mPlan, name);
+    if (current == method) return;
+    PlanEdit before, after;
+    before.tensorMethods[name] = current;
+    after.tensorMethods[name] = method;
+    const QString label = method ? tr("Range of %1 from %2").arg(tensor, QString::fromUtf8(amaxMethodKey(*method)))
+                                 : tr("Range of %1 from the calibration").arg(tensor);
+    pushPlanEdit(std::move(before), std::move(after), label);
 }
 
-void ModelDocument::applyRequested(const QList<NodeId>& nodes, const QList<Precision>& precisions) {
-    for (qsizetype i = 0; i < nodes.size() && i < precisions.size(); ++i) mPlan.setRequested(nodes[i], precisions[i]);
+void ModelDocument::replacePlan(const PrecisionPlan& plan, const QString& text) {
+    if (!mModel || plan.size() != mPlan.size()) return;
+    auto [before, after] = planChange(mModel->graph(), mPlan, plan);
+    if (!after.isEmpty()) pushPlanEdit(std::move(before), std::move(after), text);
+}
+
+void ModelDocument::pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text) {
+    mUndoStack->push(new PlanEditCommand(this, std::move(before), std::move(after), text));
+}
+
+void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
+    for (qsizetype i = 0; i < edit.nodes.size() && i < edit.precisions.size(); ++i)
+        mPlan.setRequested(edit.nodes[i], edit.precisions[i]);
+    for (const auto& [tensor, method] : edit.tensorMethods) mPlan.setTensorMethod(tensor, method);
     relint();
     emit planChanged();
+    emit lintChanged();
 }
 
 void ModelDocument::relint() {
     if (!mModel) return;
-    applyTrtPolicies(mModel->graph(), mPlan, mTrtVersion);
-    mLint = ql::lint(mModel->graph(), mPlan, {mTrtVersion});
+    const Graph& graph = mModel->graph();
+    applyTrtPolicies(graph, mPlan, mTrtVersion);
+    mDiagnosis.reset();
+    if (mCalibration) {
+        // Fails only when a tensor method names a tensor this calibration has no per-method amax for: then
+        // there are no calib-* findings until the next calibration.
+        if (auto diagnosis = diagnoseCalibration(graph, mPlan, *mCalibration))
+            mDiagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
+    }
+    mLint = ql::lint(graph, mPlan, {mTrtVersion, mDiagnosis.get()});
 }
 
 void ModelDocument::setCalibration(std::shared_ptr<const CalibrationResult> calibration) {
     mCalibration = std::move(calibration);
+    relint();
     setResultsModified(true);
     emit calibrationChanged();
+    emit lintChanged();
 }
 
 std::shared_ptr<const AnalysisReport> ModelDocument::analysis(AnalysisMode mode) const {
     return mode == AnalysisMode::Accumulated ? mAccumulated : mIsolated;
 }
 
-void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report) {
+void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report,
+                                const PrecisionPlan* measured) {
     (mode == AnalysisMode::Accumulated ? mAccumulated : mIsolated) = std::move(report);
+    mAnalysisPlan = measured ? *measured : mPlan;
     setResultsModified(true);
     emit analysisChanged();
+}
+
+bool ModelDocument::isAnalysisStale() const {
+    if (!mModel || (!mAccumulated && !mIsolated) || !mAnalysisPlan) return false;
+    return mAnalysisPlan->size() != mPlan.size() ||
+           !planChange(mModel->graph(), *mAnalysisPlan, mPlan).second.isEmpty();
+}
+
+void ModelDocument::setTuneReport(std::shared_ptr<const TuneReport> report) {
+    mTuneReport = std::move(report);
+    emit tuneReportChanged();
 }
 
 bool ModelDocument::isModified() const {

@@ -4,24 +4,32 @@
 // report that follows from it, the calibration and the analysis results. Views hold no core pointers across
 // a reload; they listen to the signals below.
 //
+// With a calibration, the lint report also holds the calib-* findings of the calibration's diagnosis
+// (diagnoseCalibration on the effective plan), recomputed whenever the plan or the calibration changes.
+//
 // Threads: the document lives on the GUI thread. Workers receive shared_ptr copies (sharedModel(),
-// plan()) and hand their results back through setCalibration()/setAnalysis() on the GUI thread.
+// plan()) and hand their results back through setCalibration()/setAnalysis()/setTuneReport() on the GUI thread.
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/lint/linter.h"
 #include "core/lint/trt_version.h"
 #include "core/model/model.h"
 #include "core/quant/analysis.h"
 #include "core/quant/calibration.h"
+#include "core/quant/calibration_diagnosis.h"
 #include "core/quant/precision_plan.h"
+#include "core/quant/tuning.h"
 
 class QUndoStack;
 
 namespace ql::ui {
+
+struct PlanEdit;
 
 // What a background load produces: the model with its default plan and lint report, or an error.
 struct LoadedModel {
@@ -68,15 +76,31 @@ public:
     void cyclePrecision(const QList<NodeId>& nodes);
     // Undoable edit: every node of `opType` to `precision`.
     void setOpTypePrecision(const QString& opType, Precision precision);
-    // Replaces the whole plan (loading a plan or project file); undoable.
+    // Undoable edit: the calibration method whose amax `tensor` uses (nullopt: the calibration's own).
+    void setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method);
+    // Replaces the whole plan, requested precisions and per-tensor methods (a plan file, a tuned plan); one
+    // undo step, none when nothing differs.
     void replacePlan(const PrecisionPlan& plan, const QString& text);
     QUndoStack* undoStack() const { return mUndoStack; }
+    // Applies an edit without an undo step (used by PlanEditCommand itself).
+    void applyPlanEdit(const PlanEdit& edit);
 
     // Calibration and analysis results; null when there are none (yet).
     std::shared_ptr<const CalibrationResult> calibration() const { return mCalibration; }
     void setCalibration(std::shared_ptr<const CalibrationResult> calibration);
     std::shared_ptr<const AnalysisReport> analysis(AnalysisMode mode) const;
-    void setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report);
+    // `measured`: the plan the analysis ran with (null: the current one), so isAnalysisStale() can tell.
+    void setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report,
+                     const PrecisionPlan* measured = nullptr);
+    // True when there is an analysis and the plan's choices (requested precisions, tensor methods) differ from
+    // those it measured: its numbers describe another plan.
+    bool isAnalysisStale() const;
+    // The calibration's diagnosis under the current plan; null without a calibration (or when it cannot be made).
+    std::shared_ptr<const CalibrationDiagnosis> diagnosis() const { return mDiagnosis; }
+
+    // The last finished tune (Quantize > Tune...), applied or not; null when there is none.
+    std::shared_ptr<const TuneReport> tuneReport() const { return mTuneReport; }
+    void setTuneReport(std::shared_ptr<const TuneReport> report);
 
     // The project file this document was opened from or saved to; empty for a bare model.
     QString projectPath() const { return mProjectPath; }
@@ -89,22 +113,23 @@ public:
     bool isModified() const;
     void markSaved();
 
-    // Applies requested precisions without an undo step (used by the undo commands themselves).
-    void applyRequested(const QList<NodeId>& nodes, const QList<Precision>& precisions);
-
 signals:
     void modelAboutToBeReplaced();
     void modelReplaced();
     // Requested and/or effective precisions changed (any node: effective precisions of neighbours can move
     // too), and the lint report with them.
     void planChanged();
+    // The lint report changed: after every planChanged(), and when a calibration changes the calib-* findings.
+    void lintChanged();
     void calibrationChanged();
     void analysisChanged();
+    void tuneReportChanged();
     void modifiedChanged(bool modified);
 
 private:
     void relint();
     void setResultsModified(bool modified);
+    void pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text);
 
     std::shared_ptr<Model> mModel;
     PrecisionPlan mPlan;
@@ -113,6 +138,9 @@ private:
     QUndoStack* mUndoStack;
     std::shared_ptr<const CalibrationResult> mCalibration;
     std::shared_ptr<const AnalysisReport> mAccumulated, mIsolated;
+    std::optional<PrecisionPlan> mAnalysisPlan;  // the plan the analyses measured
+    std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
+    std::shared_ptr<const TuneReport> mTuneReport;
     QString mProjectPath;
     nlohmann::json mDataSettings = nlohmann::json::object();
     bool mResultsModified = false;

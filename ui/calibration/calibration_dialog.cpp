@@ -4,23 +4,20 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QThread>
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "ui/calibration/data_paths_editor.h"
 #include "ui/calibration/image_preprocess_editor.h"
+#include "ui/calibration/labels_path_edit.h"
 
 namespace ql::ui {
 
@@ -37,12 +34,6 @@ QString describeInput(const InputSpec& spec) {
     const QString shape = spec.hasShape ? QStringLiteral(" [%1]").arg(dims.join(QStringLiteral(", "))) : QString();
     return QStringLiteral("'%1' %2%3")
         .arg(QString::fromStdString(spec.name), QString::fromStdString(numpyDtypeName(spec.dtype)), shape);
-}
-
-QStringList inputNames(const std::vector<InputSpec>& specs) {
-    QStringList names;
-    for (const InputSpec& spec : specs) names.append(QString::fromStdString(spec.name));
-    return names;
 }
 
 QSpinBox* countBox(QWidget* parent, int maximum, const QString& zeroText) {
@@ -65,8 +56,8 @@ CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent) : QDia
                               this);
     header->setWordWrap(true);
 
-    mData = new DataPathsEditor(inputNames(specs), this);
-    mEvaluation = new DataPathsEditor(inputNames(specs), this);
+    mData = new DataPathsEditor(DataPathsEditor::inputNamesOf(graph), this);
+    mEvaluation = new DataPathsEditor(DataPathsEditor::inputNamesOf(graph), this);
     mPreprocess = new ImagePreprocessEditor(this);
     mError = new QLabel(this);
     mError->setWordWrap(true);
@@ -135,20 +126,8 @@ QWidget* CalibrationDialog::createAnalysisGroup() {
     auto* note = new QLabel(tr("Evaluation data (empty: the calibration data):"), mAnalysis);
     form->addRow(note);
     form->addRow(mEvaluation);
-    mLabels = new QLineEdit(mAnalysis);
-    mLabels->setPlaceholderText(tr("optional .npy of class indices, for accuracy"));
-    mLabels->setClearButtonEnabled(true);
-    auto* browse = new QToolButton(mAnalysis);
-    browse->setText(tr("File..."));
-    connect(browse, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Choose labels"), QFileInfo(mLabels->text()).path(),
-                                                          dataFileFilter());
-        if (!path.isEmpty()) mLabels->setText(path);
-    });
-    auto* labelsRow = new QHBoxLayout;
-    labelsRow->addWidget(mLabels, 1);
-    labelsRow->addWidget(browse);
-    form->addRow(tr("Labels:"), labelsRow);
+    mLabels = new LabelsPathEdit(mAnalysis);
+    form->addRow(tr("Labels:"), mLabels);
     mEvaluationSamples = countBox(mAnalysis, 10'000'000, tr("all"));
     form->addRow(tr("Samples:"), mEvaluationSamples);
     return mAnalysis;
@@ -167,7 +146,7 @@ void CalibrationDialog::setEvaluationPath(const QString& path) {
 }
 
 void CalibrationDialog::setLabelsPath(const QString& path) {
-    mLabels->setText(path);
+    mLabels->setPath(path);
 }
 
 void CalibrationDialog::setMethod(CalibrationMethod method, double percentile) {
@@ -195,7 +174,7 @@ CalibrationRequest CalibrationDialog::request() const {
     r.threads = std::max(1, QThread::idealThreadCount() - 1);
     r.analyze = mAnalysis->isChecked();
     r.evaluationData = mEvaluation->specs(image);
-    r.labelsPath = mLabels->text().trimmed().toStdString();
+    r.labelsPath = mLabels->path().toStdString();
     r.evaluationSamples = mEvaluationSamples->value();
     return r;
 }
@@ -206,9 +185,7 @@ QString CalibrationDialog::validate() const {
     if (!mAnalysis->isChecked()) return {};
     if (!mEvaluation->isEmpty())
         if (QString error = mEvaluation->validate(tr("Evaluation data")); !error.isEmpty()) return error;
-    const QString labels = mLabels->text().trimmed();
-    if (!labels.isEmpty() && !QFileInfo(labels).isFile()) return tr("Labels: %1 does not exist.").arg(labels);
-    return {};
+    return mLabels->validate();
 }
 
 QString CalibrationDialog::errorText() const {
@@ -238,7 +215,7 @@ void CalibrationDialog::saveSettings() const {
     settings.setValue(QStringLiteral("batch"), mBatch->value());
     settings.setValue(QStringLiteral("analyze"), mAnalysis->isChecked());
     settings.setValue(QStringLiteral("evaluationData"), mEvaluation->paths());
-    settings.setValue(QStringLiteral("labels"), mLabels->text());
+    settings.setValue(QStringLiteral("labels"), mLabels->path());
     settings.setValue(QStringLiteral("evaluationSamples"), mEvaluationSamples->value());
     settings.beginGroup(QStringLiteral("preprocess"));
     mPreprocess->save(settings);
@@ -254,7 +231,7 @@ void CalibrationDialog::restoreSettings() {
     mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());
     mAnalysis->setChecked(settings.value(QStringLiteral("analyze"), true).toBool());
     mEvaluation->setPaths(settings.value(QStringLiteral("evaluationData")).toStringList());
-    mLabels->setText(settings.value(QStringLiteral("labels")).toString());
+    mLabels->setPath(settings.value(QStringLiteral("labels")).toString());
     mEvaluationSamples->setValue(settings.value(QStringLiteral("evaluationSamples"), 0).toInt());
     settings.beginGroup(QStringLiteral("preprocess"));
     mPreprocess->restore(settings);

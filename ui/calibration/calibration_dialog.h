@@ -13,13 +13,13 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
-class QLineEdit;
 class QSpinBox;
 
 namespace ql::ui {
 
 class DataPathsEditor;
 class ImagePreprocessEditor;
+class LabelsPathEdit;
 
 class CalibrationDialog : public QDialog {
     Q_OBJECT
@@ -57,7 +57,7 @@ private:
     QSpinBox* mBatch;
     QGroupBox* mAnalysis;
     DataPathsEditor* mEvaluation;
-    QLineEdit* mLabels;
+    LabelsPathEdit* mLabels;
     QSpinBox* mEvaluationSamples;
     QLabel* mError;
 };

@@ -43,14 +43,6 @@ private:
     double mTotalCost = 0.0;
 };
 
-Result<std::unique_ptr<DataSource>> openData(const Graph& graph, const std::vector<DataSpec>& specs,
-                                             const std::string& what) {
-    if (specs.empty()) return invalidArgument(what + ": no file or folder given");
-    auto source = openDataSource(inputSpecs(graph), specs);
-    if (!source) return source.status().withContext(what);
-    return source;
-}
-
 double cappedCount(const DataSource& data, int64_t cap) {
     const int64_t count = data.sampleCount();
     return static_cast<double>(cap > 0 ? std::min(cap, count) : count);
@@ -105,6 +97,14 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
 }
 
 }  // namespace
+
+Result<std::unique_ptr<DataSource>> openData(const Graph& graph, const std::vector<DataSpec>& specs,
+                                             const std::string& what) {
+    if (specs.empty()) return invalidArgument(what + ": no file or folder given");
+    auto source = openDataSource(inputSpecs(graph), specs);
+    if (!source) return source.status().withContext(what);
+    return source;
+}
 
 CalibrationOutcome runCalibrationJob(const Model& model, const PrecisionPlan& plan, const CalibrationRequest& request,
                                      const JobProgressFn& progress, std::stop_token stop) {

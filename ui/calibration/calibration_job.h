@@ -25,6 +25,11 @@ struct CalibrationOutcome {
 // fraction in [0, 1] over all phases, and the current phase in words ("Calibrating: 96 of 256 samples").
 using JobProgressFn = std::function<void(double fraction, const std::string& phase)>;
 
+// Opens the data of a request (every file checked against the model's inputs); `what` names it in errors
+// ("calibration data"). Shared with the tune job.
+Result<std::unique_ptr<DataSource>> openData(const Graph& graph, const std::vector<DataSpec>& specs,
+                                             const std::string& what);
+
 CalibrationOutcome runCalibrationJob(const Model& model, const PrecisionPlan& plan, const CalibrationRequest& request,
                                      const JobProgressFn& progress, std::stop_token stop);
 

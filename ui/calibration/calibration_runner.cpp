@@ -1,40 +1,12 @@
 #include "ui/calibration/calibration_runner.h"
 
 #include <QtConcurrent/QtConcurrentRun>
-#include <atomic>
-#include <chrono>
 
 #include "ui/calibration/calibration_job.h"
+#include "ui/calibration/progress_throttle.h"
 #include "ui/model_document.h"
 
 namespace ql::ui {
-
-namespace {
-
-// Passes at most one progress report per interval to `forward` (called on the worker thread), and
-// always the first report of a new phase so the phase text never lags.
-class ProgressThrottle {
-public:
-    ProgressThrottle(int intervalMs, JobProgressFn forward)
-        : mInterval(std::chrono::milliseconds(intervalMs)), mForward(std::move(forward)) {}
-
-    void operator()(double fraction, const std::string& phase) {
-        const auto now = std::chrono::steady_clock::now();
-        const std::string phaseName = phase.substr(0, phase.find(':'));
-        if (phaseName == mLastPhase && now - mLast < mInterval && fraction < 1.0) return;
-        mLast = now;
-        mLastPhase = phaseName;
-        mForward(fraction, phase);
-    }
-
-private:
-    std::chrono::steady_clock::duration mInterval;
-    JobProgressFn mForward;
-    std::chrono::steady_clock::time_point mLast{};
-    std::string mLastPhase;
-};
-
-}  // namespace
 
 CalibrationRunner::CalibrationRunner(ModelDocument* document, QObject* parent) : QObject(parent), mDocument(document) {
     connect(&mWatcher, &QFutureWatcher<std::shared_ptr<CalibrationOutcome>>::finished, this,
@@ -61,9 +33,13 @@ bool CalibrationRunner::start(const CalibrationRequest& request) {
             this, [this, fraction, text = QString::fromStdString(phase)] { reportProgress(fraction, text); },
             Qt::QueuedConnection);
     };
-    auto job = [model = mModel, plan = mDocument->plan(), request, stop = mStop.get_token(),
-                progress = ProgressThrottle(mProgressIntervalMs, std::move(toGui))]() mutable {
-        JobProgressFn report = [&progress](double f, const std::string& phase) { progress(f, phase); };
+    mPlan = mDocument->plan();
+    auto job = [model = mModel, plan = mPlan, request, stop = mStop.get_token(), toGui = std::move(toGui),
+                throttle = ProgressThrottle(mProgressIntervalMs)]() mutable {
+        JobProgressFn report = [&](double fraction, const std::string& phase) {
+            if (throttle.admit(std::string_view(phase).substr(0, phase.find(':')), fraction >= 1.0))
+                toGui(fraction, phase);
+        };
         return std::make_shared<CalibrationOutcome>(runCalibrationJob(*model, plan, request, report, stop));
     };
     mWatcher.setFuture(QtConcurrent::run(std::move(job)));
@@ -100,8 +76,8 @@ void CalibrationRunner::onWorkerFinished() {
         return;
     }
     mDocument->setCalibration(outcome->calibration);
-    mDocument->setAnalysis(AnalysisMode::Accumulated, outcome->accumulated);
-    mDocument->setAnalysis(AnalysisMode::Isolated, outcome->isolated);
+    mDocument->setAnalysis(AnalysisMode::Accumulated, outcome->accumulated, &mPlan);
+    mDocument->setAnalysis(AnalysisMode::Isolated, outcome->isolated, &mPlan);
     emit progressChanged(1.0, tr("Done"), 0.0);
     emit finished();
 }

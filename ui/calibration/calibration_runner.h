@@ -18,6 +18,7 @@
 #include <memory>
 #include <stop_token>
 
+#include "core/quant/precision_plan.h"
 #include "ui/calibration/calibration_request.h"
 
 namespace ql {
@@ -58,6 +59,7 @@ private:
     QPointer<ModelDocument> mDocument;
     QFutureWatcher<std::shared_ptr<CalibrationOutcome>> mWatcher;
     std::shared_ptr<const Model> mModel;  // the model of the running job
+    PrecisionPlan mPlan;                  // the plan its analysis measures
     std::stop_source mStop;
     QElapsedTimer mClock;
     int mProgressIntervalMs = 50;

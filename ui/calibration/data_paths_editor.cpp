@@ -13,6 +13,12 @@ QString dataFileFilter() {
     return QObject::tr("NumPy arrays (*.npy *.npz);;All files (*)");
 }
 
+QStringList DataPathsEditor::inputNamesOf(const Graph& graph) {
+    QStringList names;
+    for (const InputSpec& spec : inputSpecs(graph)) names.append(QString::fromStdString(spec.name));
+    return names;
+}
+
 DataPathsEditor::DataPathsEditor(const QStringList& inputNames, QWidget* parent)
     : QWidget(parent), mInputNames(inputNames) {
     auto* form = new QFormLayout(this);

@@ -16,6 +16,8 @@ class DataPathsEditor : public QWidget {
     Q_OBJECT
 public:
     explicit DataPathsEditor(const QStringList& inputNames, QWidget* parent = nullptr);
+    // The names of the model's inputs that data feeds (the rows for `graph`).
+    static QStringList inputNamesOf(const Graph& graph);
 
     QStringList inputNames() const { return mInputNames; }
     QStringList paths() const;

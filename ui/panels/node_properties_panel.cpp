@@ -98,7 +98,7 @@ NodePropertiesPanel::NodePropertiesPanel(ModelDocument* document, QWidget* paren
     connect(&mWeightWatcher, &QFutureWatcher<std::vector<WeightSummary>>::finished, this,
             &NodePropertiesPanel::weightsFinished);
     connect(document, &ModelDocument::modelAboutToBeReplaced, this, &NodePropertiesPanel::clear);
-    connect(document, &ModelDocument::planChanged, this, &NodePropertiesPanel::rebuild);
+    connect(document, &ModelDocument::lintChanged, this, &NodePropertiesPanel::rebuild);  // after every plan change too
     clear();
 }
 

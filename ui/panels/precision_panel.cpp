@@ -62,6 +62,15 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
             &PrecisionPanel::currentRowChanged);
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PrecisionPanel::updateActions);
     connect(mModel, &QAbstractItemModel::modelReset, this, &PrecisionPanel::resizeColumns);
+    connect(mDocument, &ModelDocument::tuneReportChanged, this, [this] {
+        mTable->resizeColumnToContents(PrecisionTableModel::TuneColumn);
+        const int width = mTable->columnWidth(PrecisionTableModel::TuneColumn);
+        mTable->setColumnWidth(PrecisionTableModel::TuneColumn, std::min(width, 360));
+    });
+    // "SQNR (stale)" and back: the header text changes width.
+    connect(mModel, &QAbstractItemModel::headerDataChanged, this, [this](Qt::Orientation, int first, int last) {
+        for (int column = first; column <= last; ++column) mTable->resizeColumnToContents(column);
+    });
     updateActions();
 }
 

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QIcon>
 #include <QLocale>
+#include <QPalette>
 #include <QPixmap>
 #include <QStyle>
 #include <cmath>
@@ -49,10 +50,13 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     connect(document, &ModelDocument::modelReplaced, this, [this] {
         mSensitivity.clear();
         mSqnr.clear();
+        mRemedies.clear();
+        mStale = false;
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
     connect(document, &ModelDocument::analysisChanged, this, &PrecisionTableModel::analysisChanged);
+    connect(document, &ModelDocument::tuneReportChanged, this, &PrecisionTableModel::tuneReportChanged);
     for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         mSwatches[static_cast<int>(p)] = precisionSwatch(p);
     analysisChanged();
@@ -93,7 +97,11 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
             return column == RequestedColumn ? QVariant(static_cast<int>(plan.requested(node.id)))
                                              : displayData(node, column);
         case Qt::ToolTipRole:
-            return toolTip(node);
+            return toolTip(node, column);
+        case Qt::ForegroundRole:
+            if (mStale && isAnalysisColumn(column))
+                return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            return {};
         case Qt::DecorationRole:
             if (column == RequestedColumn) return mSwatches[static_cast<int>(plan.requested(node.id))];
             if (column == EffectiveColumn && fallback)
@@ -104,8 +112,7 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
             if (fallback && (column == EffectiveColumn || column == ReasonColumn)) return fallbackBackground();
             return {};
         case Qt::TextAlignmentRole:
-            if (column == MacsColumn || column == SensitivityColumn || column == SqnrColumn)
-                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            if (column == MacsColumn || isAnalysisColumn(column)) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
             return {};
         case NodeIdRole:
             return node.id;
@@ -144,6 +151,10 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
             return decibelText(valueAt(mSensitivity, node.id));
         case SqnrColumn:
             return decibelText(valueAt(mSqnr, node.id));
+        case TuneColumn: {
+            const auto remedy = mRemedies.find(node.id);
+            return remedy == mRemedies.end() ? QString() : remedy->second.text;
+        }
         default:
             return {};
     }
@@ -161,12 +172,27 @@ QVariant PrecisionTableModel::sortData(const Node& node, int column) const {
             return valueAt(mSensitivity, node.id);
         case SqnrColumn:
             return valueAt(mSqnr, node.id);
+        case TuneColumn: {  // the tune's output sensitivity: ascending puts the least robust layer first
+            const auto remedy = mRemedies.find(node.id);
+            return remedy == mRemedies.end() ? kMissing : remedy->second.outputSqnrDb;
+        }
         default:
             return displayData(node, column);
     }
 }
 
-QString PrecisionTableModel::toolTip(const Node& node) const {
+QString PrecisionTableModel::toolTip(const Node& node, int column) const {
+    if (column == TuneColumn) {
+        const auto remedy = mRemedies.find(node.id);
+        if (remedy == mRemedies.end()) return tr("The last tune did not rank this node (it was not INT8 in its plan).");
+        return tr("#%1 least robust of the tune's layers: %2\n%3")
+            .arg(remedy->second.rank)
+            .arg(remedy->second.text, remedy->second.why);
+    }
+    if (mStale && isAnalysisColumn(column))
+        return tr(
+            "Stale: the plan changed since this analysis. Calibrate again (with the error measurement) to "
+            "update it.");
     const PrecisionPlan& plan = mDocument->plan();
     QString tip = tr("%1 (%2)\nRequested %3, effective %4")
                       .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
@@ -204,20 +230,46 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
                     "low means sensitive");
             case SqnrColumn:
                 return tr("SQNR of the node's output with the whole plan applied (accumulated analysis)");
+            case TuneColumn:
+                return tr(
+                    "The remedy the last Quantize > Tune gave the layer, and its output SQNR with it alone "
+                    "in INT8. Sorts by that sensitivity, least robust first: select the top rows and press "
+                    "Ctrl+2 to keep them in FP16.");
             default:
                 return {};
         }
     }
+    if (role == Qt::InitialSortOrderRole) return static_cast<int>(Qt::AscendingOrder);
     if (role != Qt::DisplayRole) return {};
     static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Node"),   QT_TR_NOOP("Op"),   QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
-        QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"), QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR")};
-    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
+        QT_TR_NOOP("Node"),        QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),
+        QT_TR_NOOP("Effective"),   QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"),
+        QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),   QT_TR_NOOP("Tune")};
+    if (section < 0 || section >= ColumnCount) return {};
+    // Stale analysis numbers must not look current.
+    if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(tr(kTitles[section]));
+    return tr(kTitles[section]);
 }
 
 void PrecisionTableModel::planChanged() {
+    updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, RequestedColumn), index(rowCount() - 1, ReasonColumn));
+}
+
+void PrecisionTableModel::updateStale() {
+    const bool stale = mDocument->isAnalysisStale();
+    if (stale == mStale) return;
+    mStale = stale;
+    emit headerDataChanged(Qt::Horizontal, SensitivityColumn, SqnrColumn);
+    if (rowCount() > 0) emit dataChanged(index(0, SensitivityColumn), index(rowCount() - 1, SqnrColumn));
+}
+
+void PrecisionTableModel::tuneReportChanged() {
+    const Model* model = mDocument->model();
+    const auto report = mDocument->tuneReport();
+    mRemedies = model && report ? layerRemedies(model->graph(), *report) : std::map<NodeId, LayerRemedy>();
+    if (rowCount() > 0) emit dataChanged(index(0, TuneColumn), index(rowCount() - 1, TuneColumn));
 }
 
 std::vector<double> PrecisionTableModel::sqnrByNode(const Graph& graph, const AnalysisReport* report) {
@@ -238,6 +290,7 @@ void PrecisionTableModel::analysisChanged() {
         model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Isolated).get()) : std::vector<double>();
     mSqnr = model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Accumulated).get())
                   : std::vector<double>();
+    updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, SensitivityColumn), index(rowCount() - 1, SqnrColumn));
 }

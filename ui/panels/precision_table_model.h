@@ -1,16 +1,20 @@
 #pragma once
 // The precision table: one row per node of the document's model, in graph order, with its requested and
 // effective precision (and the TensorRT reason when they differ), its MACs, its sensitivity (isolated SQNR of
-// its output) and its accumulated SQNR. `requested` is editable: setData pushes an undoable edit on the
+// its output), its accumulated SQNR, and the remedy the last tune gave it (the Tune column, which sorts by the
+// tune's output sensitivity: least robust first). The two analysis columns are marked stale once the plan
+// differs from the one the analysis measured. `requested` is editable: setData pushes an undoable edit on the
 // document. Plan and analysis changes update the cells in place (dataChanged), so views keep their selection and
 // scroll position; only a new model resets the table.
 #include <QAbstractTableModel>
 #include <QIcon>
+#include <map>
 #include <optional>
 #include <vector>
 
 #include "core/model/graph.h"
 #include "core/quant/precision_plan.h"
+#include "ui/tuning/tune_report_text.h"
 
 namespace ql {
 struct AnalysisReport;
@@ -32,6 +36,7 @@ public:
         MacsColumn,
         SensitivityColumn,
         SqnrColumn,
+        TuneColumn,
         ColumnCount
     };
     enum Role {
@@ -62,16 +67,21 @@ public:
 private:
     QVariant displayData(const Node& node, int column) const;
     QVariant sortData(const Node& node, int column) const;
-    QString toolTip(const Node& node) const;
+    QString toolTip(const Node& node, int column) const;
+    bool isAnalysisColumn(int column) const { return column == SensitivityColumn || column == SqnrColumn; }
     void planChanged();
     void analysisChanged();
+    void tuneReportChanged();
+    void updateStale();
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
 
     ModelDocument* mDocument;
     // Per node: the worst SQNR (dB) of its outputs, NaN when the report has none; empty without a report.
     std::vector<double> mSensitivity;
     std::vector<double> mSqnr;
-    QIcon mSwatches[3];  // per Precision
+    bool mStale = false;                      // the analysis measured another plan
+    std::map<NodeId, LayerRemedy> mRemedies;  // of the last tune
+    QIcon mSwatches[3];                       // per Precision
 };
 
 }  // namespace ql::ui

@@ -8,8 +8,10 @@
 #include <QLabel>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ui/model_document.h"
+#include "ui/plan_edit_command.h"
 
 namespace ql::ui {
 
@@ -19,18 +21,50 @@ struct MethodLine {
     CalibrationMethod method;
     QString label;
     float amax;
+    std::optional<ExpectedQuantization> expected;  // for tensors the plan quantizes (the diagnosis has them)
 };
 
-// One line per method, with a fixed colour per method so the user learns them.
-std::vector<MethodLine> methodLines(const TensorRange& range, const CalibrationConfig& config) {
-    if (!range.amaxByMethod) {
-        return {{range.method, QString::fromStdString(calibrationMethodName(range.method, config)), range.amax}};
+constexpr CalibrationMethod kDrawnMethods[] = {CalibrationMethod::MinMax, CalibrationMethod::Percentile,
+                                               CalibrationMethod::Entropy, CalibrationMethod::Mse};
+
+QString methodLabel(CalibrationMethod method, const CalibrationConfig& config) {
+    if (method == CalibrationMethod::Percentile) return QStringLiteral("percentile(%1)").arg(config.percentile);
+    return QString::fromUtf8(amaxMethodKey(method));
+}
+
+// One line per method, with the diagnosis' numbers where the plan quantizes the tensor.
+std::vector<MethodLine> methodLines(const TensorRange& range, const CalibrationConfig& config,
+                                    const TensorDiagnosis* diagnosis) {
+    if (!range.amaxByMethod)
+        return {{range.method, methodLabel(range.method, config), range.amax,
+                 diagnosis ? diagnosis->expected : std::nullopt}};
+    std::vector<MethodLine> lines;
+    for (CalibrationMethod method : kDrawnMethods) {
+        MethodLine line{method, methodLabel(method, config), range.amaxByMethod->of(method), std::nullopt};
+        if (diagnosis)
+            for (const MethodQuality& quality : diagnosis->methods)
+                if (quality.method == method) line.expected = quality.expected;
+        lines.push_back(std::move(line));
     }
-    const MethodAmax& m = *range.amaxByMethod;
-    return {{CalibrationMethod::MinMax, QStringLiteral("minmax"), m.minmax},
-            {CalibrationMethod::Percentile, QStringLiteral("percentile %1").arg(config.percentile), m.percentile},
-            {CalibrationMethod::Entropy, QStringLiteral("entropy"), m.entropy},
-            {CalibrationMethod::Mse, QStringLiteral("mse"), m.mse}};
+    return lines;
+}
+
+// "0 %", "<0.01 %", "0.35 %", "12.5 %": small shares matter (1 % clipped already costs accuracy).
+QString clippedText(double fraction) {
+    const double percent = 100.0 * fraction;
+    if (percent == 0.0) return QStringLiteral("0 %");
+    if (percent < 0.01) return QStringLiteral("<0.01 %");
+    return QStringLiteral("%1 %").arg(percent, 0, 'f', percent < 1.0 ? 2 : 1);
+}
+
+QString lineText(const MethodLine& line, bool chosen) {
+    QString text = QStringLiteral("%1%2 %3").arg(chosen ? QStringLiteral("\u25B6 ") : QString(), line.label,
+                                                 QString::number(static_cast<double>(line.amax), 'g', 4));
+    if (!line.expected) return text;
+    const double db = line.expected->sqnrDb;
+    const QString sqnr =
+        db >= ExpectedQuantization::kMaxSqnrDb ? QObject::tr("exact") : QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
+    return text + QObject::tr(" \u00B7 clips %1 \u00B7 %2").arg(clippedText(line.expected->clippedFraction), sqnr);
 }
 
 int methodColorIndex(CalibrationMethod method) {
@@ -68,11 +102,21 @@ HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
     mTensor->completer()->setFilterMode(Qt::MatchContains);
     mTensor->completer()->setCompletionMode(QCompleter::PopupCompletion);
     mTensor->setToolTip(tr("The tensor whose histogram is shown; selecting a node in the graph shows its output"));
+    mMethod = new QComboBox(this);
+    mMethod->addItem(tr("the calibration's"), -1);
+    for (CalibrationMethod method : kDrawnMethods)
+        mMethod->addItem(QString::fromUtf8(amaxMethodKey(method)), static_cast<int>(method));
+    mMethod->setToolTip(
+        tr("The calibration method whose range this tensor uses in the plan (undoable; the analysis, "
+           "export and tune use it)"));
     mLog = new QCheckBox(tr("Log scale"), this);
     controls()->addWidget(new QLabel(tr("Tensor:"), this));
     controls()->addWidget(mTensor, 1);
+    controls()->addWidget(new QLabel(tr("Range from:"), this));
+    controls()->addWidget(mMethod);
     controls()->addWidget(mLog);
     connect(mTensor, &QComboBox::currentIndexChanged, this, &HistogramPlot::redraw);
+    connect(mMethod, &QComboBox::activated, this, &HistogramPlot::methodActivated);
     connect(mLog, &QCheckBox::toggled, this, &HistogramPlot::redraw);
     customPlot()->yAxis->setLabel(tr("count"));
     showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));
@@ -81,7 +125,12 @@ HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
 void HistogramPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
-    if (document) connect(document, &ModelDocument::calibrationChanged, this, &HistogramPlot::rebuildTensorList);
+    if (document) {
+        connect(document, &ModelDocument::calibrationChanged, this, &HistogramPlot::rebuildTensorList);
+        // The diagnosis (numbers, method in use) follows the plan: an override, a precision that quantizes the
+        // tensor or stops doing so.
+        connect(document, &ModelDocument::lintChanged, this, &HistogramPlot::redraw);
+    }
     rebuildTensorList();
 }
 
@@ -128,13 +177,52 @@ bool HistogramPlot::logScale() const {
     return mLog->isChecked();
 }
 
+std::optional<CalibrationMethod> HistogramPlot::methodInUse(bool* fromPlan) const {
+    if (fromPlan) *fromPlan = false;
+    const auto calibration = mDocument ? mDocument->calibration() : nullptr;
+    const TensorRange* range = calibration ? findRange(*calibration, currentTensor()) : nullptr;
+    if (!range) return std::nullopt;
+    const std::optional<CalibrationMethod> chosen = tensorMethodOf(mDocument->plan(), range->name);
+    if (fromPlan) *fromPlan = chosen.has_value();
+    return chosen ? chosen : range->method;
+}
+
+void HistogramPlot::chooseMethod(std::optional<CalibrationMethod> method) {
+    if (mDocument && !currentTensor().isEmpty()) mDocument->setTensorMethod(currentTensor(), method);
+}
+
+void HistogramPlot::methodActivated(int index) {
+    const int method = mMethod->itemData(index).toInt();
+    chooseMethod(method < 0 ? std::nullopt : std::optional(static_cast<CalibrationMethod>(method)));
+}
+
+void HistogramPlot::syncMethodCombo(const TensorRange* range) {
+    const QSignalBlocker block(mMethod);
+    mMethod->setItemText(0, range ? tr("the calibration's (%1)").arg(QString::fromUtf8(amaxMethodKey(range->method)))
+                                  : tr("the calibration's"));
+    bool fromPlan = false;
+    const std::optional<CalibrationMethod> method = methodInUse(&fromPlan);
+    mMethod->setCurrentIndex(fromPlan ? std::max(0, mMethod->findData(static_cast<int>(*method))) : 0);
+    // Only a calibration that kept every method's amax can switch (files written before it cannot).
+    mMethod->setEnabled(range && range->amaxByMethod);
+}
+
+QStringList HistogramPlot::lineLabels() const {
+    QStringList labels;
+    const QCustomPlot* plot = customPlot();
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) labels.append(text->text());
+    return labels;
+}
+
 void HistogramPlot::redraw() {
     const auto calibration = mDocument ? mDocument->calibration() : nullptr;
+    const TensorRange* range = calibration ? findRange(*calibration, currentTensor()) : nullptr;
+    syncMethodCombo(range);
     if (!calibration) {
         showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));
         return;
     }
-    const TensorRange* range = findRange(*calibration, currentTensor());
     if (!range) {
         showPlaceholder(tr("Choose a tensor, or select a node in the graph."));
         return;
@@ -168,7 +256,7 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
     graph->setData(keys, counts, true);
 
     float widest = std::max(std::abs(range.min), std::abs(range.max));
-    for (const MethodLine& line : methodLines(range, mDocument->calibration()->config))
+    for (const MethodLine& line : methodLines(range, mDocument->calibration()->config, nullptr))
         widest = std::max(widest, line.amax);
     const double pad = 0.04 * std::max(1e-6, static_cast<double>(widest));
     plot->xAxis->setRange(std::min(0.0, static_cast<double>(range.min)) - pad,
@@ -187,18 +275,31 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
                         .arg(static_cast<double>(range.max), 0, 'g', 4);
     if (range.nonFinite > 0) label += tr(", %n NaN/Inf ignored", nullptr, static_cast<int>(range.nonFinite));
     if (h.bins() == 0) label += tr("; no histogram stored");
+    QStringList notes;
     // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so.
     if (range.samples > 0)
-        label += QStringLiteral("\n") + tr("counted on %1 of the %2 samples: fused into its activation")
-                                            .arg(range.samples)
-                                            .arg(mDocument->calibration()->samples);
+        notes.append(tr("counted on %1 of the %2 samples: fused into its activation")
+                         .arg(range.samples)
+                         .arg(mDocument->calibration()->samples));
+    const auto diagnosis = mDocument->diagnosis();
+    if (diagnosis && !diagnosis->find(range.name))
+        notes.append(tr("not quantized under this plan: no clipping or SQNR to show"));
+    bool fromPlan = false;
+    const std::optional<CalibrationMethod> inUse = methodInUse(&fromPlan);
+    if (fromPlan && inUse)
+        notes.append(
+            tr("range from %1: the plan's choice (the calibration's: %2)")
+                .arg(QString::fromUtf8(amaxMethodKey(*inUse)), QString::fromUtf8(amaxMethodKey(range.method))));
+    if (!notes.isEmpty()) label += QStringLiteral("\n") + notes.join(QStringLiteral("; "));
     plot->xAxis->setLabel(label);
 }
 
 void HistogramPlot::drawMethodLines(const TensorRange& range) {
     QCustomPlot* plot = customPlot();
     const CalibrationConfig& config = mDocument->calibration()->config;
-    std::vector<MethodLine> lines = methodLines(range, config);
+    const auto diagnosis = mDocument->diagnosis();
+    std::vector<MethodLine> lines = methodLines(range, config, diagnosis ? diagnosis->find(range.name) : nullptr);
+    const std::optional<CalibrationMethod> inUse = methodInUse();
     // Labels stacked from the top in amax order, so close lines do not print over each other.
     std::stable_sort(lines.begin(), lines.end(),
                      [](const MethodLine& a, const MethodLine& b) { return a.amax < b.amax; });
@@ -207,7 +308,7 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
     labelBackground.setAlpha(210);
     for (size_t k = 0; k < lines.size(); ++k) {
         const MethodLine& line = lines[k];
-        const bool chosen = line.method == range.method;
+        const bool chosen = line.method == inUse;
         const QColor color = seriesColor(methodColorIndex(line.method));
         auto* item = new QCPItemStraightLine(plot);
         for (QCPItemPosition* p : {item->point1, item->point2}) {
@@ -226,8 +327,7 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
         const bool flip = line.amax > x.lower + 0.7 * x.size();
         text->setPositionAlignment((flip ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         text->setPadding(QMargins(3, 1, 3, 1));
-        text->setText(QStringLiteral("%1%2 %3").arg(chosen ? QStringLiteral("\u25B6 ") : QString(), line.label,
-                                                    QString::number(static_cast<double>(line.amax), 'g', 4)));
+        text->setText(lineText(line, chosen));
         text->setColor(textColor());
         text->setBrush(labelBackground);
         text->setPen(QPen(color));

@@ -1,10 +1,16 @@
 #pragma once
 // The activation histogram of one tensor from the document's calibration (the selected node's output, or a
 // tensor chosen in the combo), with one vertical line per calibration method at the amax it gives
-// (TensorRange::amaxByMethod), labelled; the method the calibration used is drawn bold. Log-scale option.
+// (TensorRange::amaxByMethod), labelled with the share of values it clips and the SQNR it is expected to give
+// (the calibration's diagnosis, for tensors the plan quantizes). The method in use (the plan's override, else
+// the calibration's choice for the tensor) is drawn bold. "Range from" overrides the method of the tensor: an
+// undoable plan edit (ModelDocument::setTensorMethod). Log-scale option.
 #include <QPointer>
+#include <QStringList>
+#include <optional>
 
 #include "core/model/graph.h"
+#include "core/quant/calibrator.h"
 #include "ui/plots/plot_widget.h"
 
 class QCheckBox;
@@ -33,14 +39,24 @@ public:
     void setLogScale(bool logScale);
     bool logScale() const;
 
+    // The method whose amax the current tensor uses, and whether the plan chose it (an override).
+    std::optional<CalibrationMethod> methodInUse(bool* fromPlan = nullptr) const;
+    // Overrides the current tensor's method (nullopt: the calibration's own), as the "Range from" combo does.
+    void chooseMethod(std::optional<CalibrationMethod> method);
+    // The label of each method line, in the order drawn (for tests and the snapshot tool).
+    QStringList lineLabels() const;
+
 private:
     void rebuildTensorList();
     void redraw();
     void drawHistogram(const TensorRange& range);
     void drawMethodLines(const TensorRange& range);
+    void syncMethodCombo(const TensorRange* range);
+    void methodActivated(int index);
 
     QPointer<ModelDocument> mDocument;
     QComboBox* mTensor;
+    QComboBox* mMethod;
     QCheckBox* mLog;
 };
 

@@ -3,6 +3,7 @@
 // analyses: accumulated (the whole plan; a layer's error includes everything upstream) and isolated (each
 // layer alone), side by side or one of them. Hovering a bar shows the node and its metrics; clicking it
 // emits nodeClicked (the window selects the node in the graph). Exact layers (infinite SQNR) have no bar.
+// Once the plan differs from the one the analysis measured, a banner says the numbers are stale.
 #include <QPointer>
 #include <optional>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "ui/plots/plot_widget.h"
 
 class QComboBox;
+class QLabel;
 class QMouseEvent;
 
 namespace ql::ui {
@@ -36,6 +38,8 @@ public:
     // The position whose bars are under `pixel` of the plot widget, or -1.
     int positionAt(const QPointF& pixel) const;
     QString toolTipFor(int position) const;
+    // The analysis measured another plan than the document's (the banner is shown).
+    bool isStale() const;
 
 signals:
     void nodeClicked(ql::NodeId node);
@@ -55,6 +59,7 @@ private:
 
     QPointer<ModelDocument> mDocument;
     QComboBox* mSeries;
+    QLabel* mStale;
     std::vector<Row> mRows;
     int mBars[2] = {0, 0};  // accumulated, isolated
     QPointF mPressPos;      // a click, not a drag of the range, selects

@@ -60,9 +60,10 @@ ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples) {
     return request;
 }
 
-void calibrateSampleNow(ui::ModelDocument& document) {
-    const ui::CalibrationOutcome outcome =
-        ui::runCalibrationJob(*document.model(), document.plan(), sampleRequest(true), {}, {});
+void calibrateSampleNow(ui::ModelDocument& document, CalibrationMethod method, int64_t samples) {
+    ui::CalibrationRequest request = sampleRequest(true, samples);
+    request.config.method = method;
+    const ui::CalibrationOutcome outcome = ui::runCalibrationJob(*document.model(), document.plan(), request, {}, {});
     QVERIFY2(outcome.status.isOk(), outcome.status.message().c_str());
     document.setCalibration(outcome.calibration);
     document.setAnalysis(AnalysisMode::Accumulated, outcome.accumulated);

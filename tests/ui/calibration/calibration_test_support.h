@@ -23,7 +23,9 @@ void writeConvNetData(const std::string& path, int64_t samples);
 // The sample's calibration data (and evaluation data with labels when `analyze`).
 ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples = 64);
 
-// Calibrates and analyses the sample synchronously and hands the results to `document`.
-void calibrateSampleNow(ui::ModelDocument& document);
+// Calibrates (with `method`, on `samples` samples) and analyses the sample synchronously and hands the results
+// to `document`.
+void calibrateSampleNow(ui::ModelDocument& document, CalibrationMethod method = CalibrationMethod::Entropy,
+                        int64_t samples = 64);
 
 }  // namespace ql::test

@@ -1,0 +1,46 @@
+#pragma once
+// One undoable change of the precision plan: requested precisions of some nodes and per-tensor calibration
+// method overrides of some tensors, each with its value before and after. Every plan edit of the document
+// (table, graph shortcuts, histogram override, a loaded or tuned plan) is one of these, so Edit > Undo takes
+// back exactly what one user action did.
+#include <QList>
+#include <QUndoCommand>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/quant/precision_plan.h"
+
+namespace ql::ui {
+
+class ModelDocument;
+
+// What an edit sets. tensorMethods: nullopt puts the tensor back on the calibration's own method.
+struct PlanEdit {
+    QList<NodeId> nodes;
+    QList<Precision> precisions;  // one per node
+    std::map<std::string, std::optional<CalibrationMethod>> tensorMethods;
+
+    bool isEmpty() const { return nodes.isEmpty() && tensorMethods.empty(); }
+};
+
+// The plan's method override for `tensor`, or nullopt (the calibration's own).
+std::optional<CalibrationMethod> tensorMethodOf(const PrecisionPlan& plan, const std::string& tensor);
+
+// The edits that turn `from`'s choices (requested precisions, tensor methods) into `to`'s: {undo, redo}, both
+// empty when the plans agree.
+std::pair<PlanEdit, PlanEdit> planChange(const Graph& graph, const PrecisionPlan& from, const PrecisionPlan& to);
+
+class PlanEditCommand final : public QUndoCommand {
+public:
+    PlanEditCommand(ModelDocument* document, PlanEdit before, PlanEdit after, const QString& text);
+    void redo() override;
+    void undo() override;
+
+private:
+    ModelDocument* mDocument;
+    PlanEdit mBefore, mAfter;
+};
+
+}  // namespace ql::ui

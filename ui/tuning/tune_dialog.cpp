@@ -1,0 +1,174 @@
+#include "ui/tuning/tune_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QThread>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/model_document.h"
+#include "ui/plan_edit_command.h"
+#include "ui/tuning/tune_progress_widget.h"
+#include "ui/tuning/tune_report_text.h"
+#include "ui/tuning/tune_result_widget.h"
+#include "ui/tuning/tune_runner.h"
+#include "ui/tuning/tune_settings_widget.h"
+
+namespace ql::ui {
+
+TuneDialog::TuneDialog(ModelDocument* document, QWidget* parent)
+    : QDialog(parent),
+      mDocument(document),
+      mRunner(new TuneRunner(document, this)),
+      mSettings(new TuneSettingsWidget(document->model()->graph(), this)),
+      mProgress(new TuneProgressWidget(mRunner, this)),
+      mResult(new TuneResultWidget(this)),
+      mPages(new QStackedWidget(this)),
+      mError(new QLabel(this)) {
+    setWindowTitle(tr("Tune"));
+    auto* header = new QLabel(tr("Finds the plan closest to all-INT8 whose outputs meet the target: layers ranked by "
+                                 "their effect on the outputs, then the cheapest remedy first (another calibration "
+                                 "method for an input, then the fallback precision). %1")
+                                  .arg(startPlanText()),
+                              this);
+    header->setWordWrap(true);
+    mPages->addWidget(mSettings);
+    mPages->addWidget(mResult);
+    mError->setWordWrap(true);
+    mError->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    mError->hide();
+
+    auto* buttons = new QDialogButtonBox(this);
+    mBack = buttons->addButton(tr("Change Settings"), QDialogButtonBox::ResetRole);
+    mTune = buttons->addButton(tr("Tune"), QDialogButtonBox::ActionRole);
+    mApply = buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole);
+    mClose = buttons->addButton(QDialogButtonBox::Close);
+    connect(mBack, &QPushButton::clicked, this, &TuneDialog::showSettings);
+    connect(mTune, &QPushButton::clicked, this, &TuneDialog::startTuning);
+    connect(mApply, &QPushButton::clicked, this, &TuneDialog::applyResult);
+    connect(mClose, &QPushButton::clicked, this, &TuneDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header);
+    layout->addWidget(mPages, 1);
+    layout->addWidget(mProgress);
+    layout->addWidget(mError);
+    layout->addWidget(buttons);
+
+    connect(mRunner, &TuneRunner::started, this, &TuneDialog::updateButtons);
+    connect(mRunner, &TuneRunner::finished, this, &TuneDialog::runFinished);
+    connect(mRunner, &TuneRunner::cancelled, this, [this] {
+        updateButtons();
+        emit statusMessage(tr("Tuning cancelled; the plan is unchanged."));
+    });
+    connect(mRunner, &TuneRunner::failed, this, [this](const QString& message) {
+        showError(tr("Tuning failed: %1").arg(message));
+        updateButtons();
+    });
+    if (mDocument) connect(mDocument, &ModelDocument::modelAboutToBeReplaced, this, &TuneDialog::reject);
+    updateButtons();
+}
+
+TuneDialog::~TuneDialog() = default;
+
+QString TuneDialog::startPlanText() const {
+    const Graph& graph = mDocument->model()->graph();
+    const auto calibration = mDocument->calibration();
+    const auto [int8, total] = int8Macs(graph, mDocument->plan());
+    const QString plan =
+        tr("It starts from the current plan (INT8 share of MACs %1 %)")
+            .arg(total > 0 ? 100.0 * static_cast<double>(int8) / static_cast<double>(total) : 0.0, 0, 'f', 1);
+    if (!calibration) return plan + QLatin1Char('.');
+    return plan + tr(" and calibration (%1 on %2 samples).")
+                      .arg(QString::fromStdString(calibrationMethodName(calibration->config)))
+                      .arg(calibration->samples);
+}
+
+bool TuneDialog::isShowingResult() const {
+    return mPages->currentWidget() == mResult;
+}
+
+QString TuneDialog::errorText() const {
+    return mError->text();
+}
+
+void TuneDialog::showError(const QString& message) {
+    mError->setText(message);
+    mError->setVisible(!message.isEmpty());
+}
+
+bool TuneDialog::startTuning() {
+    if (mRunner->isRunning() || !mDocument) return false;
+    const QString error = mSettings->validate();
+    showError(error);
+    if (!error.isEmpty()) return false;
+    mSettings->saveSettings();
+    TuneRequest request = mSettings->request();
+    request.trtVersion = mDocument->trtVersion();
+    request.threads = std::max(1, QThread::idealThreadCount() - 1);  // one core stays free for the window
+    const TuneTarget target = request.target;
+    mProgress->setValueFormatter([target](double value) {
+        return QStringLiteral("%1 %2").arg(QString::fromStdString(target.name()), tuneValueText(target, value));
+    });
+    mPages->setCurrentWidget(mSettings);
+    if (!mRunner->start(request)) {
+        showError(tr("The tune could not start: it needs a model and a calibration (Quantize > Calibrate...)."));
+        return false;
+    }
+    return true;
+}
+
+void TuneDialog::runFinished() {
+    const auto report = mRunner->report();
+    if (report && mDocument && mDocument->model()) {
+        mResult->showReport(mDocument->model()->graph(), *report);
+        mPages->setCurrentWidget(mResult);
+        resize(std::max(width(), 960), std::max(height(), 680));  // room for the plot and the steps
+        emit statusMessage(report->met ? tr("Tuning met the target; Apply takes the tuned plan.")
+                                       : tr("Tuning did not meet the target; the best plan found is shown."));
+    }
+    updateButtons();
+}
+
+void TuneDialog::applyResult() {
+    const auto report = mRunner->report();
+    if (!report || !mDocument || mRunner->isRunning()) return;
+    mDocument->replacePlan(report->plan,
+                           tr("Apply tuned plan (%1)").arg(QString::fromStdString(report->target.text())));
+    emit statusMessage(tr("Applied the tuned plan (Edit > Undo takes it back)."));
+    accept();
+}
+
+void TuneDialog::showSettings() {
+    mPages->setCurrentWidget(mSettings);
+    updateButtons();
+}
+
+void TuneDialog::reject() {
+    mRunner->cancel();
+    QDialog::reject();
+}
+
+void TuneDialog::updateButtons() {
+    const bool running = mRunner->isRunning();
+    const bool result = isShowingResult();
+    mSettings->setEnabled(!running);
+    mBack->setVisible(result);
+    mTune->setVisible(!result);
+    mTune->setEnabled(!running);
+    mTune->setDefault(!result);
+    mApply->setVisible(result);
+    const auto report = mRunner->report();
+    const bool differs = report && mDocument && mDocument->model() &&
+                         !planChange(mDocument->model()->graph(), mDocument->plan(), report->plan).second.isEmpty();
+    mApply->setEnabled(result && differs && !running);
+    mApply->setToolTip(differs || !report
+                           ? tr("Replace the plan with the tuned one (one step: Edit > Undo takes it back)")
+                           : tr("The plan already is the tuned one: nothing to apply"));
+    mApply->setDefault(result);
+    if (running) showError({});
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,150 @@
+#include "ui/tuning/tune_report_text.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace ql::ui {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("TuneReport", text);
+}
+
+QString nodeName(const Graph& graph, NodeId node) {
+    return node == kNoId ? QString() : QString::fromStdString(graph.node(node).name);
+}
+
+// outputSqnrDb() caps at 200 dB: the outputs did not change.
+QString decibels(double db) {
+    return db >= 199.95 ? tr("exact") : QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
+}
+
+QString stepLine(const TuneStepRow& row, const TuneTarget& target) {
+    QString line =
+        QStringLiteral("%1 %2: %3, %4")
+            .arg(row.actionText, row.change, row.kept ? tr("kept") : tr("rejected"), tuneValueText(target, row.value));
+    if (!row.why.isEmpty()) line += QStringLiteral(" (") + row.why + QLatin1Char(')');
+    return line;
+}
+
+}  // namespace
+
+QString tuneValueText(const TuneTarget& target, double value) {
+    switch (target.kind()) {
+        case TuneTarget::Kind::AccuracyDrop:
+            return tr("%1 points").arg(value, 0, 'f', 2);
+        case TuneTarget::Kind::Top1Agreement:
+            return QStringLiteral("%1 %").arg(value, 0, 'f', 2);
+        case TuneTarget::Kind::OutputSqnr:
+            return decibels(value);
+        case TuneTarget::Kind::Metric:
+        case TuneTarget::Kind::MetricDrop:
+            break;
+    }
+    return QString::number(value, 'g', 5);
+}
+
+std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& report) {
+    std::vector<TuneStepRow> rows;
+    for (size_t i = 0; i < report.steps.size(); ++i) {
+        const TuneStep& s = report.steps[i];
+        TuneStepRow row;
+        row.number = static_cast<int>(i) + 1;
+        row.action = s.action;
+        row.actionText = QString::fromUtf8(tuneActionName(s.action));
+        row.layer = nodeName(graph, s.layer);
+        if (s.action == TuneStep::Action::Method)
+            row.change = QStringLiteral("%1 \u2192 %2")
+                             .arg(QString::fromStdString(s.tensor), QString::fromUtf8(amaxMethodKey(s.method)));
+        else if (s.action == TuneStep::Action::Fallback || s.action == TuneStep::Action::GiveBack)
+            row.change = QString::fromUtf8(precisionName(s.precision));
+        row.value = report.target.valueOf(s.score);
+        row.kept = s.kept;
+        row.samples = s.samples;
+        row.why = QString::fromStdString(s.why);
+        if (s.action == TuneStep::Action::Baseline) row.why = tr("the start plan");
+        if (s.action == TuneStep::Action::Confirm)
+            row.why = tr("the target held on the subset: checked on all samples");
+        if (s.action == TuneStep::Action::GiveBack)
+            row.why = s.kept ? tr("the target still holds with the layer back in INT8")
+                             : tr("the target fails with the layer back in INT8");
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport& report) {
+    const std::vector<TuneStepRow> rows = describeSteps(graph, report);
+    std::map<NodeId, LayerRemedy> remedies;
+    for (size_t u = 0; u < report.units.size(); ++u) {
+        const TuneUnit& unit = report.units[u];
+        LayerRemedy remedy;
+        remedy.outputSqnrDb = unit.outputSqnrDb;
+        remedy.rank = static_cast<int>(u) + 1;
+        QStringList inputs, why;
+        bool givenBack = false, fallbackRejected = false;
+        for (size_t i = 0; i < report.steps.size(); ++i) {
+            const TuneStep& s = report.steps[i];
+            if (s.layer != unit.layer) continue;
+            why.append(stepLine(rows[i], report.target));
+            fallbackRejected |= s.action == TuneStep::Action::Fallback && !s.kept;
+            if (!s.kept) continue;
+            givenBack |= s.action == TuneStep::Action::GiveBack;
+            if (s.action == TuneStep::Action::Method) {
+                const auto method = report.plan.tensorMethods().find(s.tensor);
+                if (method != report.plan.tensorMethods().end())
+                    inputs.append(
+                        tr("input %1: %2")
+                            .arg(QString::fromStdString(s.tensor), QString::fromUtf8(amaxMethodKey(method->second))));
+            }
+        }
+        const Precision precision = report.plan.requested(unit.layer);
+        QString what = QString::fromUtf8(precisionName(precision));
+        if (precision == Precision::Int8 && givenBack) what += tr(" (given back)");
+        if (precision == Precision::Int8 && fallbackRejected && !givenBack) what += tr(" (fallback rejected)");
+        if (precision == Precision::Int8 && !inputs.isEmpty()) what = inputs.join(QStringLiteral(", "));
+        remedy.text = tr("%1: %2 alone at the outputs").arg(what, decibels(unit.outputSqnrDb));
+        remedy.why =
+            why.isEmpty() ? tr("not tried: the target held before this layer's turn") : why.join(QLatin1Char('\n'));
+        for (NodeId node : unit.nodes) {
+            LayerRemedy entry = remedy;
+            if (node != unit.layer) entry.text = tr("%1 (fused into %2)").arg(what, nodeName(graph, unit.layer));
+            remedies[node] = std::move(entry);
+        }
+    }
+    return remedies;
+}
+
+QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
+    const TuneTarget& target = report.target;
+    QString text =
+        (report.met ? tr("Target met (%1): %2 on %3 samples, from %4 with the start plan.")
+                    : tr("Target NOT met (%1): %2 on %3 samples, from %4 with the start plan; the best plan "
+                         "found is shown."))
+            .arg(QString::fromStdString(target.text()), tuneValueText(target, target.valueOf(report.finalScore)))
+            .arg(report.samples)
+            .arg(tuneValueText(target, target.valueOf(report.startScore)));
+    QStringList keptOut;
+    for (NodeId node : report.keptOut)
+        keptOut.append(QStringLiteral("%1 (%2)").arg(nodeName(graph, node),
+                                                     QString::fromUtf8(precisionName(report.plan.effective(node)))));
+    text += QLatin1Char(' ') +
+            tr("%1 of %2 layers kept out of INT8%3.")
+                .arg(report.keptOut.size())
+                .arg(report.units.size())
+                .arg(keptOut.isEmpty() ? QString() : QStringLiteral(": ") + keptOut.join(QStringLiteral(", ")));
+    if (!report.plan.tensorMethods().empty())
+        text +=
+            QLatin1Char(' ') + tr("%1 tensor range(s) from another method.").arg(report.plan.tensorMethods().size());
+    const double share = report.totalMacs > 0
+                             ? 100.0 * static_cast<double>(report.int8Macs) / static_cast<double>(report.totalMacs)
+                             : 0.0;
+    text += QLatin1Char(' ') + tr("INT8 share of MACs: %1 %. %2 trials in %3 s.")
+                                   .arg(share, 0, 'f', 1)
+                                   .arg(report.trials)
+                                   .arg(report.seconds, 0, 'f', 1);
+    return text;
+}
+
+}  // namespace ql::ui

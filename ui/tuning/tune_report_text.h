@@ -1,0 +1,42 @@
+#pragma once
+// A tune report in words for the window, computed once when a report arrives (no core pointers kept):
+// the steps (the dialog's table and plot), the remedy each ranked layer got (the precision table's Tune column),
+// and the one-paragraph summary.
+#include <QString>
+#include <map>
+#include <vector>
+
+#include "core/model/graph.h"
+#include "core/quant/tuning.h"
+
+namespace ql::ui {
+
+struct TuneStepRow {
+    int number = 0;  // 1-based, as the CLI prints them
+    TuneStep::Action action = TuneStep::Action::Baseline;
+    QString actionText;  // "fallback"
+    QString layer;       // node name, or empty
+    QString change;      // "fp16", "/stem/Relu_output_0 -> mse", or empty
+    double value = 0.0;  // the target's value after the step (report.target.valueOf(score))
+    bool kept = false;
+    qint64 samples = 0;
+    QString why;
+};
+
+struct LayerRemedy {
+    QString text;               // "fp16: 37.6 dB alone at the outputs", "input r2: mse; ...", "int8: ..."
+    QString why;                // every step the tune took on the layer, one per line
+    double outputSqnrDb = 0.0;  // outputs vs FP32 with the layer alone INT8: its sensitivity
+    int rank = 0;               // 1: the least robust layer
+};
+
+std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& report);
+// Per node of every ranked unit (the layer and the nodes fused after it); empty when the tune ranked none
+// (the start plan met the target at once).
+std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport& report);
+// "Target met: top1-agreement 100.0 on 450 samples (start 99.8). 1 of 8 layers kept out of INT8 ..."
+QString tuneSummaryText(const Graph& graph, const TuneReport& report);
+// "top1-agreement 99.78" style value of the target, with its unit: "99.78 %", "0.44 points", "31.2 dB".
+QString tuneValueText(const TuneTarget& target, double value);
+
+}  // namespace ql::ui

@@ -1,0 +1,233 @@
+#include "ui/tuning/tune_settings_widget.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <optional>
+
+#include "ui/calibration/data_paths_editor.h"
+#include "ui/calibration/image_preprocess_editor.h"
+#include "ui/calibration/labels_path_edit.h"
+
+namespace ql::ui {
+
+namespace {
+
+const QString kGroup = QStringLiteral("tune");
+const QString kCalibrationGroup = QStringLiteral("calibration");
+
+struct TargetKind {
+    TuneTarget::Kind kind;
+    const char* label;
+    const char* syntax;  // TuneTarget::parse's name and comparison
+    double minimum, maximum, initial;
+    const char* suffix;
+};
+
+// The targets the window offers (the user's metric needs a command: the CLI's).
+constexpr TargetKind kTargetKinds[] = {
+    {TuneTarget::Kind::Top1Agreement, QT_TRANSLATE_NOOP("TuneSettingsWidget", "Top-1 agreement with FP32 at least"),
+     "top1-agreement>=", 0.0, 100.0, 99.0, " %"},
+    {TuneTarget::Kind::AccuracyDrop, QT_TRANSLATE_NOOP("TuneSettingsWidget", "Accuracy drop (needs labels) at most"),
+     "accuracy-drop<=", 0.0, 100.0, 0.5, " points"},
+    {TuneTarget::Kind::OutputSqnr, QT_TRANSLATE_NOOP("TuneSettingsWidget", "Output SQNR vs FP32 at least"),
+     "output-sqnr>=", 0.0, 200.0, 30.0, " dB"},
+};
+
+const TargetKind& targetKind(int index) {
+    return kTargetKinds[static_cast<size_t>(std::clamp(index, 0, static_cast<int>(std::size(kTargetKinds)) - 1))];
+}
+
+QSpinBox* limitBox(QWidget* parent, int maximum, const QString& zeroText, const QString& suffix = {}) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(0, maximum);
+    box->setSpecialValueText(zeroText);
+    box->setSuffix(suffix);
+    return box;
+}
+
+}  // namespace
+
+TuneSettingsWidget::TuneSettingsWidget(const Graph& graph, QWidget* parent) : QWidget(parent) {
+    mPreprocess = new ImagePreprocessEditor(this);
+    auto* left = new QVBoxLayout;
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(createTargetGroup());
+    left->addWidget(createDataGroup(graph));
+    left->addStretch(1);
+    auto* columns = new QHBoxLayout(this);
+    columns->setContentsMargins(0, 0, 0, 0);
+    columns->addLayout(left, 3);
+    columns->addWidget(mPreprocess, 2, Qt::AlignTop);
+    restoreSettings();
+}
+
+QWidget* TuneSettingsWidget::createTargetGroup() {
+    auto* group = new QGroupBox(tr("Target and budget"), this);
+    auto* form = new QFormLayout(group);
+    mTargetKind = new QComboBox(group);
+    for (const TargetKind& kind : kTargetKinds) mTargetKind->addItem(tr(kind.label), static_cast<int>(kind.kind));
+    mTargetValue = new QDoubleSpinBox(group);
+    mTargetValue->setDecimals(2);
+    auto* targetRow = new QHBoxLayout;
+    targetRow->addWidget(mTargetKind, 1);
+    targetRow->addWidget(mTargetValue);
+    form->addRow(tr("Target:"), targetRow);
+    connect(mTargetKind, &QComboBox::currentIndexChanged, this, &TuneSettingsWidget::targetKindChanged);
+    targetKindChanged();
+
+    mTrials = limitBox(group, 100000, tr("no trial limit"), tr(" trials"));
+    mTrials->setToolTip(tr("A trial runs the model once over the tuning subset with one candidate plan"));
+    mSeconds = limitBox(group, 24 * 3600, tr("no time limit"), tr(" s"));
+    mSeconds->setToolTip(tr("Stop after this many seconds; the best plan found so far is the result"));
+    mSeconds->setValue(300);  // until the user says otherwise: a run that ends on its own
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(mTrials, 1);
+    budgetRow->addWidget(mSeconds, 1);
+    form->addRow(tr("Budget:"), budgetRow);
+    mFallback = new QComboBox(group);
+    mFallback->addItem(tr("FP16 (the engine is built with --fp16)"), static_cast<int>(Precision::Fp16));
+    mFallback->addItem(tr("FP32"), static_cast<int>(Precision::Fp32));
+    form->addRow(tr("Layers kept out of INT8 run:"), mFallback);
+    return group;
+}
+
+QWidget* TuneSettingsWidget::createDataGroup(const Graph& graph) {
+    auto* group = new QGroupBox(tr("Evaluation data"), this);
+    auto* form = new QFormLayout(group);
+    mData = new DataPathsEditor(DataPathsEditor::inputNamesOf(graph), group);
+    form->addRow(mData);
+    mLabels = new LabelsPathEdit(group);
+    form->addRow(tr("Labels:"), mLabels);
+    mSamples = limitBox(group, 10'000'000, tr("all"));
+    mSubset = limitBox(group, 10'000'000, tr("auto (a quarter, at least 64)"));
+    mSubset->setToolTip(
+        tr("Candidate plans are scored on this many samples first; a plan that meets the target "
+           "there is confirmed on all samples"));
+    auto* countRow = new QHBoxLayout;
+    countRow->addWidget(mSamples, 1);
+    countRow->addWidget(new QLabel(tr("Subset:"), group));
+    countRow->addWidget(mSubset, 1);
+    form->addRow(tr("Samples:"), countRow);
+    mBatch = new QSpinBox(group);
+    mBatch->setRange(1, 1024);
+    mBatch->setValue(8);
+    mBatch->setToolTip(tr("Used when the model's batch axis is not fixed. Smaller batches cancel sooner."));
+    form->addRow(tr("Batch:"), mBatch);
+    return group;
+}
+
+void TuneSettingsWidget::targetKindChanged() {
+    const TargetKind& kind = targetKind(mTargetKind->currentIndex());
+    mTargetValue->setRange(kind.minimum, kind.maximum);
+    mTargetValue->setSuffix(tr(kind.suffix));
+    mTargetValue->setValue(kind.initial);
+}
+
+void TuneSettingsWidget::setTarget(TuneTarget::Kind kind, double threshold) {
+    mTargetKind->setCurrentIndex(std::max(0, mTargetKind->findData(static_cast<int>(kind))));
+    mTargetValue->setValue(threshold);
+}
+
+void TuneSettingsWidget::setBudget(int trials, double seconds) {
+    mTrials->setValue(trials);
+    mSeconds->setValue(static_cast<int>(seconds));
+}
+
+void TuneSettingsWidget::setFallback(Precision precision) {
+    mFallback->setCurrentIndex(std::max(0, mFallback->findData(static_cast<int>(precision))));
+}
+
+void TuneSettingsWidget::setDataPath(const QString& path) {
+    mData->setPath(0, path);
+}
+
+void TuneSettingsWidget::setLabelsPath(const QString& path) {
+    mLabels->setPath(path);
+}
+
+void TuneSettingsWidget::setSampleCount(int samples) {
+    mSamples->setValue(samples);
+}
+
+std::optional<TuneTarget> TuneSettingsWidget::target() const {
+    const TargetKind& kind = targetKind(mTargetKind->currentIndex());
+    auto parsed = TuneTarget::parse(kind.syntax + QString::number(mTargetValue->value(), 'g', 8).toStdString());
+    return parsed ? std::optional(*parsed) : std::nullopt;
+}
+
+TuneRequest TuneSettingsWidget::request() const {
+    TuneRequest r;
+    r.target = target().value_or(TuneTarget());
+    r.fallback = static_cast<Precision>(mFallback->currentData().toInt());
+    r.maxTrials = mTrials->value();
+    r.maxSeconds = mSeconds->value();
+    r.data = mData->specs(mPreprocess->value());
+    r.labelsPath = mLabels->path().toStdString();
+    r.samples = mSamples->value();
+    r.subsetSamples = mSubset->value();
+    r.batchSize = mBatch->value();
+    return r;
+}
+
+QString TuneSettingsWidget::validate() const {
+    if (!target()) return tr("Target: %1 is not a valid value.").arg(mTargetValue->text());
+    if (QString error = mData->validate(tr("Evaluation data")); !error.isEmpty()) return error;
+    if (QString error = mPreprocess->validate(); !error.isEmpty()) return error;
+    if (QString error = mLabels->validate(); !error.isEmpty()) return error;
+    if (target()->needsLabels() && mLabels->path().isEmpty())
+        return tr("Labels: the accuracy-drop target compares accuracies; choose the labels of the evaluation data.");
+    return {};
+}
+
+void TuneSettingsWidget::saveSettings() const {
+    QSettings settings;
+    settings.beginGroup(kGroup);
+    settings.setValue(QStringLiteral("targetKind"), mTargetKind->currentData());
+    settings.setValue(QStringLiteral("targetValue"), mTargetValue->value());
+    settings.setValue(QStringLiteral("trials"), mTrials->value());
+    settings.setValue(QStringLiteral("seconds"), mSeconds->value());
+    settings.setValue(QStringLiteral("fallback"), mFallback->currentData());
+    settings.setValue(QStringLiteral("data"), mData->paths());
+    settings.setValue(QStringLiteral("labels"), mLabels->path());
+    settings.setValue(QStringLiteral("samples"), mSamples->value());
+    settings.setValue(QStringLiteral("subset"), mSubset->value());
+    settings.setValue(QStringLiteral("batch"), mBatch->value());
+    settings.beginGroup(QStringLiteral("preprocess"));
+    mPreprocess->save(settings);
+}
+
+void TuneSettingsWidget::restoreSettings() {
+    QSettings settings;
+    const bool saved = settings.childGroups().contains(kGroup);
+    // Never tuned yet: the calibration dialog's evaluation data (or its calibration data) and labels.
+    settings.beginGroup(saved ? kGroup : kCalibrationGroup);
+    QStringList data = settings.value(saved ? QStringLiteral("data") : QStringLiteral("evaluationData")).toStringList();
+    if (!saved && data.join(QString()).isEmpty()) data = settings.value(QStringLiteral("data")).toStringList();
+    mData->setPaths(data);
+    mLabels->setPath(settings.value(QStringLiteral("labels")).toString());
+    settings.beginGroup(QStringLiteral("preprocess"));
+    mPreprocess->restore(settings);
+    settings.endGroup();
+    if (!saved) return;
+    const auto kind = static_cast<TuneTarget::Kind>(
+        settings.value(QStringLiteral("targetKind"), static_cast<int>(TuneTarget::Kind::Top1Agreement)).toInt());
+    mTargetKind->setCurrentIndex(std::max(0, mTargetKind->findData(static_cast<int>(kind))));
+    mTargetValue->setValue(settings.value(QStringLiteral("targetValue"), mTargetValue->value()).toDouble());
+    mTrials->setValue(settings.value(QStringLiteral("trials"), 0).toInt());
+    mSeconds->setValue(settings.value(QStringLiteral("seconds"), 0).toInt());
+    setFallback(
+        static_cast<Precision>(settings.value(QStringLiteral("fallback"), static_cast<int>(Precision::Fp16)).toInt()));
+    mSamples->setValue(settings.value(QStringLiteral("samples"), 0).toInt());
+    mSubset->setValue(settings.value(QStringLiteral("subset"), 0).toInt());
+    mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,60 @@
+#pragma once
+// The settings page of the tune dialog: the target (kind and value), the budget (trials and/or seconds), the
+// fallback precision of the layers kept out of INT8, and the evaluation data with its labels, sample counts and
+// image preprocessing (the calibration dialog's widgets). Remembers the last settings (QSettings group "tune");
+// the first time it starts from the calibration dialog's evaluation data, labels and preprocessing.
+#include <QWidget>
+
+#include "core/model/graph.h"
+#include "ui/tuning/tune_request.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace ql::ui {
+
+class DataPathsEditor;
+class ImagePreprocessEditor;
+class LabelsPathEdit;
+
+class TuneSettingsWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TuneSettingsWidget(const Graph& graph, QWidget* parent = nullptr);
+
+    void setTarget(TuneTarget::Kind kind, double threshold);
+    void setBudget(int trials, double seconds);  // 0: no limit
+    void setFallback(Precision precision);
+    void setDataPath(const QString& path);
+    void setLabelsPath(const QString& path);
+    void setSampleCount(int samples);  // 0: all
+
+    // Every field but trtVersion and threads (the dialog's).
+    TuneRequest request() const;
+    // Empty when the settings can run, else what is wrong, naming the file or field.
+    QString validate() const;
+
+    void saveSettings() const;
+    void restoreSettings();
+
+private:
+    QWidget* createTargetGroup();
+    QWidget* createDataGroup(const Graph& graph);
+    void targetKindChanged();
+    std::optional<TuneTarget> target() const;
+
+    QComboBox* mTargetKind;
+    QDoubleSpinBox* mTargetValue;
+    QSpinBox* mTrials;
+    QSpinBox* mSeconds;
+    QComboBox* mFallback;
+    DataPathsEditor* mData;
+    LabelsPathEdit* mLabels;
+    QSpinBox* mSamples;
+    QSpinBox* mSubset;
+    QSpinBox* mBatch;
+    ImagePreprocessEditor* mPreprocess;
+};
+
+}  // namespace ql::ui
