@@ -2,10 +2,13 @@
 // What the benches share: seeded random batches made before timing, and a wall + CPU stopwatch.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "core/common/status.h"
 #include "core/data/data_source.h"
 
 namespace ql::bench {
@@ -64,5 +67,19 @@ struct Stopwatch {
                 static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC};
     }
 };
+
+// Runs `bench` on each model path, printing each failure; the process's exit status: 1 if any failed.
+template <typename Bench>
+int benchEachModel(const std::vector<std::string>& models, Bench bench) {
+    int failures = 0;
+    for (const std::string& path : models) {
+        const Status status = bench(path);
+        if (!status.isOk()) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message().c_str());
+            ++failures;
+        }
+    }
+    return failures ? 1 : 0;
+}
 
 }  // namespace ql::bench

@@ -139,13 +139,6 @@ int main(int argc, char** argv) {
                      argv[0]);
         return 2;
     }
-    int failures = 0;
-    for (const std::string& path : options.models) {
-        const ql::Status status = benchModel(path, options);
-        if (!status.isOk()) {
-            std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message().c_str());
-            ++failures;
-        }
-    }
-    return failures ? 1 : 0;
+    return ql::bench::benchEachModel(options.models,
+                                     [&](const std::string& path) { return benchModel(path, options); });
 }
