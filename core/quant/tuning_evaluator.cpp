@@ -9,10 +9,12 @@
 namespace ql {
 namespace {
 
-// Keeps every value a run produces.
+// Keeps every value a run produces, in the layout it was made in (the partial runs read them as the fused
+// plan would, without reordering them back).
 class KeepAll final : public TensorObserver {
 public:
     explicit KeepAll(size_t values) : mValues(values) {}
+    bool acceptsLayouts() const override { return true; }
     void observe(const Node&, ValueId value, const Tensor& tensor) override {
         mValues[static_cast<size_t>(value)] = tensor;
     }
