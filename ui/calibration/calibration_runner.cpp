@@ -3,6 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/calibration/calibration_job.h"
+#include "ui/calibration/job_outcome.h"
 #include "ui/calibration/progress_throttle.h"
 #include "ui/model_document.h"
 
@@ -63,16 +64,14 @@ void CalibrationRunner::reportProgress(double fraction, const QString& phase) {
 void CalibrationRunner::onWorkerFinished() {
     const std::shared_ptr<CalibrationOutcome> outcome = mWatcher.result();
     const std::shared_ptr<const Model> model = std::move(mModel);
-    if (outcome->status.code() == StatusCode::Cancelled || mStop.stop_requested()) {
+    const JobOutcomeCheck check =
+        checkJobOutcome(outcome->status, mStop.stop_requested(), mDocument, model, tr("calibrated"));
+    if (check.verdict == JobVerdict::Cancelled) {
         emit cancelled();
         return;
     }
-    if (!outcome->status.isOk()) {
-        emit failed(QString::fromStdString(outcome->status.message()));
-        return;
-    }
-    if (!mDocument || mDocument->sharedModel() != model) {
-        emit failed(tr("The model was replaced while it was being calibrated; the results were dropped."));
+    if (check.verdict == JobVerdict::Failed) {
+        emit failed(check.error);
         return;
     }
     mDocument->setCalibration(outcome->calibration);

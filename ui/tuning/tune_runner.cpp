@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/calibration/job_outcome.h"
 #include "ui/calibration/progress_throttle.h"
 #include "ui/model_document.h"
 #include "ui/tuning/tune_job.h"
@@ -87,16 +88,14 @@ void TuneRunner::reportProgress(const TuneProgress& p) {
 void TuneRunner::onWorkerFinished() {
     const std::shared_ptr<TuneOutcome> outcome = mWatcher.result();
     const std::shared_ptr<const Model> model = std::move(mModel);
-    if (outcome->status.code() == StatusCode::Cancelled || mStop.stop_requested()) {
+    const JobOutcomeCheck check =
+        checkJobOutcome(outcome->status, mStop.stop_requested(), mDocument, model, tr("tuned"));
+    if (check.verdict == JobVerdict::Cancelled) {
         emit cancelled();
         return;
     }
-    if (!outcome->status.isOk()) {
-        emit failed(QString::fromStdString(outcome->status.message()));
-        return;
-    }
-    if (!mDocument || mDocument->sharedModel() != model) {
-        emit failed(tr("The model was replaced while it was being tuned; the results were dropped."));
+    if (check.verdict == JobVerdict::Failed) {
+        emit failed(check.error);
         return;
     }
     mReport = outcome->report;
