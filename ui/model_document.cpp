@@ -150,7 +150,7 @@ void ModelDocument::setOpTypePrecision(const QString& opType, Precision precisio
 void ModelDocument::setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method) {
     const std::string name = tensor.toStdString();
     if (!mModel || name.empty() || method == CalibrationMethod::Auto) return;
-    const std::optional<CalibrationMethod> current = tensorMethodOf(mPlan, name);
+    const std::optional<CalibrationMethod> current = mPlan.tensorMethod(name);
     if (current == method) return;
     PlanEdit before, after;
     before.tensorMethods[name] = current;

@@ -6,11 +6,6 @@
 
 namespace ql::ui {
 
-std::optional<CalibrationMethod> tensorMethodOf(const PrecisionPlan& plan, const std::string& tensor) {
-    const auto it = plan.tensorMethods().find(tensor);
-    return it == plan.tensorMethods().end() ? std::nullopt : std::optional(it->second);
-}
-
 std::pair<PlanEdit, PlanEdit> planChange(const Graph& graph, const PrecisionPlan& from, const PrecisionPlan& to) {
     PlanEdit before, after;
     for (const Node& node : graph.nodes()) {
@@ -24,7 +19,7 @@ std::pair<PlanEdit, PlanEdit> planChange(const Graph& graph, const PrecisionPlan
     for (const auto& entry : from.tensorMethods()) tensors.insert(entry.first);
     for (const auto& entry : to.tensorMethods()) tensors.insert(entry.first);
     for (const std::string& tensor : tensors) {
-        const auto was = tensorMethodOf(from, tensor), will = tensorMethodOf(to, tensor);
+        const auto was = from.tensorMethod(tensor), will = to.tensorMethod(tensor);
         if (was == will) continue;
         before.tensorMethods[tensor] = was;
         after.tensorMethods[tensor] = will;

@@ -25,9 +25,6 @@ struct PlanEdit {
     bool isEmpty() const { return nodes.isEmpty() && tensorMethods.empty(); }
 };
 
-// The plan's method override for `tensor`, or nullopt (the calibration's own).
-std::optional<CalibrationMethod> tensorMethodOf(const PrecisionPlan& plan, const std::string& tensor);
-
 // The edits that turn `from`'s choices (requested precisions, tensor methods) into `to`'s: {undo, redo}, both
 // empty when the plans agree.
 std::pair<PlanEdit, PlanEdit> planChange(const Graph& graph, const PrecisionPlan& from, const PrecisionPlan& to);

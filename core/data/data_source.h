@@ -33,6 +33,8 @@ std::vector<InputSpec> inputSpecs(const Graph& graph);
 struct Batching {
     int64_t size = 1;
     bool fixed = false;
+    // The samples of `total` that are run: whole batches only when the batch is fixed.
+    int64_t usable(int64_t total) const { return fixed ? total - total % size : total; }
 };
 Batching batchingFor(const Graph& graph, int64_t batchSize);
 

@@ -101,18 +101,6 @@ private:
     std::vector<Tensor> mIsolated;                  // the current node's isolated outputs
 };
 
-// Index of the largest value of each of the `rows` rows of `t` (first one on ties).
-std::vector<int64_t> argmaxRows(const Tensor& t, int64_t rows) {
-    const std::vector<float> v = t.toFloats();
-    const size_t width = v.size() / static_cast<size_t>(rows);
-    std::vector<int64_t> out;
-    for (int64_t r = 0; r < rows; ++r) {
-        const auto begin = v.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(r) * width);
-        out.push_back(std::max_element(begin, begin + static_cast<std::ptrdiff_t>(width)) - begin);
-    }
-    return out;
-}
-
 // Counts of agreeing / correct top-1 predictions, turned into rates at the end.
 struct AgreementCounter {
     int64_t samples = 0, agree = 0, correctFp32 = 0, correctQuant = 0;
@@ -121,7 +109,7 @@ struct AgreementCounter {
              const std::vector<int64_t>& labels) {
         if (fp32.rank() == 0 || fp32.dim(0) != count || fp32.elementCount() == 0 || fp32.shape() != quant.shape())
             return;
-        const std::vector<int64_t> a = argmaxRows(fp32, count), b = argmaxRows(quant, count);
+        const std::vector<int64_t> a = topClasses(fp32), b = topClasses(quant);
         for (int64_t i = 0; i < count; ++i) {
             const size_t k = static_cast<size_t>(i);
             agree += a[k] == b[k];
@@ -212,7 +200,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     if (!options.labels.empty() && static_cast<int64_t>(options.labels.size()) < total)
         return invalidArgument("the labels hold " + std::to_string(options.labels.size()) + " values for " +
                                std::to_string(total) + " samples");
-    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    const int64_t usable = batch.usable(total);
     QL_ASSIGN_OR_RETURN(auto simulator, QuantSimulator::create(graph, plan, calibration));
     QL_ASSIGN_OR_RETURN(auto executor, Executor::create(graph, {options.threads}));
     std::vector<ErrorAccumulator> errors(graph.values().size());

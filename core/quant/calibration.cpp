@@ -244,6 +244,12 @@ Result<Tensor> weightTensor(const Graph& graph, ValueId id) {
 
 }  // namespace
 
+const TensorRange* CalibrationResult::activation(std::string_view name) const {
+    for (const TensorRange& r : activations)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
 Result<std::vector<WeightRange>> weightRanges(const Graph& graph, int threads) {
     struct Weight {
         const Node* node;
@@ -298,7 +304,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         options.counting == Counting::Background ||
         (options.counting == Counting::Auto && options.threads < static_cast<int>(std::thread::hardware_concurrency()));
     // A fixed batch axis cannot take a partial batch: the remainder of the samples is left out.
-    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    const int64_t usable = batch.usable(total);
     const int64_t fusedAwayTarget = options.fullStatistics ? usable
                                                            : std::max(CalibrationOptions::kFusedAwaySamples,
                                                                       usable / CalibrationOptions::kFusedAwayShare);

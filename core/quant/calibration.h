@@ -13,6 +13,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/common/status.h"
@@ -56,6 +57,9 @@ struct CalibrationResult {
     int64_t samples = 0;                   // samples actually run
     std::vector<TensorRange> activations;  // in graph value order
     std::vector<WeightRange> weights;      // in node order
+
+    // The range of activation `name`, or null.
+    const TensorRange* activation(std::string_view name) const;
 };
 
 struct CalibrationOptions {

@@ -24,11 +24,9 @@ TensorDiagnosis diagnoseTensor(const Graph& graph, const TensorRange& range, con
     TensorDiagnosis d;
     d.value = *graph.findValue(range.name);
     d.tensor = range.name;
-    d.method = range.method;
-    if (const auto it = plan.tensorMethods().find(range.name); it != plan.tensorMethods().end()) {
-        d.method = it->second;
-        d.methodFromPlan = true;
-    }
+    const std::optional<CalibrationMethod> override = plan.tensorMethod(range.name);
+    d.method = override.value_or(range.method);
+    d.methodFromPlan = override.has_value();
     d.amax = amax.at(range.name);
     d.min = range.min;
     d.max = range.max;

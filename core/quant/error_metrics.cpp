@@ -6,6 +6,18 @@
 
 namespace ql {
 
+std::vector<int64_t> topClasses(const Tensor& output) {
+    std::vector<int64_t> classes;
+    if (output.rank() == 0 || output.dim(0) == 0) return classes;
+    const std::vector<float> v = output.toFloats();
+    const size_t rows = static_cast<size_t>(output.dim(0)), width = v.size() / rows;
+    for (size_t r = 0; r < rows; ++r) {
+        const auto begin = v.begin() + static_cast<std::ptrdiff_t>(r * width);
+        classes.push_back(std::max_element(begin, begin + static_cast<std::ptrdiff_t>(width)) - begin);
+    }
+    return classes;
+}
+
 void ErrorAccumulator::add(const Tensor& reference, const Tensor& quantized) {
     if (reference.shape() != quantized.shape()) return;
     const std::vector<float> r = reference.toFloats();

@@ -2,6 +2,7 @@
 // How far a quantized tensor is from its FP32 reference, accumulated over batches (in double, in element
 // order, so the same data always gives the same numbers).
 #include <cstdint>
+#include <vector>
 
 #include "core/exec/tensor.h"
 
@@ -14,6 +15,10 @@ struct ErrorMetrics {
     double maxAbs = 0.0;
     int64_t count = 0;  // elements compared (non-finite pairs are skipped)
 };
+
+// The index of the largest value of each row of `output` (rows along axis 0; the first one on ties): the top-1
+// class of every sample. Empty for a scalar or an empty first axis.
+std::vector<int64_t> topClasses(const Tensor& output);
 
 class ErrorAccumulator {
 public:

@@ -6,21 +6,24 @@
 namespace ql {
 namespace {
 
+// The mean of x^2 over values spread evenly over [a, b].
+double meanSquare(double a, double b) {
+    return (a * a + a * b + b * b) / 3.0;
+}
+
 // Expected squared rounding error of values spread evenly over [lo, hi] (all within the range).
 double roundingError(double lo, double hi, double step) {
     const double half = step / 2.0;
-    if (hi <= half) return (lo * lo + lo * hi + hi * hi) / 3.0;  // all round to zero: the mean of x^2
+    if (hi <= half) return meanSquare(lo, hi);  // all round to zero
     if (lo >= half) return step * step / 12.0;
     // Part rounds to zero, part to a step.
     const double zeroShare = (half - lo) / (hi - lo);
-    const double zeroError = (lo * lo + lo * half + half * half) / 3.0;
-    return zeroShare * zeroError + (1.0 - zeroShare) * step * step / 12.0;
+    return zeroShare * meanSquare(lo, half) + (1.0 - zeroShare) * step * step / 12.0;
 }
 
 // Expected squared saturation error of values spread evenly over [lo, hi], all beyond amax.
 double clippingError(double lo, double hi, double amax) {
-    const double a = lo - amax, b = hi - amax;
-    return (a * a + a * b + b * b) / 3.0;
+    return meanSquare(lo - amax, hi - amax);
 }
 
 }  // namespace
@@ -37,9 +40,10 @@ ExpectedQuantization expectedQuantization(const Histogram& h, double amax, int l
         const double count = static_cast<double>(h.counts[i]);
         const double lo = static_cast<double>(i) * width;
         const double hi = std::max(lo, std::min(lo + width, maxMagnitude));
-        signal += count * (lo * lo + lo * hi + hi * hi) / 3.0;
+        const double power = count * meanSquare(lo, hi);
+        signal += power;
         if (amax <= 0.0) {
-            noise += count * (lo * lo + lo * hi + hi * hi) / 3.0;
+            noise += power;
             clipped += count;
         } else if (hi <= amax) {
             noise += count * roundingError(lo, hi, step);

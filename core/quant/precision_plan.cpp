@@ -93,6 +93,11 @@ void PrecisionPlan::setEffective(NodeId node, Precision precision, const std::st
     if (!reason.empty()) e.reason += (e.reason.empty() ? "" : "; ") + reason;
 }
 
+std::optional<CalibrationMethod> PrecisionPlan::tensorMethod(const std::string& tensor) const {
+    const auto it = mTensorMethods.find(tensor);
+    return it == mTensorMethods.end() ? std::nullopt : std::optional(it->second);
+}
+
 void PrecisionPlan::setTensorMethod(const std::string& tensor, std::optional<CalibrationMethod> method) {
     if (method && *method != CalibrationMethod::Auto)
         mTensorMethods[tensor] = *method;

@@ -71,6 +71,8 @@ public:
     // (TensorRange::amaxByMethod) replaces the tensor's own wherever plan and calibration meet (activationAmax).
     // How `tune` keeps a layer INT8 whose input the calibration's method clips, and what the histogram panel edits.
     const std::map<std::string, CalibrationMethod>& tensorMethods() const { return mTensorMethods; }
+    // The override of `tensor`, if the plan has one.
+    std::optional<CalibrationMethod> tensorMethod(const std::string& tensor) const;
     // `method` empty: the calibration's own again.
     void setTensorMethod(const std::string& tensor, std::optional<CalibrationMethod> method);
 

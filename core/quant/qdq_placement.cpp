@@ -11,13 +11,6 @@
 namespace ql {
 namespace {
 
-// Scales must be positive (TRT-QDQ-SCALE-POSITIVE): an all-zero channel gets this floor instead of 0.
-constexpr float kMinAmax = 1e-8f;
-
-float scaleOf(float amax) {
-    return (std::isfinite(amax) && amax > kMinAmax ? amax : kMinAmax) / 127.0f;
-}
-
 // TRT-INT8-CAPABLE: pooling runs INT8 between a DequantizeLinear on its input and the next QuantizeLinear.
 bool isPooling(const Node& node) {
     return node.domain.empty() && (node.opType == "AveragePool" || node.opType == "GlobalAveragePool" ||
@@ -118,7 +111,7 @@ private:
         const ValueId v = node.inputs[static_cast<size_t>(input)];
         auto amax = amaxOf(v);
         if (!amax) return std::nullopt;
-        return QdqEdge{node.id, input, v, false, 1, {scaleOf(*amax)}, reason, {}};
+        return QdqEdge{node.id, input, v, false, 1, {int8Scale(*amax)}, reason, {}};
     }
 
     bool constant(ValueId v) const { return constantSource(mGraph, v) != kNoId; }
@@ -144,7 +137,7 @@ private:
             reason += " (TensorRT " + std::to_string(mOptions.tensorRtMajor) + ".x ConvTranspose axis)";
         }
         std::vector<float> scales;
-        for (float a : amax) scales.push_back(scaleOf(a));
+        for (float a : amax) scales.push_back(int8Scale(a));
         QdqEdge edge{node.id, 1, weight, true, scales.size() > 1 ? *axis : 1, std::move(scales), reason, {}};
         if (folded) {
             edge.batchNormFold = std::move(folded->factor);
@@ -276,13 +269,17 @@ PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& pla
     return precisions;
 }
 
+float int8Scale(float amax) {
+    constexpr float kMinAmax = 1e-8f;
+    return (std::isfinite(amax) && amax > kMinAmax ? amax : kMinAmax) / 127.0f;
+}
+
 Result<AmaxByName> activationAmax(const CalibrationResult& calibration, const PrecisionPlan& plan) {
     AmaxByName amax;
     for (const auto& range : calibration.activations) amax[range.name] = range.amax;
     for (const auto& [tensor, method] : plan.tensorMethods()) {
-        const auto range = std::find_if(calibration.activations.begin(), calibration.activations.end(),
-                                        [&](const TensorRange& r) { return r.name == tensor; });
-        if (range == calibration.activations.end() || !range->amaxByMethod)
+        const TensorRange* range = calibration.activation(tensor);
+        if (!range || !range->amaxByMethod)
             return notFound("the plan calibrates tensor '" + tensor + "' with " + amaxMethodKey(method) +
                             " but the calibration has no per-method amax for it; calibrate again with this model");
         amax[tensor] = range->amaxByMethod->of(method);

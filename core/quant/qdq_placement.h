@@ -33,6 +33,10 @@ using PrecisionByName = std::unordered_map<std::string, Precision>;
 // Calibrated amax by activation tensor name.
 using AmaxByName = std::unordered_map<std::string, float>;
 
+// The INT8 scale of a symmetric range: amax / 127, with amax floored at 1e-8 (TRT-QDQ-SCALE-POSITIVE: an all-zero
+// channel, or a non-finite amax, must still get a positive scale).
+float int8Scale(float amax);
+
 // The plan's effective precision of every node of `graph`.
 PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& plan);
 // The calibration's activation amax, with the plan's per-tensor method overrides (PrecisionPlan::tensorMethods)

@@ -65,18 +65,6 @@ Result<std::vector<TuneUnit>> findUnits(const Graph& graph, const PrecisionPlan&
     return units;
 }
 
-const TensorRange* rangeOf(const CalibrationResult& calibration, const std::string& name) {
-    for (const TensorRange& r : calibration.activations)
-        if (r.name == name) return &r;
-    return nullptr;
-}
-
-// The method whose amax a tensor uses under `plan`.
-CalibrationMethod methodInUse(const PrecisionPlan& plan, const TensorRange& range) {
-    const auto it = plan.tensorMethods().find(range.name);
-    return it == plan.tensorMethods().end() ? range.method : it->second;
-}
-
 class Tuner {
 public:
     Tuner(const Graph& graph, const CalibrationResult& calibration, const TuneOptions& options,
@@ -87,7 +75,11 @@ public:
 
 private:
     Status prepare(DataSource& data);
+    // The FP32 side of scores on the first `batches` batches.
+    Result<ReferenceOutputs> reference(size_t batches) const;
     Result<double> score(const PrecisionPlan& plan, size_t batches);
+    Result<double> scoreOf(const NamedTensors& outputs, size_t batches) const;
+    Status scoreStart();
     bool budgetLeft() const;
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count(); }
     void report(const std::string& phase, int64_t done, int64_t total, const std::string& step = {});
@@ -99,7 +91,8 @@ private:
     // One trial: scores `candidate`, records the step, adopts the candidate when it is not worse.
     Status trial(PrecisionPlan candidate, TuneStep step);
     Status tryMethods(const TuneUnit& unit);
-    Status confirmIfHolds();
+    // `allScore`: the plan's score on all samples when already known.
+    Status confirmIfHolds(std::optional<double> allScore = std::nullopt);
     Status giveBack(const PrecisionPlan& start);
 
     const Graph& mGraph;
@@ -145,37 +138,55 @@ Status Tuner::prepare(DataSource& data) {
     mBatches = mSubsetBatches;
     mReport.samples = samples;
     mReport.subsetSamples = mEvaluator->samplesIn(mSubsetBatches);
-    for (auto [reference, batches] : {std::pair{&mSubsetReference, mSubsetBatches}, std::pair{&mAllReference, all}}) {
-        reference->outputs = mEvaluator->fp32Outputs(batches);
-        const int64_t n = mEvaluator->samplesIn(batches);
-        if (!mOptions.labels.empty()) {
-            reference->labels.assign(
-                mOptions.labels.begin(),
-                mOptions.labels.begin() + std::min<int64_t>(n, static_cast<int64_t>(mOptions.labels.size())));
-            const std::vector<int64_t> top = topClasses(reference->outputs.at(0).second);
-            int64_t correct = 0;
-            for (size_t i = 0; i < top.size() && i < reference->labels.size(); ++i)
-                correct += top[i] == reference->labels[i];
-            reference->accuracy = top.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(top.size());
-        }
-        if (mOptions.target.needsMetric()) {
-            if (!mOptions.metric)
-                return invalidArgument("--target " + mOptions.target.name() + " needs --metric-command");
-            QL_ASSIGN_OR_RETURN(reference->metric, mOptions.metric(reference->outputs));
-        }
-        if (mSubsetBatches == all) {
-            mAllReference = mSubsetReference;
-            break;
-        }
+    QL_ASSIGN_OR_RETURN(mSubsetReference, reference(mSubsetBatches));
+    if (mSubsetBatches == all) {
+        mAllReference = mSubsetReference;
+    } else {
+        QL_ASSIGN_OR_RETURN(mAllReference, reference(all));
     }
     if (mOptions.target.needsMetric()) mReport.fp32Metric = mAllReference.metric;
     return Status::ok();
 }
 
+Result<ReferenceOutputs> Tuner::reference(size_t batches) const {
+    ReferenceOutputs r;
+    r.outputs = mEvaluator->fp32Outputs(batches);
+    if (!mOptions.labels.empty()) {
+        const auto n = static_cast<size_t>(mEvaluator->samplesIn(batches));
+        r.labels.assign(mOptions.labels.begin(),
+                        mOptions.labels.begin() + static_cast<std::ptrdiff_t>(std::min(n, mOptions.labels.size())));
+        r.accuracy = top1Accuracy(topClasses(r.outputs.at(0).second), r.labels);
+    }
+    if (mOptions.target.needsMetric()) {
+        if (!mOptions.metric) return invalidArgument("--target " + mOptions.target.name() + " needs --metric-command");
+        QL_ASSIGN_OR_RETURN(r.metric, mOptions.metric(r.outputs));
+    }
+    return r;
+}
+
 Result<double> Tuner::score(const PrecisionPlan& plan, size_t batches) {
     QL_ASSIGN_OR_RETURN(const NamedTensors outputs, mEvaluator->outputs(plan, batches, mStop));
+    return scoreOf(outputs, batches);
+}
+
+Result<double> Tuner::scoreOf(const NamedTensors& outputs, size_t batches) const {
     const ReferenceOutputs& reference = batches == mSubsetBatches ? mSubsetReference : mAllReference;
     return scoreOutputs(mOptions.target, reference, outputs, mOptions.metric);
+}
+
+// The start plan, run once over all samples: its score there and on the subset.
+Status Tuner::scoreStart() {
+    const size_t all = mEvaluator->batchCount();
+    QL_ASSIGN_OR_RETURN(const std::vector<NamedTensors> batches, mEvaluator->batchOutputs(mPlan, all, mStop));
+    QL_ASSIGN_OR_RETURN(mReport.startScore, scoreOf(concatBatches(batches), all));
+    mScore = mReport.startScore;
+    if (mSubsetBatches != all) {
+        QL_ASSIGN_OR_RETURN(
+            mScore,
+            scoreOf(concatBatches({batches.begin(), batches.begin() + static_cast<std::ptrdiff_t>(mSubsetBatches)}),
+                    mSubsetBatches));
+    }
+    return Status::ok();
 }
 
 Status Tuner::rankSensitivity(const PrecisionPlan& plan) {
@@ -186,10 +197,11 @@ Status Tuner::rankSensitivity(const PrecisionPlan& plan) {
     std::set<ValueId> tensors;
     for (const TuneUnit& unit : mReport.units) tensors.insert(unit.tensors.begin(), unit.tensors.end());
     for (ValueId t : tensors) {
-        const TensorRange* range = rangeOf(mCalibration, mGraph.value(t).name);
+        const TensorRange* range = mCalibration.activation(mGraph.value(t).name);
         const float a = amax.at(mGraph.value(t).name);
         changes.push_back({{}, t, a});
-        mReport.tensors.push_back({t, range ? methodInUse(plan, *range) : CalibrationMethod::Entropy, a, 0.0});
+        mReport.tensors.push_back(
+            {t, range ? plan.tensorMethod(range->name).value_or(range->method) : CalibrationMethod::Entropy, a, 0.0});
     }
     QL_ASSIGN_OR_RETURN(
         const std::vector<double> db,
@@ -228,9 +240,9 @@ Status Tuner::tryMethods(const TuneUnit& unit) {
     for (ValueId t : unit.tensors) {
         if (!mMethodTried.insert(t).second || !budgetLeft()) continue;
         const std::string& name = mGraph.value(t).name;
-        const TensorRange* range = rangeOf(mCalibration, name);
+        const TensorRange* range = mCalibration.activation(name);
         if (!range || !range->amaxByMethod) continue;
-        const CalibrationMethod current = methodInUse(mPlan, *range);
+        const CalibrationMethod current = mPlan.tensorMethod(name).value_or(range->method);
         const float currentAmax = range->amaxByMethod->of(current);
         std::vector<IsolatedChange> changes{{{}, t, currentAmax}};
         std::vector<CalibrationMethod> methods{current};
@@ -259,14 +271,18 @@ Status Tuner::tryMethods(const TuneUnit& unit) {
 }
 
 // When the target holds on the batches in use: on all samples too? If not, scores come from all samples now.
-Status Tuner::confirmIfHolds() {
+Status Tuner::confirmIfHolds(std::optional<double> allScore) {
     if (!mOptions.target.holds(mScore)) return Status::ok();
     if (mBatches == mEvaluator->batchCount()) {
         mMet = true;
         return Status::ok();
     }
     mBatches = mEvaluator->batchCount();
-    QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mBatches));
+    if (allScore) {
+        mScore = *allScore;
+    } else {
+        QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mBatches));
+    }
     ++mReport.trials;
     TuneStep step;
     step.action = TuneStep::Action::Confirm;
@@ -308,8 +324,7 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     QL_RETURN_IF_ERROR(prepare(data));
     mReport.target = mOptions.target;
     mPlan = applied(start);
-    QL_ASSIGN_OR_RETURN(mReport.startScore, score(mPlan, mEvaluator->batchCount()));
-    QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mBatches));
+    QL_RETURN_IF_ERROR(scoreStart());
     mReport.trials = 1;
     mReport.steps.push_back({TuneStep::Action::Baseline,
                              kNoId,
@@ -320,7 +335,7 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
                              true,
                              mEvaluator->samplesIn(mBatches),
                              {}});
-    QL_RETURN_IF_ERROR(confirmIfHolds());
+    QL_RETURN_IF_ERROR(confirmIfHolds(mReport.startScore));
     if (mMet) {  // nothing to tune; the units still say what runs INT8
         QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, mPlan, mCalibration));
     } else {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/quant/qdq_placement.h"
 #include "core/quant/simulation.h"
+#include "core/quant/tuning_target.h"
 
 namespace ql {
 namespace {
@@ -24,7 +26,7 @@ public:
 // Quantizes one tensor wherever a node reads it.
 class TensorQuantizer final : public NodeInterceptor {
 public:
-    TensorQuantizer(ValueId tensor, float amax) : mTensor(tensor), mScale(std::max(amax, 1e-8f) / 127.0f) {}
+    TensorQuantizer(ValueId tensor, float amax) : mTensor(tensor), mScale(int8Scale(amax)) {}
     bool intercepts(const Node& node) const override {
         return std::find(node.inputs.begin(), node.inputs.end(), mTensor) != node.inputs.end();
     }
@@ -61,28 +63,6 @@ private:
     const std::vector<bool>& mDownstream;
     const std::vector<Tensor>& mKept;
     NodeInterceptor& mInner;
-};
-
-// Sums of squares of FP32 outputs and of their differences from a changed run's.
-struct SqnrSums {
-    double signal = 0.0, noise = 0.0;
-    void add(const NamedTensors& reference, const NamedTensors& changed) {
-        for (size_t o = 0; o < reference.size() && o < changed.size(); ++o) {
-            const Tensor& a = reference[o].second;
-            const Tensor& b = changed[o].second;
-            if (a.dtype() != DataType::Float || b.dtype() != DataType::Float || a.shape() != b.shape()) continue;
-            const std::span<const float> x = a.span<float>(), y = b.span<float>();
-            for (size_t i = 0; i < x.size(); ++i) {
-                signal += double{x[i]} * x[i];
-                noise += (double{x[i]} - y[i]) * (double{x[i]} - y[i]);
-            }
-        }
-    }
-    double db() const {
-        if (noise <= 0.0) return 200.0;
-        if (signal <= 0.0) return -200.0;
-        return std::min(200.0, 10.0 * std::log10(signal / noise));
-    }
 };
 
 PrecisionPlan unitPlan(const Graph& graph, const std::vector<NodeId>& nodes) {
@@ -125,7 +105,7 @@ Result<std::unique_ptr<TuneEvaluator>> TuneEvaluator::create(const Graph& graph,
     const Batching batch = batchingFor(graph, options.batchSize);
     int64_t total = data.sampleCount();
     if (options.maxSamples > 0) total = std::min(total, options.maxSamples);
-    const int64_t usable = batch.fixed ? total - total % batch.size : total;
+    const int64_t usable = batch.usable(total);
     if (usable <= 0)
         return invalidArgument("tuning needs at least " + std::to_string(batch.size) + " samples but the data holds " +
                                std::to_string(total));
@@ -153,13 +133,19 @@ NamedTensors TuneEvaluator::fp32Outputs(size_t batches) const {
     return concatBatches({mFp32Outputs.begin(), mFp32Outputs.begin() + static_cast<std::ptrdiff_t>(batches)});
 }
 
-Result<NamedTensors> TuneEvaluator::outputs(const PrecisionPlan& plan, size_t batches, std::stop_token stop) {
+Result<std::vector<NamedTensors>> TuneEvaluator::batchOutputs(const PrecisionPlan& plan, size_t batches,
+                                                              std::stop_token stop) {
     QL_ASSIGN_OR_RETURN(auto simulator, QuantSimulator::create(mGraph, plan, mCalibration));
     std::vector<NamedTensors> out;
     for (size_t b = 0; b < batches && b < mInputs.size(); ++b) {
         QL_ASSIGN_OR_RETURN(NamedTensors o, mExecutor->run(mInputs[b], {.interceptor = simulator.get(), .stop = stop}));
         out.push_back(std::move(o));
     }
+    return out;
+}
+
+Result<NamedTensors> TuneEvaluator::outputs(const PrecisionPlan& plan, size_t batches, std::stop_token stop) {
+    QL_ASSIGN_OR_RETURN(const std::vector<NamedTensors> out, batchOutputs(plan, batches, stop));
     return concatBatches(out);
 }
 
@@ -195,23 +181,23 @@ Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<Isolat
         }
         downstream.push_back(downstreamOf(c));
     }
-    std::vector<SqnrSums> sums(changes.size());
+    std::vector<ErrorAccumulator> errors(changes.size());
     const auto total = static_cast<int64_t>(changes.size() * batches);
     for (size_t b = 0; b < batches; ++b) {
         KeepAll kept(mGraph.values().size());
-        QL_ASSIGN_OR_RETURN(NamedTensors fp32, mExecutor->run(mInputs[b], {.observer = &kept, .stop = stop}));
+        QL_RETURN_IF_ERROR(mExecutor->run(mInputs[b], {.observer = &kept, .stop = stop}).status());
         for (size_t c = 0; c < changes.size(); ++c) {
             if (stop.stop_requested()) return cancelled();
             PartialRun partial(downstream[c], kept.mValues, *inner[c]);
             mNodeRuns += std::count(downstream[c].begin(), downstream[c].end(), true);
             QL_ASSIGN_OR_RETURN(NamedTensors changed,
                                 mExecutor->run(mInputs[b], {.interceptor = &partial, .stop = stop}));
-            sums[c].add(mFp32Outputs[b], changed);
+            addOutputErrors(mFp32Outputs[b], changed, errors[c]);
             if (progress) progress(static_cast<int64_t>(b * changes.size() + c + 1), total);
         }
     }
     std::vector<double> db;
-    for (const SqnrSums& s : sums) db.push_back(s.db());
+    for (const ErrorAccumulator& e : errors) db.push_back(cappedSqnrDb(e.metrics()));
     return db;
 }
 

@@ -42,6 +42,9 @@ public:
     // The FP32 outputs of the first `batches` batches, concatenated along axis 0.
     NamedTensors fp32Outputs(size_t batches) const;
     Result<NamedTensors> outputs(const PrecisionPlan& plan, size_t batches, std::stop_token stop = {});
+    // The same per batch, for scores of several prefixes from one run.
+    Result<std::vector<NamedTensors>> batchOutputs(const PrecisionPlan& plan, size_t batches,
+                                                   std::stop_token stop = {});
     // One SQNR (dB) per change; `progress(done, total)` counts changes x batches.
     Result<std::vector<double>> isolatedSqnr(const std::vector<IsolatedChange>& changes, size_t batches,
                                              const std::function<void(int64_t, int64_t)>& progress = {},

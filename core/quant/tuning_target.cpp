@@ -27,8 +27,6 @@ const KindSpelling& spelling(TuneTarget::Kind kind) {
     return kSpellings[0];
 }
 
-constexpr double kMaxSqnrDb = 200.0;
-
 }  // namespace
 
 Result<TuneTarget> TuneTarget::parse(std::string_view text) {
@@ -65,33 +63,27 @@ bool TuneTarget::holds(double score) const {
     return lowerIsBetter() ? value <= mThreshold + 1e-9 : value >= mThreshold - 1e-9;
 }
 
-std::vector<int64_t> topClasses(const Tensor& output) {
-    std::vector<int64_t> classes;
-    if (output.rank() == 0 || output.dim(0) == 0) return classes;
-    const std::vector<float> v = output.toFloats();
-    const size_t rows = static_cast<size_t>(output.dim(0)), width = v.size() / rows;
-    for (size_t r = 0; r < rows; ++r) {
-        const auto begin = v.begin() + static_cast<std::ptrdiff_t>(r * width);
-        classes.push_back(std::max_element(begin, begin + static_cast<std::ptrdiff_t>(width)) - begin);
-    }
-    return classes;
+void addOutputErrors(const NamedTensors& reference, const NamedTensors& changed, ErrorAccumulator& errors) {
+    for (size_t o = 0; o < reference.size() && o < changed.size(); ++o)
+        if (reference[o].second.dtype() == DataType::Float && changed[o].second.dtype() == DataType::Float)
+            errors.add(reference[o].second, changed[o].second);
+}
+
+double cappedSqnrDb(const ErrorMetrics& metrics) {
+    return std::clamp(metrics.sqnrDb, -kOutputSqnrCapDb, kOutputSqnrCapDb);
 }
 
 double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized) {
-    double signal = 0.0, noise = 0.0;
-    for (size_t o = 0; o < reference.size() && o < quantized.size(); ++o) {
-        const Tensor& a = reference[o].second;
-        const Tensor& b = quantized[o].second;
-        if (a.dtype() != DataType::Float || b.dtype() != DataType::Float || a.shape() != b.shape()) continue;
-        const std::vector<float> x = a.toFloats(), y = b.toFloats();
-        for (size_t i = 0; i < x.size(); ++i) {
-            signal += double{x[i]} * x[i];
-            noise += (double{x[i]} - y[i]) * (double{x[i]} - y[i]);
-        }
-    }
-    if (noise <= 0.0) return kMaxSqnrDb;
-    if (signal <= 0.0) return -kMaxSqnrDb;
-    return std::min(kMaxSqnrDb, 10.0 * std::log10(signal / noise));
+    ErrorAccumulator errors;
+    addOutputErrors(reference, quantized, errors);
+    return cappedSqnrDb(errors.metrics());
+}
+
+double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64_t>& labels) {
+    if (classes.empty()) return 0.0;
+    int64_t correct = 0;
+    for (size_t i = 0; i < classes.size() && i < labels.size(); ++i) correct += classes[i] == labels[i];
+    return static_cast<double>(correct) / static_cast<double>(classes.size());
 }
 
 Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,
@@ -105,14 +97,8 @@ Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& re
             const std::vector<int64_t> a = topClasses(reference.outputs[0].second);
             const std::vector<int64_t> b = topClasses(quantized[0].second);
             if (a.empty() || a.size() != b.size()) return invalidArgument("the first output has no per-sample rows");
-            int64_t same = 0, correct = 0;
-            for (size_t i = 0; i < a.size(); ++i) {
-                same += a[i] == b[i];
-                if (i < reference.labels.size()) correct += b[i] == reference.labels[i];
-            }
-            const double n = static_cast<double>(a.size());
-            if (target.kind() == TuneTarget::Kind::Top1Agreement) return 100.0 * static_cast<double>(same) / n;
-            return -100.0 * (reference.accuracy - static_cast<double>(correct) / n);
+            if (target.kind() == TuneTarget::Kind::Top1Agreement) return 100.0 * top1Accuracy(b, a);
+            return -100.0 * (reference.accuracy - top1Accuracy(b, reference.labels));
         }
         case TuneTarget::Kind::Metric:
         case TuneTarget::Kind::MetricDrop: {

@@ -14,6 +14,7 @@
 
 #include "core/common/status.h"
 #include "core/exec/executor.h"
+#include "core/quant/error_metrics.h"
 
 namespace ql {
 
@@ -52,10 +53,15 @@ struct ReferenceOutputs {
     double accuracy = 0.0;        // top-1 accuracy of `outputs` against labels, in [0, 1]
 };
 
-// Top-1 class of each row of the first output (samples along axis 0).
-std::vector<int64_t> topClasses(const Tensor& output);
-// SQNR (dB) of every float output of `quantized` against `reference` (same names and shapes), capped at 200.
+// Output SQNRs are capped at +-200 dB (identical outputs: +200), as JSON has no infinity.
+inline constexpr double kOutputSqnrCapDb = 200.0;
+// Adds every float output of `changed` to `errors` against the same output of `reference` (same order and shapes).
+void addOutputErrors(const NamedTensors& reference, const NamedTensors& changed, ErrorAccumulator& errors);
+double cappedSqnrDb(const ErrorMetrics& metrics);
+// The SQNR (dB) of all float outputs of `quantized` against `reference`, capped.
 double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized);
+// The share of `classes` equal to `labels` (index by index), in [0, 1]; 0 without classes.
+double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64_t>& labels);
 
 // Higher is better: -drop for the *-drop kinds, the value itself otherwise.
 Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,

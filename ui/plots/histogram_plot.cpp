@@ -83,13 +83,6 @@ int methodColorIndex(CalibrationMethod method) {
     return 7;
 }
 
-const TensorRange* findRange(const CalibrationResult& calibration, const QString& name) {
-    const std::string wanted = name.toStdString();
-    for (const TensorRange& r : calibration.activations)
-        if (r.name == wanted) return &r;
-    return nullptr;
-}
-
 }  // namespace
 
 HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
@@ -180,9 +173,9 @@ bool HistogramPlot::logScale() const {
 std::optional<CalibrationMethod> HistogramPlot::methodInUse(bool* fromPlan) const {
     if (fromPlan) *fromPlan = false;
     const auto calibration = mDocument ? mDocument->calibration() : nullptr;
-    const TensorRange* range = calibration ? findRange(*calibration, currentTensor()) : nullptr;
+    const TensorRange* range = calibration ? calibration->activation(currentTensor().toStdString()) : nullptr;
     if (!range) return std::nullopt;
-    const std::optional<CalibrationMethod> chosen = tensorMethodOf(mDocument->plan(), range->name);
+    const std::optional<CalibrationMethod> chosen = mDocument->plan().tensorMethod(range->name);
     if (fromPlan) *fromPlan = chosen.has_value();
     return chosen ? chosen : range->method;
 }
@@ -217,7 +210,7 @@ QStringList HistogramPlot::lineLabels() const {
 
 void HistogramPlot::redraw() {
     const auto calibration = mDocument ? mDocument->calibration() : nullptr;
-    const TensorRange* range = calibration ? findRange(*calibration, currentTensor()) : nullptr;
+    const TensorRange* range = calibration ? calibration->activation(currentTensor().toStdString()) : nullptr;
     syncMethodCombo(range);
     if (!calibration) {
         showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));

@@ -15,9 +15,9 @@ QString nodeName(const Graph& graph, NodeId node) {
     return node == kNoId ? QString() : QString::fromStdString(graph.node(node).name);
 }
 
-// outputSqnrDb() caps at 200 dB: the outputs did not change.
+// Output SQNRs are capped (kOutputSqnrCapDb): at the cap the outputs did not change.
 QString decibels(double db) {
-    return db >= 199.95 ? tr("exact") : QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
+    return db >= kOutputSqnrCapDb ? tr("exact") : QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
 }
 
 QString stepLine(const TuneStepRow& row, const TuneTarget& target) {
@@ -92,11 +92,10 @@ std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport
             if (!s.kept) continue;
             givenBack |= s.action == TuneStep::Action::GiveBack;
             if (s.action == TuneStep::Action::Method) {
-                const auto method = report.plan.tensorMethods().find(s.tensor);
-                if (method != report.plan.tensorMethods().end())
+                if (const auto method = report.plan.tensorMethod(s.tensor))
                     inputs.append(
                         tr("input %1: %2")
-                            .arg(QString::fromStdString(s.tensor), QString::fromUtf8(amaxMethodKey(method->second))));
+                            .arg(QString::fromStdString(s.tensor), QString::fromUtf8(amaxMethodKey(*method))));
             }
         }
         const Precision precision = report.plan.requested(unit.layer);

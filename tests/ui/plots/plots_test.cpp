@@ -44,12 +44,6 @@ std::vector<QCPItemStraightLine*> straightLines(const QCustomPlot* plot) {
     return lines;
 }
 
-const TensorRange* rangeOf(const CalibrationResult& c, const QString& name) {
-    for (const TensorRange& r : c.activations)
-        if (QString::fromStdString(r.name) == name) return &r;
-    return nullptr;
-}
-
 }  // namespace
 
 void PlotsTest::initTestCase() {
@@ -82,7 +76,7 @@ void PlotsTest::histogramHasOneLinePerMethodAtItsAmax() {
     QCOMPARE(plot.currentTensor(), tensor);
     QVERIFY(plot.placeholderText().isEmpty());
 
-    const TensorRange* range = rangeOf(*mDocument.calibration(), tensor);
+    const TensorRange* range = mDocument.calibration()->activation(tensor.toStdString());
     QVERIFY(range && range->amaxByMethod);
     const MethodAmax& m = *range->amaxByMethod;
     std::vector<double> expected{m.minmax, m.percentile, m.entropy, m.mse};
