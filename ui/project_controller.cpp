@@ -37,8 +37,8 @@ QString withSuffix(const QString& onnxPath, const QString& suffix) {
 // cache (export_files.h), each written atomically. Returns a summary for the user, or "error: ..." naming
 // what failed.
 QString runExport(const ExportJob& job) {
-    const int trtMajor = job.version == TrtVersion::Trt86 ? 8 : 10;
-    auto result = exportQdq(*job.model, job.plan, *job.calibration, {.tensorRtMajor = trtMajor});
+    const int major = trtMajor(job.version);
+    auto result = exportQdq(*job.model, job.plan, *job.calibration, {.tensorRtMajor = major});
     if (!result) return QStringLiteral("error: ") + QString::fromStdString(result.status().message());
     const ExportFiles files{.model = job.modelPath.toStdString(),
                             .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),

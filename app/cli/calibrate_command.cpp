@@ -1,5 +1,5 @@
 // quantlens-cli calibrate MODEL --data DATA [--method auto|entropy|minmax|percentile[:P]|mse] [--samples N]
-//                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10] [--full-statistics] [--plan PLAN.json]
+//                         -o CALIB.json [--trt-cache FILE] [--trt 8.6|10|11] [--full-statistics] [--plan PLAN.json]
 // Runs the model on the calibration data and writes the activation and weight ranges (calibration_file.h),
 // and optionally a TensorRT calibration cache (trt_cache.h); then prints the calibration diagnosis (the calib-*
 // findings) of the tensors the plan quantizes. --full-statistics counts the tensors fused away
@@ -11,6 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
 #include "core/export/effective_plan.h"
+#include "core/export/export_files.h"
 #include "core/lint/trt_version.h"
 #include "core/quant/calibration_file.h"
 #include "core/quant/trt_cache.h"
@@ -36,8 +37,10 @@ struct CalibrateCliOptions {
 int runCalibrate(const CalibrateCliOptions& options) {
     const auto config = parseCalibrationMethod(options.method);
     if (!config) return failWith(config.status());
-    const auto version = parseTrtVersion(options.trt);
-    if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
+    const auto version = trtVersionOption(options.trt);
+    if (!version) return failWith(version.status());
+    const auto cacheVersion = options.trtCache.empty() ? Result<int>(0) : trtCacheVersion(*version);
+    if (!cacheVersion) return failWith(cacheVersion.status());
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
@@ -56,8 +59,7 @@ int runCalibrate(const CalibrateCliOptions& options) {
     if (!result) return failWith(result.status());
     if (Status s = saveCalibration(graph, *result, options.output); !s.isOk()) return failWith(s);
     if (!options.trtCache.empty()) {
-        const int number = *version == TrtVersion::Trt86 ? kTrtCacheVersion86 : kTrtCacheVersion10;
-        if (Status s = saveTrtCache(*result, number, options.trtCache); !s.isOk()) return failWith(s);
+        if (Status s = saveTrtCache(*result, *cacheVersion, options.trtCache); !s.isOk()) return failWith(s);
     }
     std::cout << options.output << ": " << result->activations.size() << " activation and " << result->weights.size()
               << " weight ranges from " << result->samples << " samples (" << calibrationMethodName(result->config)
@@ -87,7 +89,7 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", options->output, "Calibration file to write (CALIB.json)")->required();
     cmd->add_option("--trt-cache", options->trtCache, "Also write a TensorRT calibration cache");
-    cmd->add_option("--trt", options->trt, "TensorRT version of the cache header and the diagnosis: 8.6 or 10");
+    cmd->add_option("--trt", options->trt, "TensorRT version of the cache header and the diagnosis: 8.6, 10 or 11");
     cmd->add_option("--plan", options->plan,
                     "Precision plan whose INT8 layers the diagnosis looks at (default placement)");
     cmd->add_flag("--full-statistics", options->fullStatistics,

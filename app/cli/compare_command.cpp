@@ -1,5 +1,5 @@
 // quantlens-cli compare MODEL --calib CALIB.json --data DATA [--labels L.npy] [--plan PLAN.json]
-//                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10]
+//                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10|11]
 // Runs FP32 and the simulated precision plan (TensorRT's fallbacks applied) on the same samples and prints
 // the per-layer error, worst SQNR first, the output agreement / accuracy, and the calibration diagnosis (calib-*
 // findings, which say why a layer's error is high when its input's range is the cause; JSON: "calibration").
@@ -110,7 +110,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--labels", options->labels, "Class labels (.npy of integers) for accuracy");
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--mode", options->mode, "accumulated (whole plan, default) or isolated (one layer at a time)");
-    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6 or 10");
+    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6, 10 or 11");
     cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")

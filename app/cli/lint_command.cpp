@@ -1,4 +1,4 @@
-// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10] [--json] [--fail-on error|warning] [--calib CALIB.json]
+// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--json] [--fail-on error|warning] [--calib CALIB.json]
 // With --calib, the calib-* rules check the calibration of the tensors the (effective) plan quantizes, and the JSON
 // gains "calibration": {"tensors": [...]} with the per-tensor, per-method numbers.
 #include <iostream>
@@ -32,8 +32,8 @@ bool reachesFailLevel(const std::vector<Finding>& findings, Severity failLevel) 
 }
 
 int runLint(const LintCliOptions& options) {
-    const auto version = parseTrtVersion(options.trt);
-    if (!version) return failWith(invalidArgument("--trt " + options.trt + ": expected 8.6 or 10"));
+    const auto version = trtVersionOption(options.trt);
+    if (!version) return failWith(version.status());
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
@@ -73,7 +73,7 @@ void addLintCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("lint", "Check a model against TensorRT's INT8 rules, on the node, with the fix");
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32, or already carrying Q/DQ)")->required();
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
-    cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6 or 10 (default 10)");
+    cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6, 10 or 11 (default 10)");
     cmd->add_option("--calib", options->calib,
                     "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
     cmd->add_flag("--json", options->json, "Print one JSON object");

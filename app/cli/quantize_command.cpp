@@ -1,5 +1,5 @@
 // quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
-//                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10] [--deconv-per-channel] [--float-weights]
+//                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10|11] [--deconv-per-channel] [--float-weights]
 //                        [--expose-quantized FILE.onnx]
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
 // decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
@@ -96,7 +96,7 @@ int runQuantize(const QuantizeCliOptions& options) {
     auto plan = effectivePlan((*model)->graph(), options.plan, *version);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
-                         .tensorRtMajor = *version == TrtVersion::Trt86 ? 8 : 10,
+                         .tensorRtMajor = trtMajor(*version),
                          .int8Weights = !options.floatWeights};
     auto result = exportQdq(**model, *plan, *calibration, qdq);
     if (!result) return failWith(result.status());
@@ -131,7 +131,7 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--trt-cache", options->trtCache,
                     "Also write a TensorRT calibration cache (implicit INT8 path; header for the --trt version)");
     cmd->add_option("--trt", options->trt,
-                    "Target TensorRT version: 8.6 or 10 (default 10); its INT8 fallbacks are applied to the plan");
+                    "Target TensorRT version: 8.6, 10 or 11 (default 10); its INT8 fallbacks are applied to the plan");
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "Per-channel ConvTranspose weights on the target's axis (8.6: 0, 10: 1) instead of per tensor");
     cmd->add_flag("--float-weights", options->floatWeights,

@@ -1,5 +1,5 @@
 // quantlens-cli run MODEL --input NAME=FILE.npy... [--out DIR] [--threads N]
-//                  [--simulate CALIB.json [--plan PLAN.json] [--trt 8.6|10] [--fallback fp16|fp32]
+//                  [--simulate CALIB.json [--plan PLAN.json] [--trt 8.6|10|11] [--fallback fp16|fp32]
 //                   [--deconv-per-channel]]
 // Runs a model on CPU with inputs from .npy files; prints each output's type and shape and, with --out,
 // writes DIR/<output name>.npy. --simulate runs the INT8/FP16 simulation of the plan (default: the default
@@ -59,8 +59,7 @@ Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, P
     QL_ASSIGN_OR_RETURN(const CalibrationResult calibration, loadCalibration(graph, options.simulate));
     const Precision fallback = options.fallback == "fp32" ? Precision::Fp32 : Precision::Fp16;
     QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback));
-    const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
-                         .tensorRtMajor = version == TrtVersion::Trt86 ? 8 : 10};
+    const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();
 }
@@ -99,7 +98,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--simulate", options->simulate, "Simulate the plan in INT8/FP16 with this CALIB.json");
     cmd->add_option("--plan", options->plan, "Precision plan for --simulate (default: the default INT8 placement)");
     cmd->add_option("--trt", options->trt,
-                    "With --simulate: TensorRT version whose INT8 fallbacks are simulated, 8.6 or 10 (default 10)");
+                    "With --simulate: TensorRT version whose INT8 fallbacks are simulated, 8.6, 10 or 11 (default 10)");
     cmd->add_option("--fallback", options->fallback,
                     "With --simulate: precision of the layers TensorRT runs in float, fp16 (default, as the trtexec "
                     "command builds) or fp32 (as ONNX Runtime runs the exported model)")

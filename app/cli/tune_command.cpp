@@ -1,7 +1,7 @@
 // quantlens-cli tune MODEL --calib CALIB.json --data DATA [--labels L.npy] --target METRIC -o PLAN.json
 //                    [--plan START.json] [--budget N|Ns|Nm]... [--fallback fp16|fp32] [--metric-command 'CMD
 //                    {outputs}']
-//                    [--samples N] [--subset N] [--batch N] [--threads N] [--trt 8.6|10] [--json]
+//                    [--samples N] [--subset N] [--batch N] [--threads N] [--trt 8.6|10|11] [--json]
 // Finds the plan closest to all-INT8 whose outputs meet the target (tuning.h) and writes it, per-tensor
 // calibration methods included. Exit 0: the target holds; 1: the budget ran out first or no remedy reached it
 // (the best plan is still written); 2: bad input.
@@ -181,7 +181,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--metric-command", options->metricCommand,
                     "Your metric: 'CMD {outputs}', {outputs} a folder of one .npy per output; prints one number, "
                     "higher is better");
-    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6 or 10");
+    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6, 10 or 11");
     cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--subset", options->subset, "Samples of the tuning subset (default: a quarter, at least 64)")

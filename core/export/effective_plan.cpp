@@ -21,7 +21,30 @@ Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planP
 
 Result<TrtVersion> trtVersionOption(const std::string& text) {
     if (auto version = parseTrtVersion(text)) return *version;
-    return invalidArgument("--trt " + text + ": expected 8.6 or 10");
+    return invalidArgument("--trt " + text + ": expected 8.6, 10 or 11");
+}
+
+}  // namespace ql
+
+namespace ql {
+
+Result<TrtTarget> trtTargetOption(const std::string& version, const std::string& typing) {
+    QL_ASSIGN_OR_RETURN(const TrtVersion parsed, trtVersionOption(version));
+    TrtTarget target{parsed, defaultTyping(parsed)};
+    if (typing == "weak") {
+        target.typing = TrtTyping::Weak;
+    } else if (typing == "strong") {
+        target.typing = TrtTyping::Strong;
+    } else if (!typing.empty()) {
+        return invalidArgument("--typing " + typing + ": expected strong or weak");
+    }
+    if (!supportsTyping(parsed, target.typing))
+        return invalidArgument("--trt " + version + " --typing " + typing + ": TensorRT " + trtVersionName(parsed) +
+                               (parsed == TrtVersion::Trt11
+                                    ? " builds only strongly typed networks (weak typing was removed in 11.0)"
+                                    : " has no strongly typed networks (they arrived in 10.x)") +
+                               "; drop --typing or choose another --trt");
+    return target;
 }
 
 }  // namespace ql

@@ -18,7 +18,10 @@ namespace ql {
 Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
                                     Precision fallback = Precision::Fp16);
 
-// The value of a --trt option ("8.6", "10", "10.x", ...); the error names the option and the accepted values.
+// The value of a --trt option ("8.6", "10", "10.x", "11", ...); the error names the option and the accepted values.
 Result<TrtVersion> trtVersionOption(const std::string& text);
+// --trt and --typing together: `typing` "strong", "weak" or empty (the version's default, defaultTyping()); an
+// error when the version cannot build that typing (8.6 strongly, 11 weakly).
+Result<TrtTarget> trtTargetOption(const std::string& version, const std::string& typing);
 
 }  // namespace ql

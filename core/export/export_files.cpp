@@ -6,6 +6,15 @@
 
 namespace ql {
 
+Result<int> trtCacheVersion(TrtVersion version) {
+    if (version == TrtVersion::Trt11)
+        return invalidArgument(
+            "--trt 11: TensorRT 11 removed the calibrators (implicit INT8), so a calibration cache "
+            "has no use there; the exported Q/DQ model carries its scales. Drop --trt-cache, or "
+            "target 10 or 8.6 for the implicit path");
+    return version == TrtVersion::Trt86 ? kTrtCacheVersion86 : kTrtCacheVersion10;
+}
+
 Status saveExportFiles(const QdqExport& result, const CalibrationResult& calibration, TrtVersion version,
                        const ExportFiles& files) {
     std::string command;
@@ -17,7 +26,7 @@ Status saveExportFiles(const QdqExport& result, const CalibrationResult& calibra
     QL_RETURN_IF_ERROR(saveQdqExport(result, files.model, files.summary));
     if (!files.trtexec.empty()) QL_RETURN_IF_ERROR(writeFileAtomically(files.trtexec, command));
     if (files.trtCache.empty()) return Status::ok();
-    const int cacheVersion = version == TrtVersion::Trt86 ? kTrtCacheVersion86 : kTrtCacheVersion10;
+    QL_ASSIGN_OR_RETURN(const int cacheVersion, trtCacheVersion(version));
     return saveTrtCache(calibration, cacheVersion, files.trtCache);
 }
 

@@ -18,6 +18,9 @@ struct ExportFiles {
     std::string trtCache;
 };
 
+// The calibration cache header's version for `version`; TensorRT 11 has no calibrators, so a cache is an error there.
+Result<int> trtCacheVersion(TrtVersion version);
+
 Status saveExportFiles(const QdqExport& result, const CalibrationResult& calibration, TrtVersion version,
                        const ExportFiles& files);
 

@@ -8,7 +8,14 @@ import pathlib
 import re
 
 RULES = pathlib.Path(__file__).resolve().parent / "rules"
-VERSIONS = {"kAllTrtVersions": "8.6, 10.x", "kTrt86Only": "8.6 (and earlier)", "kTrt10Only": "10.x"}
+VERSIONS = {
+    "kAllTrtVersions": "8.6, 10.x, 11.x",
+    "kTrt86Only": "8.6 (and earlier)",
+    "kTrt10Only": "10.x",
+    "kTrt11Only": "11.x",
+    "kTrt86And10": "8.6, 10.x (removed in 11)",
+    "kTrt10AndLater": "10.x, 11.x",
+}
 
 
 def literals(text):
@@ -24,7 +31,7 @@ def parse(path):
     body = m.group(1)
     rule_id = re.match(r'\s*"([^"]+)"', body).group(1)
     severity = re.search(r"Severity::(\w+)", body).group(1).lower()
-    versions = re.search(r"(kAllTrtVersions|kTrt86Only|kTrt10Only)", body).group(1)
+    versions = re.search(r"(" + "|".join(VERSIONS) + r")", body).group(1)
     rest = body[body.index(versions) + len(versions):]
     # explanation, then source: split the literal run at the first comma between literals
     parts = re.split(r'"\s*,\s*\n?\s*"', rest.strip().strip(","), maxsplit=1)
@@ -38,7 +45,7 @@ def main():
     print("# QuantLens TensorRT INT8 lint rules")
     print()
     print("Generated from `core/lint/rules/*.cpp` by `core/lint/gen_lint_docs.py`. Run them with")
-    print("`quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10] [--json] [--fail-on error|warning]`.")
+    print("`quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--json] [--fail-on error|warning]`.")
     print()
     print("The `calib-*` rules check a calibration instead of the graph: `lint MODEL --calib CALIB.json` runs them")
     print("(with the other rules), and `calibrate` and `compare` print their findings after their own output. They")
@@ -53,6 +60,12 @@ def main():
     print("Severities: **error** = the TensorRT build fails; **warning** = the layer falls back to FP16/FP32, gets an")
     print("extra conversion or runs slower; **info** = advice. The severity below is the most severe finding a rule")
     print("gives; some rules give a lower one depending on the case and on `--trt`.")
+    print()
+    print("Versions: TensorRT 11.x removed only the implicit path (calibrators, builder precision flags, per-layer")
+    print("precision constraints); its explicit Q/DQ semantics are 10.x's. So every rule that checks Q/DQ placement,")
+    print("the plan or a calibration applies to 11.x as to 10.x; `trt-int64-initializer` stays 8.6-only (INT64 is")
+    print("native from 9.0); `trt-unsupported-op` uses the 10.x operator table for 11.x. `trt-precision-flags`")
+    print("checks what each version's builder still accepts.")
     print()
     print("| Rule | Max severity | TensorRT |")
     print("|---|---|---|")

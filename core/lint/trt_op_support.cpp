@@ -217,7 +217,7 @@ TrtOpSupport trtOpSupport(std::string_view op, TrtVersion version) {
     auto it = std::lower_bound(table.begin(), table.end(), op,
                                [](const TrtOpRow& row, std::string_view name) { return row.op < name; });
     if (it == table.end() || it->op != op) return TrtOpSupport::Absent;
-    return version == TrtVersion::Trt86 ? it->trt86 : it->trt10;
+    return version == TrtVersion::Trt86 ? it->trt86 : it->trt10;  // 11.x: the 10.x table (TRT-ONNX-OPS.md)
 }
 
 }  // namespace ql

@@ -52,6 +52,12 @@ TEST(RuleRegistryTest, Int64DowncastAppliesOnlyToTrt86) {
     ASSERT_NE(rule, nullptr);
     EXPECT_TRUE(rule->appliesTo(TrtVersion::Trt86));
     EXPECT_FALSE(rule->appliesTo(TrtVersion::Trt10));
+    EXPECT_FALSE(rule->appliesTo(TrtVersion::Trt11));
+}
+
+TEST(RuleRegistryTest, EveryRuleButTheInt64OneAppliesToTrt11) {
+    for (const auto& rule : lintRules())
+        EXPECT_EQ(rule->appliesTo(TrtVersion::Trt11), rule->info().id != "trt-int64-initializer") << rule->info().id;
 }
 
 TEST(TrtVersionTest, ParsesTheCliSpellings) {
@@ -59,7 +65,12 @@ TEST(TrtVersionTest, ParsesTheCliSpellings) {
     EXPECT_EQ(parseTrtVersion("10"), TrtVersion::Trt10);
     EXPECT_EQ(parseTrtVersion("10.x"), TrtVersion::Trt10);
     EXPECT_EQ(parseTrtVersion("10.8"), TrtVersion::Trt10);
+    EXPECT_EQ(parseTrtVersion("11"), TrtVersion::Trt11);
+    EXPECT_EQ(parseTrtVersion("11.x"), TrtVersion::Trt11);
+    EXPECT_EQ(parseTrtVersion("11.2.1"), TrtVersion::Trt11);
     EXPECT_FALSE(parseTrtVersion("9").has_value());
+    EXPECT_FALSE(parseTrtVersion("11.").has_value());
+    EXPECT_FALSE(parseTrtVersion("110").has_value());
     EXPECT_FALSE(parseTrtVersion("10.").has_value());
     EXPECT_FALSE(parseTrtVersion("").has_value());
 }
