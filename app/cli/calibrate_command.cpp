@@ -64,7 +64,7 @@ int runCalibrate(const CalibrateCliOptions& options) {
     std::cout << options.output << ": " << result->activations.size() << " activation and " << result->weights.size()
               << " weight ranges from " << result->samples << " samples (" << calibrationMethodName(result->config)
               << ")" << std::endl;
-    auto plan = effectivePlan(graph, options.plan, *version);
+    auto plan = effectivePlan(graph, options.plan, *version, Precision::Fp16, &*result);
     if (!plan) return failWith(plan.status());
     auto report = calibrationReport(graph, *plan, *result, *version);
     if (!report) return failWith(report.status());

@@ -67,10 +67,10 @@ int runCompare(const CompareCliOptions& options) {
     const Graph& graph = model->graph();
     const auto version = trtVersionOption(options.trt);
     if (!version) return failWith(version.status());
-    auto plan = effectivePlan(graph, options.plan, *version);
-    if (!plan) return failWith(plan.status());
     auto calibration = loadCalibration(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
+    auto plan = effectivePlan(graph, options.plan, *version, Precision::Fp16, &*calibration);
+    if (!plan) return failWith(plan.status());
     auto data = openDataOption(graph, options.data);
     if (!data) return failWith(data.status());
     AnalysisOptions analysis{.mode = *mode,

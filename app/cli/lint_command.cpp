@@ -1,8 +1,15 @@
-// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--json] [--fail-on error|warning] [--calib CALIB.json]
+// quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--typing strong|weak] [--command FILE] [--json]
+//                        [--fail-on error|warning] [--calib CALIB.json]
 // With --calib, the calib-* rules check the calibration of the tensors the (effective) plan quantizes, and the JSON
 // gains "calibration": {"tensors": [...]} with the per-tensor, per-method numbers.
+// --typing: how the engine is built (default: the version's, strong for 10 and 11; 10 builds both, 8.6 only weak,
+// 11 only strong, and asking otherwise exits 2). --command: the trtexec command line or script that builds the
+// engine; trt-precision-flags checks its builder precision flags against the target (findings on no node).
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/calibration_report.h"
 #include "app/cli/cli_util.h"
@@ -21,6 +28,8 @@ struct LintCliOptions {
     std::string plan;
     std::string calib;
     std::string trt = "10";
+    std::string typing;  // empty: the version's default
+    std::string command;
     std::string failOn = "error";
     bool json = false;
 };
@@ -31,9 +40,30 @@ bool reachesFailLevel(const std::vector<Finding>& findings, Severity failLevel) 
     return false;
 }
 
+// The text of the --command file; the error names the file.
+Result<std::string> readCommandFile(const std::string& path) {
+    std::error_code error;
+    std::ifstream in(path, std::ios::binary);
+    // A folder opens on Linux and reads as nothing: it would pass as an empty command.
+    if (!in || std::filesystem::is_directory(path, error))
+        return invalidArgument("--command " + path + ": cannot read the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 int runLint(const LintCliOptions& options) {
-    const auto version = trtVersionOption(options.trt);
-    if (!version) return failWith(version.status());
+    const auto target = trtTargetOption(options.trt, options.typing);
+    if (!target) return failWith(target.status());
+    const TrtVersion version = target->version;
+    LintOptions lintOptions;
+    lintOptions.version = version;
+    lintOptions.typing = target->typing;
+    if (!options.command.empty()) {
+        auto text = readCommandFile(options.command);
+        if (!text) return failWith(text.status());
+        lintOptions.trtexecCommand = std::move(text).value();
+    }
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
@@ -50,19 +80,20 @@ int runLint(const LintCliOptions& options) {
     if (!options.calib.empty()) {
         auto loaded = loadCalibration(graph, options.calib);
         if (!loaded) return failWith(loaded.status());
-        auto effective = effectivePlan(graph, options.plan, *version);
+        auto effective = effectivePlan(graph, options.plan, version);
         if (!effective) return failWith(effective.status());
-        auto diagnosed = calibrationReport(graph, *effective, *loaded, *version);
+        auto diagnosed = calibrationReport(graph, *effective, *loaded, version);
         if (!diagnosed) return failWith(diagnosed.status());
         calibration = std::move(diagnosed).value();
     }
-    const LintReport report = lint(graph, plan, {*version, calibration ? &calibration->diagnosis : nullptr});
+    lintOptions.calibration = calibration ? &calibration->diagnosis : nullptr;
+    const LintReport report = lint(graph, plan, lintOptions);
     if (options.json) {
-        nlohmann::json json = toJson(report, graph, *version);
+        nlohmann::json json = toJson(report, graph, version);
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
         std::cout << json.dump(2) << std::endl;
     } else
-        std::cout << model->fileName() << ": " << toText(report, graph, *version);
+        std::cout << model->fileName() << ": " << toText(report, graph, version);
     return reachesFailLevel(report.findings, failLevel) ? kExitFindings : kExitOk;
 }
 
@@ -74,6 +105,12 @@ void addLintCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32, or already carrying Q/DQ)")->required();
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6, 10 or 11 (default 10)");
+    cmd->add_option("--typing", options->typing,
+                    "How the engine is built: strong or weak (default: weak on 8.6, strong on 10 and 11; only 10 "
+                    "builds both)");
+    cmd->add_option("--command", options->command,
+                    "The trtexec command line or shell script that builds the engine: check its builder precision "
+                    "flags (trt-precision-flags)");
     cmd->add_option("--calib", options->calib,
                     "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
     cmd->add_flag("--json", options->json, "Print one JSON object");

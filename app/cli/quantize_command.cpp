@@ -1,6 +1,7 @@
 // quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
 //                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10|11] [--deconv-per-channel] [--float-weights]
 //                        [--expose-quantized FILE.onnx]
+//                        [--typing strong|weak] [--fp16-io]
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
 // decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
 // path. The plan (--plan, default: the default INT8 placement) gets the TensorRT lint fallbacks of --trt applied
@@ -22,6 +23,7 @@
 #include "core/export/qdq_import.h"
 #include "core/export/quantized_outputs.h"
 #include "core/export/scale_import.h"
+#include "core/export/trtexec_command.h"
 
 namespace ql::cli {
 
@@ -36,9 +38,11 @@ struct QuantizeCliOptions {
     std::string trtexec;
     std::string trtCache;
     std::string trt = "10";
+    std::string typing;  // empty: the version's default
     std::string exposeQuantized;
     bool deconvPerChannel = false;
     bool floatWeights = false;
+    bool fp16Io = false;
 };
 
 // The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL was made from.
@@ -84,31 +88,54 @@ Status saveExposedCopies(const QdqExport& result, const std::string& path) {
     return Status::ok();
 }
 
+// ", 12 FP16 island nodes (9 casts), 3 layers kept FP32 by the FP16 guard" / ", 4 layers pinned FP32"
+std::string exportTypingSummary(const QdqExport& result) {
+    int guarded = 0;
+    for (const auto& layer : result.placement.layers)
+        guarded += layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
+    std::string text;
+    if (result.target.typing == TrtTyping::Strong) {
+        text = ": " + std::to_string(result.islands.nodes) + " FP16 island nodes (" +
+               std::to_string(result.islands.casts) + " casts)";
+    } else if (auto plan = trtexecPlan(result)) {
+        text = ": " + std::to_string(plan->pinnedLayers) + " layers pinned FP32 in the trtexec command";
+    }
+    if (guarded > 0) text += ", " + std::to_string(guarded) + " layers kept FP32 by the FP16 guard (see --summary)";
+    return text;
+}
+
 int runQuantize(const QuantizeCliOptions& options) {
-    const auto version = trtVersionOption(options.trt);
-    if (!version) return failWith(version.status());
+    const auto target = trtTargetOption(options.trt, options.typing);
+    if (!target) return failWith(target.status());
+    if (options.fp16Io && target->typing != TrtTyping::Strong)
+        return failWith(
+            invalidArgument("--fp16-io: float16 inputs and outputs need a strongly typed target (--trt 10 "
+                            "or 11 without --typing weak)"));
+    if (!options.trtCache.empty())
+        if (auto cache = trtCacheVersion(target->version); !cache) return failWith(cache.status());
     auto loaded = loadModelOrReport(options.model);
     if (!loaded) return kExitBadInput;
     auto model = fp32Model(std::move(loaded));
     if (!model) return failWith(model.status());
     auto calibration = scalesFor((*model)->graph(), options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto plan = effectivePlan((*model)->graph(), options.plan, *version);
+    auto plan = effectivePlan((*model)->graph(), options.plan, target->version, Precision::Fp16, &*calibration);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
-                         .tensorRtMajor = trtMajor(*version),
+                         .tensorRtMajor = trtMajor(target->version),
                          .int8Weights = !options.floatWeights};
-    auto result = exportQdq(**model, *plan, *calibration, qdq);
+    auto result = exportQdq(**model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
     if (!result) return failWith(result.status());
     const ExportFiles files{
         .model = options.output, .summary = options.summary, .trtexec = options.trtexec, .trtCache = options.trtCache};
-    if (Status s = saveExportFiles(*result, *calibration, *version, files); !s.isOk()) return failWith(s);
+    if (Status s = saveExportFiles(*result, *calibration, target->version, files); !s.isOk()) return failWith(s);
     if (!options.exposeQuantized.empty())
         if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);
     size_t int8Layers = 0;
     for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
     std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, " << int8Layers
-              << " INT8 layers, " << result->steps.size() << " preparation steps" << std::endl;
+              << " INT8 layers, " << result->steps.size() << " preparation steps; for TensorRT "
+              << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
     return kExitOk;
 }
 
@@ -132,6 +159,11 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
                     "Also write a TensorRT calibration cache (implicit INT8 path; header for the --trt version)");
     cmd->add_option("--trt", options->trt,
                     "Target TensorRT version: 8.6, 10 or 11 (default 10); its INT8 fallbacks are applied to the plan");
+    cmd->add_option("--typing", options->typing,
+                    "strong (default for 10 and 11: FP16 layers written as float16 islands, --stronglyTyped script) "
+                    "or weak (8.6's only form; on 10 the deprecated --int8 --fp16 build with FP32 layers pinned)");
+    cmd->add_flag("--fp16-io", options->fp16Io,
+                  "Strongly typed: make the model's float inputs and outputs float16 too (default: kept as they are)");
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "Per-channel ConvTranspose weights on the target's axis (8.6: 0, 10: 1) instead of per tensor");
     cmd->add_flag("--float-weights", options->floatWeights,

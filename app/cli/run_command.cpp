@@ -58,7 +58,7 @@ Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, P
     QL_ASSIGN_OR_RETURN(const TrtVersion version, trtVersionOption(options.trt.empty() ? "10" : options.trt));
     QL_ASSIGN_OR_RETURN(const CalibrationResult calibration, loadCalibration(graph, options.simulate));
     const Precision fallback = options.fallback == "fp32" ? Precision::Fp32 : Precision::Fp16;
-    QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback));
+    QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();

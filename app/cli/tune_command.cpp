@@ -138,8 +138,8 @@ int runTune(const TuneCliOptions& options) {
         if (!labels) return failWith(labels.status());
         tuning.labels = std::move(labels).value();
     }
-    const LintPolicy policy(*version, tuning.fallback);
-    tuning.policies = {&policy};
+    const TrtPolicies policies(*version, tuning.fallback, &*calibration);
+    tuning.policies.assign(policies.list().begin(), policies.list().end());
     tuning.maxSamples = options.samples;
     tuning.subsetSamples = options.subset;
     tuning.batchSize = options.batch;

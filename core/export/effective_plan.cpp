@@ -6,16 +6,15 @@
 namespace ql {
 
 Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
-                                    Precision fallback) {
+                                    Precision fallback, const CalibrationResult* calibration) {
     PrecisionPlan plan;
     if (planPath.empty()) {
         plan = defaultPrecisionPlan(graph);
     } else {
         QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, planPath));
     }
-    const LintPolicy policy(version, fallback);
-    const PrecisionPolicy* policies[] = {&policy};
-    plan.applyPolicies(graph, policies);
+    const TrtPolicies policies(version, fallback, calibration);
+    plan.applyPolicies(graph, policies.list());
     return plan;
 }
 

@@ -8,15 +8,19 @@
 #include "core/common/status.h"
 #include "core/lint/trt_version.h"
 #include "core/model/graph.h"
+#include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
 
 // `planPath` empty: the default INT8 placement. `fallback`: what the layers TensorRT cannot run in INT8 run in
-// instead: FP16 for engines built with --fp16 (QuantLens's trtexec commands are), FP32 to compare with a runtime
-// that runs the exported model's float layers in FP32 (ONNX Runtime, the executor).
+// instead: FP16 for engines built with --fp16 or strongly typed with FP16 islands (QuantLens's exports are), FP32
+// to compare with a runtime that runs the exported model's float layers in FP32 (a weakly typed export in ONNX
+// Runtime or the executor). Then the FP16 guard (TrtPolicies): with `calibration`, activations beyond FP16's safe
+// range keep their layers FP32, as the export will.
 Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
-                                    Precision fallback = Precision::Fp16);
+                                    Precision fallback = Precision::Fp16,
+                                    const CalibrationResult* calibration = nullptr);
 
 // The value of a --trt option ("8.6", "10", "10.x", "11", ...); the error names the option and the accepted values.
 Result<TrtVersion> trtVersionOption(const std::string& text);

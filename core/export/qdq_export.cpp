@@ -8,6 +8,9 @@
 #include "core/common/atomic_file.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/qdq_writer.h"
+#include "core/export/trtexec_command.h"
+#include "core/model/fp16_form.h"
+#include "core/quant/fp16_guard.h"
 
 namespace ql {
 namespace {
@@ -38,10 +41,28 @@ void addPlanReasons(const Graph& graph, const PrecisionPlan& plan, QdqPlacement&
             layer.reason = *it->second;
 }
 
+// The prepared nodes written as float16: FP16 in the placement and clear of the guard on the prepared graph (where
+// BatchNormalization is folded); a node the guard stops becomes FP32 in the placement, with the reason.
+std::vector<bool> islandNodes(const Graph& prepared, const CalibrationResult& calibration, QdqPlacement& placement) {
+    std::vector<bool> island(prepared.nodes().size(), false);
+    const Fp16Guard guard(&calibration);
+    for (const Node& node : prepared.nodes()) {
+        LayerDecision& layer = placement.layers[static_cast<size_t>(node.id)];
+        if (layer.precision != Precision::Fp16 || !computesFloat(prepared, node)) continue;
+        if (auto why = guard.blocker(prepared, node); !why.empty()) {
+            layer.precision = Precision::Fp32;
+            layer.reason = layer.reason.empty() ? why : layer.reason + "; " + why;
+            continue;
+        }
+        island[static_cast<size_t>(node.id)] = true;
+    }
+    return island;
+}
+
 }  // namespace
 
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
-                            const QdqOptions& options) {
+                            const QdqOptions& options, const ExportTarget& target) {
     if (plan.size() != model.graph().nodes().size())
         return invalidArgument(model.fileName() + ": the precision plan was made for another model");
     QL_ASSIGN_OR_RETURN(auto prepared, prepareModel(model));
@@ -52,7 +73,12 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     QL_ASSIGN_OR_RETURN(result.placement,
                         placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan), amax, options));
     addPlanReasons(model.graph(), plan, result.placement);
-    QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options));
+    result.target = target.trt;
+    result.fp16Io = target.fp16Io && target.trt.typing == TrtTyping::Strong;
+    Fp16Islands islands{.nodes = {}, .fp16Io = result.fp16Io};
+    if (target.trt.typing == TrtTyping::Strong)
+        islands.nodes = islandNodes(result.prepared->graph(), calibration, result.placement);
+    QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options, islands, &result.islands));
     return result;
 }
 
@@ -74,10 +100,21 @@ nlohmann::json qdqSummaryJson(const QdqExport& result) {
                        {"scale", edge.scales},
                        {"axis", edge.axis},
                        {"reason", edge.reason}});
+    nlohmann::json script = nullptr;
+    if (auto plan = trtexecPlan(result)) script = trtexecPlanJson(*plan);
     return {{"format", "quantlens-qdq-summary"},
             {"version", 1},
             {"model", result.prepared->fileName()},
             {"opset", graph.opsetVersion("")},
+            {"target",
+             {{"trt", trtVersionName(result.target.version)},
+              {"typing", trtTypingName(result.target.typing)},
+              {"fp16_io", result.fp16Io}}},
+            {"fp16_islands",
+             {{"nodes", result.islands.nodes},
+              {"casts", result.islands.casts},
+              {"initializers", result.islands.initializers}}},
+            {"script", script},
             {"preparation", steps},
             {"layers", layers},
             {"qdq", qdq}};

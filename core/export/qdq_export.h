@@ -4,6 +4,9 @@
 //
 // Summary JSON:
 //   { "format": "quantlens-qdq-summary", "version": 1, "model": "<file>", "opset": 13,
+//     "target": { "trt": "11.x", "typing": "strong", "fp16_io": false },
+//     "fp16_islands": { "nodes": 12, "casts": 6, "initializers": 4 },
+//     "script": { "flags": [], "pinned_fp32_layers": 0, "relies_on": ["..."] },
 //     "preparation": [ { "action": "fold-batchnorm", "node": "...", "detail": "..." } ],
 //     "layers": [ { "layer": "conv1", "op": "Conv", "precision": "int8", "reason": "..." } ],
 //     "qdq": [ { "layer": "conv1", "input": 1, "tensor": "w", "kind": "weight", "scale": [..], "axis": 0,
@@ -16,7 +19,9 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/export/fp16_islands.h"
 #include "core/export/preparation_step.h"
+#include "core/lint/trt_version.h"
 #include "core/model/model.h"
 #include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
@@ -26,16 +31,28 @@ namespace ql {
 
 inline constexpr int64_t kQdqMinOpset = 13;
 
+// What the export is for (trt_version.h): a strongly typed target gets the plan's FP16 layers written as float16
+// islands (fp16_islands.h); a weakly typed one leaves them to the builder's --fp16.
+struct ExportTarget {
+    TrtTarget trt;
+    bool fp16Io = false;  // strongly typed: float graph inputs and outputs become float16 too
+};
+
 struct QdqExport {
     std::unique_ptr<Model> prepared;  // what the placement refers to
     std::vector<PreparationStep> steps;
-    QdqPlacement placement;
+    QdqPlacement placement;  // layers[i].precision: what node i of `prepared` runs in the written model
     onnx::ModelProto proto;  // the Q/DQ model
+    TrtTarget target;
+    bool fp16Io = false;
+    Fp16IslandStats islands;
 };
 
-// `plan` holds the precisions of `model`'s nodes; calibration amax are looked up by tensor name.
+// `plan` holds the precisions of `model`'s nodes; calibration amax are looked up by tensor name. Apply the
+// Fp16Guard to the plan first (effectivePlan does) so the simulation sees the same FP32 layers; the export checks
+// the guard again on the prepared graph (folded BatchNormalization, folded constants).
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
-                            const QdqOptions& options = {});
+                            const QdqOptions& options = {}, const ExportTarget& target = {});
 
 nlohmann::json qdqSummaryJson(const QdqExport& result);
 // Writes the model and (when `summaryPath` is not empty) the summary, each atomically.

@@ -1,7 +1,9 @@
 #include "core/export/qdq_writer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "core/exec/kernels/quantize_math.h"
@@ -41,7 +43,8 @@ Result<std::vector<int8_t>> quantizeWeight(const onnx::TensorProto& weight, cons
 
 class QdqEditor {
 public:
-    QdqEditor(onnx::GraphProto& graph, const QdqOptions& options) : mGraph(graph), mOptions(options), mNames(graph) {
+    QdqEditor(onnx::GraphProto& graph, const QdqOptions& options, UniqueNames& names)
+        : mGraph(graph), mOptions(options), mNames(names) {
         for (int i = 0; i < graph.initializer_size(); ++i) mInitializers[graph.initializer(i).name()] = i;
     }
 
@@ -99,21 +102,24 @@ private:
 
     onnx::GraphProto& mGraph;
     const QdqOptions& mOptions;
-    UniqueNames mNames;                                  // every value name, including the ones made here
+    UniqueNames& mNames;                                 // every value name, including the ones made here
     std::unordered_map<std::string, int> mInitializers;  // the prepared model's, by name
     std::map<std::string, std::string> mDone;
 };
 
 }  // namespace
 
-Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& placement, const QdqOptions& options) {
+Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& placement, const QdqOptions& options,
+                                  const Fp16Islands& islands, Fp16IslandStats* stats) {
     QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(prepared));
     auto& graph = *proto.mutable_graph();
     std::map<const onnx::NodeProto*, int> indexOf;
     for (int i = 0; i < prepared.proto().graph().node_size(); ++i) indexOf[&prepared.proto().graph().node(i)] = i;
     // Q/DQ nodes go right before the first node that reads them, which keeps the graph topologically sorted.
     std::vector<std::vector<onnx::NodeProto>> before(static_cast<size_t>(graph.node_size()));
-    QdqEditor editor(graph, options);
+    std::vector<std::vector<onnx::NodeProto>> after(static_cast<size_t>(graph.node_size()));
+    UniqueNames names(graph);
+    QdqEditor editor(graph, options, names);
     for (const auto& edge : placement.edges) {
         const Node& node = prepared.graph().node(edge.consumer);
         const int index = indexOf.at(node.proto);
@@ -121,12 +127,32 @@ Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& pla
         QL_ASSIGN_OR_RETURN(auto input, editor.dequantized(tensor, edge, before[static_cast<size_t>(index)]));
         graph.mutable_node(index)->set_input(edge.input, input);
     }
+    const bool typed = std::find(islands.nodes.begin(), islands.nodes.end(), true) != islands.nodes.end();
+    std::optional<Fp16IslandWriter> writer;
+    if (typed || islands.fp16Io) writer.emplace(graph, prepared.graph(), islands.nodes, names);
+    for (const Node& node : prepared.graph().nodes()) {
+        if (!writer) break;
+        const auto index = static_cast<size_t>(indexOf.at(node.proto));
+        QL_RETURN_IF_ERROR(
+            writer->visit(node, *graph.mutable_node(static_cast<int>(index)), before[index], after[index]));
+    }
     google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
     for (int i = 0; i < graph.node_size(); ++i) {
-        for (auto& qdq : before[static_cast<size_t>(i)]) *nodes.Add() = std::move(qdq);
+        for (auto& added : before[static_cast<size_t>(i)]) *nodes.Add() = std::move(added);
         *nodes.Add() = graph.node(i);
+        for (auto& added : after[static_cast<size_t>(i)]) *nodes.Add() = std::move(added);
     }
     graph.mutable_node()->Swap(&nodes);
+    if (writer) {
+        std::vector<onnx::NodeProto> first, last;
+        writer->finish(islands.fp16Io, first, last);
+        google::protobuf::RepeatedPtrField<onnx::NodeProto> all;
+        for (auto& added : first) *all.Add() = std::move(added);
+        for (auto& node : *graph.mutable_node()) *all.Add() = std::move(node);
+        for (auto& added : last) *all.Add() = std::move(added);
+        graph.mutable_node()->Swap(&all);
+        if (stats != nullptr) *stats = writer->stats();
+    }
     removeUnusedInitializers(graph);
     return proto;
 }

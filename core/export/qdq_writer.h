@@ -6,11 +6,19 @@
 #include <onnx/onnx_pb.h>
 
 #include "core/common/status.h"
+#include "core/export/fp16_islands.h"
 #include "core/model/model.h"
 #include "core/quant/qdq_placement.h"
 
 namespace ql {
 
-Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& placement, const QdqOptions& options);
+// The nodes of `prepared` written as FP16 islands (fp16_islands.h); none: the weakly typed form.
+struct Fp16Islands {
+    std::vector<bool> nodes;  // per node of the prepared graph; empty: none
+    bool fp16Io = false;      // float graph inputs and outputs become float16
+};
+
+Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& placement, const QdqOptions& options,
+                                  const Fp16Islands& islands = {}, Fp16IslandStats* stats = nullptr);
 
 }  // namespace ql

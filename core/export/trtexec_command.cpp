@@ -1,5 +1,6 @@
 #include "core/export/trtexec_command.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/common/atomic_file.h"
@@ -42,15 +43,18 @@ Result<std::string> trtexecLayerName(const std::string& name) {
 struct PinnedLists {
     std::string precisions;
     std::string outputTypes;
+    int count = 0;
 };
 
+// The FP32 layers, pinned under weak typing; FP16 is left to TensorRT (--fp16), INT8 to the Q/DQ nodes.
 Result<PinnedLists> pinnedLayers(const QdqExport& result) {
-    const Graph& graph = result.prepared->graph();
     PinnedLists lists;
+    if (result.target.typing == TrtTyping::Strong) return lists;
+    const Graph& graph = result.prepared->graph();
     for (const Node& node : graph.nodes()) {
         const Precision precision = result.placement.layers[static_cast<size_t>(node.id)].precision;
         const size_t outputs = floatOutputCount(graph, node);
-        if (precision == Precision::Int8 || outputs == 0 || node.opType == "Constant") continue;
+        if (precision != Precision::Fp32 || outputs == 0 || node.opType == "Constant") continue;
         QL_ASSIGN_OR_RETURN(const std::string name, trtexecLayerName(layerName(graph, node)));
         const std::string type = precisionName(precision);
         std::string types = type;
@@ -58,8 +62,15 @@ Result<PinnedLists> pinnedLayers(const QdqExport& result) {
         const std::string separator = lists.precisions.empty() ? "" : ",";
         lists.precisions += separator + name + ":" + type;
         lists.outputTypes += separator + name + ":" + types;
+        ++lists.count;
     }
     return lists;
+}
+
+std::vector<std::string> precisionFlags(const TrtTarget& target) {
+    if (target.typing == TrtTyping::Weak) return {"--int8", "--fp16"};
+    if (target.version == TrtVersion::Trt10) return {"--stronglyTyped"};
+    return {};
 }
 
 }  // namespace
@@ -75,12 +86,45 @@ std::string shellQuote(const std::string& text) {
     return quoted + "'";
 }
 
+Result<TrtexecPlan> trtexecPlan(const QdqExport& result) {
+    TrtexecPlan plan;
+    plan.flags = precisionFlags(result.target);
+    if (result.target.typing == TrtTyping::Weak) {
+        QL_ASSIGN_OR_RETURN(const PinnedLists lists, pinnedLayers(result));
+        plan.pinnedLayers = lists.count;
+        plan.reliesOn.push_back("--int8: the builder runs the Q/DQ layers in INT8 only with this flag (weak typing)");
+        plan.reliesOn.push_back("--fp16: the layers outside INT8 run in FP16 or FP32, TensorRT's choice");
+        if (plan.pinnedLayers > 0)
+            plan.reliesOn.push_back("--precisionConstraints=obey --layerPrecisions --layerOutputTypes: " +
+                                    std::to_string(plan.pinnedLayers) + " layers the plan keeps in FP32 are pinned");
+        if (result.target.version == TrtVersion::Trt10)
+            plan.reliesOn.push_back("weak typing: deprecated since TensorRT 10.12, removed in 11.0");
+    } else {
+        plan.reliesOn.push_back(
+            "the model's own tensor types: INT8 from its Q/DQ nodes, FP16 from its float16 islands (" +
+            std::to_string(result.islands.nodes) + " nodes), FP32 elsewhere; no precision flag, nothing pinned");
+        if (result.target.version == TrtVersion::Trt10)
+            plan.reliesOn.push_back("--stronglyTyped: TensorRT 10.x builds weakly typed without it");
+    }
+    return plan;
+}
+
+nlohmann::json trtexecPlanJson(const TrtexecPlan& plan) {
+    return {{"flags", plan.flags}, {"pinned_fp32_layers", plan.pinnedLayers}, {"relies_on", plan.reliesOn}};
+}
+
 Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath) {
     QL_ASSIGN_OR_RETURN(const PinnedLists pinned, pinnedLayers(result));
     const std::string engine = std::filesystem::path(onnxPath).replace_extension(".engine").string();
-    std::string text = "#!/bin/sh\n# Builds the TensorRT engine of " + onnxPath +
-                       " (explicit Q/DQ INT8; layers the plan keeps in FP16/FP32 pinned). Written by quantlens-cli.\n";
-    text += "trtexec " + shellQuote("--onnx=" + onnxPath) + " --int8 --fp16 " + shellQuote("--saveEngine=" + engine);
+    const TrtTarget& target = result.target;
+    std::string text = "#!/bin/sh\n# Builds the TensorRT " + std::string(trtVersionName(target.version)) +
+                       " engine of " + onnxPath + " (" + trtTargetName(target) + "; ";
+    text += target.typing == TrtTyping::Weak
+                ? "explicit Q/DQ INT8, FP16 where TensorRT chooses, layers the plan keeps in FP32 pinned)"
+                : "INT8 from the Q/DQ nodes, FP16 from the model's float16 islands, no precision flags)";
+    text += ". Written by quantlens-cli.\ntrtexec " + shellQuote("--onnx=" + onnxPath);
+    for (const auto& flag : precisionFlags(target)) text.append(" ").append(flag);
+    text.append(" ").append(shellQuote("--saveEngine=" + engine));
     if (!pinned.precisions.empty()) {
         text += " \\\n  --precisionConstraints=obey \\\n  " + shellQuote("--layerPrecisions=" + pinned.precisions) +
                 " \\\n  " + shellQuote("--layerOutputTypes=" + pinned.outputTypes);

@@ -1,24 +1,37 @@
 #pragma once
 // The trtexec command line that builds a TensorRT engine from an exported Q/DQ model (TRT-PREC-TRTEXEC in
-// TRT-INT8-RULES.md), written as a small shell script:
-//   trtexec --onnx=<model> --int8 --fp16 --saveEngine=<model minus .onnx>.engine
-//           [--precisionConstraints=obey --layerPrecisions=name:fp16,... --layerOutputTypes=name:fp16,...]
-// The INT8 layers are fixed by their Q/DQ nodes; the layers the plan keeps in FP16 or FP32 are pinned with
-// --layerPrecisions / --layerOutputTypes and obeyed, so TensorRT does not move them to the other float
-// precision. Only layers whose outputs are all float are pinned (shape and index layers must stay INT32/INT64).
+// TRT-INT8-RULES.md, TRT11.md §1), written as a small shell script, per the export's target:
+//   8.6 and 10.x weakly typed: trtexec --onnx=<model> --int8 --fp16 --saveEngine=<model minus .onnx>.engine
+//           [--precisionConstraints=obey --layerPrecisions=name:fp32,... --layerOutputTypes=name:fp32,...]
+//     INT8 comes from the Q/DQ nodes (with --int8), the other float layers are TensorRT's choice of FP16 or FP32
+//     (--fp16), and only the layers the plan keeps in FP32 (the user's choice or an FP16 guard's) are pinned and
+//     obeyed. Only layers whose outputs are all float are pinned (shape and index layers must stay INT32/INT64).
+//   10.x strongly typed: trtexec --onnx=<model> --stronglyTyped --saveEngine=...: the model's tensor types decide
+//     (Q/DQ for INT8, float16 islands for FP16); no precision flag, nothing pinned.
+//   11.x: trtexec --onnx=<model> --saveEngine=...: strongly typed is the only mode and the precision flags are gone.
 //
 // Layer names are the exported model's node names; an unnamed node is "node_of_<first output>", which is
 // what the ONNX parser calls it. trtexec splits each list at ',' first, then each item at its last ':' and
 // strips every single quote from the name; '*' is a wildcard. So a name with ':' is written as 'name'
 // (accepted by trtexec 8.6 and 10.x), and a name holding ',', '\'' or '*' cannot be expressed: that is an
 // error naming the node (rename it). Arguments are quoted for a POSIX shell when they need it (spaces etc.).
-// These flags exist in TensorRT 8.6-10.x; TensorRT 11 builds Q/DQ models strongly typed and drops them.
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/common/status.h"
 #include "core/export/qdq_export.h"
 
 namespace ql {
+
+// What a script relies on, for the summary JSON ("script") and the window.
+struct TrtexecPlan {
+    std::vector<std::string> flags;     // the precision-related flags, e.g. "--int8", "--stronglyTyped"
+    int pinnedLayers = 0;               // layers pinned FP32 by --layerPrecisions (weak typing only)
+    std::vector<std::string> reliesOn;  // one sentence each
+};
+Result<TrtexecPlan> trtexecPlan(const QdqExport& result);
+nlohmann::json trtexecPlanJson(const TrtexecPlan& plan);
 
 // `onnxPath` is the exported model as the command should name it (as given to `quantize -o`).
 Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath);

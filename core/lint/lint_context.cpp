@@ -27,9 +27,13 @@ std::string joinInts(const std::vector<int64_t>& values) {
     return out + "]";
 }
 
-LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version,
-                         const CalibrationDiagnosis* calibration)
-    : mGraph(graph), mPlan(plan), mVersion(version), mCalibration(calibration) {
+LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options)
+    : mGraph(graph),
+      mPlan(plan),
+      mVersion(options.version),
+      mTyping(supportsTyping(options.version, options.typing) ? options.typing : defaultTyping(options.version)),
+      mTrtexecCommand(options.trtexecCommand),
+      mCalibration(options.calibration) {
     for (const QdqLink& link : graph.qdqLinks()) {
         if (link.layer == kNoId) continue;
         mLinkByInput.emplace(inputKey(link.layer, static_cast<size_t>(link.layerInput)), &link);
@@ -86,6 +90,15 @@ Finding LintContext::finding(const RuleInfo& rule, const Node& node, Severity se
     f.message = std::move(message);
     f.fix = std::move(fix);
     f.causesFallback = causesFallback;
+    return f;
+}
+
+Finding LintContext::finding(const RuleInfo& rule, Severity severity, std::string message, std::string fix) const {
+    Finding f;
+    f.ruleId = std::string(rule.id);
+    f.severity = severity;
+    f.message = std::move(message);
+    f.fix = std::move(fix);
     return f;
 }
 

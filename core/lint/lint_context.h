@@ -1,12 +1,15 @@
 #pragma once
-// What every rule reads: the graph, the target TensorRT version, which layers are planned INT8 (the requested
-// precisions of the plan, or the Q/DQ nodes of an explicitly quantized model), and indexes over the Q/DQ links.
+// What every rule reads: the graph, the target TensorRT version and typing, which layers are planned INT8 (the
+// requested precisions of the plan, or the Q/DQ nodes of an explicitly quantized model), indexes over the Q/DQ
+// links, and the trtexec command that builds the engine when one was given.
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/lint/lint_rule.h"
+#include "core/lint/linter.h"
 #include "core/quant/calibration_diagnosis.h"
 #include "core/quant/precision_plan.h"
 
@@ -27,14 +30,20 @@ std::string joinInts(const std::vector<int64_t>& values);  // "[64,3,7,7]"
 
 class LintContext {
 public:
-    // `calibration`: the diagnosis the calib-* rules read; null when lint runs without a calibration.
-    LintContext(const Graph& graph, const PrecisionPlan& plan, TrtVersion version,
-                const CalibrationDiagnosis* calibration = nullptr);
+    // `options.calibration`: the diagnosis the calib-* rules read; null when lint runs without a calibration.
+    // `options` must outlive the context (the command text is not copied).
+    LintContext(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options);
     LintContext(const LintContext&) = delete;
     LintContext& operator=(const LintContext&) = delete;
 
     const Graph& graph() const { return mGraph; }
     TrtVersion version() const { return mVersion; }
+    // The typing the engine is built with: the options' typing where the version can build it (10.x), else the
+    // only one the version has (8.6 weak, 11.x strong).
+    TrtTyping typing() const { return mTyping; }
+    bool stronglyTyped() const { return mTyping == TrtTyping::Strong; }
+    // The trtexec command or script to check; empty when none was given.
+    std::string_view trtexecCommand() const { return mTrtexecCommand; }
     const CalibrationDiagnosis* calibration() const { return mCalibration; }
     // The model already carries Q/DQ nodes: TensorRT uses explicit quantization and ignores the plan.
     bool explicitQuantization() const { return mExplicit; }
@@ -51,11 +60,15 @@ public:
 
     Finding finding(const RuleInfo& rule, const Node& node, Severity severity, std::string message, std::string fix,
                     bool causesFallback = false) const;
+    // A finding on no node (node kNoId): about the build command rather than the graph.
+    Finding finding(const RuleInfo& rule, Severity severity, std::string message, std::string fix) const;
 
 private:
     const Graph& mGraph;
     const PrecisionPlan& mPlan;
     TrtVersion mVersion;
+    TrtTyping mTyping;
+    std::string_view mTrtexecCommand;
     const CalibrationDiagnosis* mCalibration;
     bool mExplicit = false;
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot

@@ -1,7 +1,11 @@
 #pragma once
 // The lint rules as a PrecisionPolicy: every finding that makes a layer fall back lowers the node's effective
 // precision, with the rule id and message as the reason, so the GUI and `compare` simulate what TensorRT runs.
+#include <array>
+#include <span>
+
 #include "core/lint/trt_version.h"
+#include "core/quant/fp16_guard.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -17,6 +21,22 @@ public:
 private:
     TrtVersion mVersion;
     Precision mFallback;
+};
+
+// Every policy a plan goes through before it is simulated, analysed, tuned or exported, in order: TensorRT's INT8
+// fallbacks, then the FP16 guard (fp16_guard.h; with `calibration`, activations too). Keeps them alive together.
+class TrtPolicies {
+public:
+    TrtPolicies(TrtVersion version, Precision fallback, const CalibrationResult* calibration)
+        : mLint(version, fallback), mGuard(calibration) {}
+    TrtPolicies(const TrtPolicies&) = delete;
+    TrtPolicies& operator=(const TrtPolicies&) = delete;
+    std::span<const PrecisionPolicy* const> list() const { return mList; }
+
+private:
+    LintPolicy mLint;
+    Fp16Guard mGuard;
+    std::array<const PrecisionPolicy*, 2> mList{&mLint, &mGuard};
 };
 
 }  // namespace ql

@@ -7,15 +7,22 @@
 namespace ql {
 
 nlohmann::json findingToJson(const Finding& f) {
-    nlohmann::json j = {{"rule", f.ruleId},     {"severity", severityName(f.severity)},
-                        {"node", f.nodeName},   {"op", f.opType},
-                        {"message", f.message}, {"fix", f.fix}};
+    // A finding on no node (about the build command, say) has null "node" and "op", so readers need not guess
+    // what an empty name means.
+    const bool onNode = f.node != kNoId;
+    nlohmann::json j = {{"rule", f.ruleId},
+                        {"severity", severityName(f.severity)},
+                        {"node", onNode ? nlohmann::json(f.nodeName) : nlohmann::json(nullptr)},
+                        {"op", onNode ? nlohmann::json(f.opType) : nlohmann::json(nullptr)},
+                        {"message", f.message},
+                        {"fix", f.fix}};
     if (!f.tensor.empty()) j["tensor"] = f.tensor;
     return j;
 }
 
 std::string findingToText(const Finding& f) {
-    std::string text = "  [" + f.ruleId + "] " + f.nodeName + " (" + f.opType + "): " + f.message + "\n";
+    const std::string where = f.node == kNoId ? std::string() : f.nodeName + " (" + f.opType + "): ";
+    std::string text = "  [" + f.ruleId + "] " + where + f.message + "\n";
     if (!f.fix.empty()) text += "      fix: " + f.fix + "\n";
     return text;
 }

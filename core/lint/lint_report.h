@@ -1,6 +1,7 @@
 #pragma once
 // The lint report as the CLI prints it: text grouped by severity with a coverage summary, or the JSON contract
 // {"findings": [{"rule", "severity", "node", "op", "message", "fix", and "tensor" for the calib-* rules}],
+//  ("node" and "op" are null for a finding on no node, such as one about the trtexec command)
 //  "coverage": {"int8_layers", "weighted_layers", "fallbacks": [{"node", "op", "rule", "reason"}]}}.
 #include <string>
 
@@ -11,7 +12,7 @@
 namespace ql {
 
 nlohmann::json findingToJson(const Finding& finding);
-// "  [rule] node (op): message\n      fix: ...\n"
+// "  [rule] node (op): message\n      fix: ...\n"; without "node (op): " for a finding on no node.
 std::string findingToText(const Finding& finding);
 nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion version);
 std::string toText(const LintReport& report, const Graph& graph, TrtVersion version);

@@ -67,7 +67,7 @@ bool isCalibrationRule(std::string_view ruleId) {
 }
 
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
-    const LintContext context(graph, plan, options.version, options.calibration);
+    const LintContext context(graph, plan, options);
     LintReport report;
     report.findings = runRules(context, [](const LintRule&) { return true; });
     report.coverage = coverageOf(context, report.findings);
@@ -76,7 +76,10 @@ LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions
 
 std::vector<Finding> calibrationFindings(const Graph& graph, const PrecisionPlan& plan,
                                          const CalibrationDiagnosis& diagnosis, TrtVersion version) {
-    const LintContext context(graph, plan, version, &diagnosis);
+    LintOptions options;
+    options.version = version;
+    options.calibration = &diagnosis;
+    const LintContext context(graph, plan, options);
     return runRules(context, [](const LintRule& rule) { return isCalibrationRule(rule.info().id); });
 }
 

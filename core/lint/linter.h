@@ -15,6 +15,13 @@ struct LintOptions {
     TrtVersion version = TrtVersion::Trt10;
     // With a calibration's diagnosis (diagnoseCalibration) the calib-* rules check it; without, they find nothing.
     const CalibrationDiagnosis* calibration = nullptr;
+    // How the engine is built. Only 10.x can build both ways; 8.6 is always weak and 11.x always strong, whatever
+    // this says (LintContext::typing()).
+    TrtTyping typing = TrtTyping::Strong;
+    // The shell script or command line that builds the engine (trtexec ...): trt-precision-flags checks the builder
+    // precision flags it passes. Empty: not checked. ({} keeps `{version}` aggregate inits free of
+    // -Wmissing-field-initializers.)
+    std::string trtexecCommand{};
 };
 
 struct LayerFallback {

@@ -19,6 +19,8 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeQdqActivationPerChannelRule,
     &rules::makeQdqAxisMismatchRule,
     &rules::makeConvTransposeWeightAxisRule,
+    // Builder precision flags (the trtexec command, or a model that relies on them) the target removed or forbids.
+    &rules::makePrecisionFlagsRule,
     // Layers without an INT8 implementation.
     &rules::makeGroupedConvAlignmentRule,
     &rules::makeInstanceNormRule,

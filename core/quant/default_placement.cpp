@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
+
+#include "core/model/fp16_form.h"
 
 namespace ql {
 namespace {
 
-enum class Role { Other, Weighted, Epilogue, Quantizable, PassThrough };
+enum class Role { Other, Weighted, Epilogue, Silu, Quantizable, PassThrough };
 
 Role roleOf(const Node& node) {
     if (!node.domain.empty() && node.domain != "ai.onnx") return Role::Other;
@@ -21,6 +24,7 @@ Role roleOf(const Node& node) {
     const auto in = [&](const auto& list) { return std::find(list.begin(), list.end(), node.opType) != list.end(); };
     if (in(weighted)) return Role::Weighted;
     if (in(epilogue)) return Role::Epilogue;
+    if (node.opType == "Sigmoid" || node.opType == "Mul") return Role::Silu;
     if (in(quantizable)) return Role::Quantizable;
     if (in(passThrough)) return Role::PassThrough;
     return Role::Other;
@@ -63,6 +67,8 @@ private:
         switch (role) {
             case Role::Epilogue:
                 return !producers.empty() && int8(producers.front());
+            case Role::Silu:
+                return siluInput(n).has_value() && int8(mGraph.value(*siluInput(n)).producer);
             case Role::Quantizable:
                 return std::any_of(producers.begin(), producers.end(), int8);
             case Role::PassThrough:
@@ -85,6 +91,28 @@ private:
         return producers;
     }
 
+    // x of x * Sigmoid(x) (SiLU / Swish) when `n` is that Sigmoid or that Mul: TensorRT fuses both into the
+    // layer producing x (Conv+SiLU), so they follow it into INT8 without Q/DQ of their own (ModelOpt's fusible
+    // Conv->Sigmoid->Mul partition, TRT11.md §3).
+    std::optional<ValueId> siluInput(const Node& n) const {
+        const auto sigmoidOf = [&](ValueId v) -> std::optional<ValueId> {
+            const NodeId p = v == kNoId ? kNoId : mGraph.value(v).producer;
+            if (p == kNoId || mGraph.node(p).opType != "Sigmoid" || mGraph.node(p).inputs.empty()) return std::nullopt;
+            return mGraph.node(p).inputs[0];
+        };
+        if (n.opType == "Mul" && n.inputs.size() == 2) {
+            for (int i = 0; i < 2; ++i)
+                if (sigmoidOf(n.inputs[static_cast<size_t>(i)]) == n.inputs[static_cast<size_t>(1 - i)])
+                    return n.inputs[static_cast<size_t>(1 - i)];
+            return std::nullopt;
+        }
+        if (n.opType != "Sigmoid" || n.inputs.empty() || n.outputs.empty() || n.outputs[0] == kNoId)
+            return std::nullopt;
+        for (NodeId c : mGraph.value(n.outputs[0]).consumers)
+            if (siluInput(mGraph.node(c)) == n.inputs[0]) return n.inputs[0];
+        return std::nullopt;
+    }
+
     bool allConsumersInt8(const Node& n) const {
         bool any = false;
         for (ValueId v : n.outputs) {
@@ -103,13 +131,30 @@ private:
     std::vector<bool> mInt8;
 };
 
+bool writesFloat16(const Graph& graph, const Node& node) {
+    return std::any_of(node.outputs.begin(), node.outputs.end(),
+                       [&](ValueId v) { return v != kNoId && graph.value(v).type.dtype == DataType::Float16; });
+}
+
+// A model that carries float16 tensors says itself which layers compute in FP16 (a strongly typed export).
+bool carriesFloat16(const Graph& graph) {
+    return std::any_of(graph.values().begin(), graph.values().end(),
+                       [](const Value& v) { return v.type.dtype == DataType::Float16; });
+}
+
 }  // namespace
 
 PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
     PrecisionPlan plan(graph, Precision::Fp32);
     const std::vector<bool> int8 = Placement(graph).run();
-    for (size_t i = 0; i < int8.size(); ++i)
-        if (int8[i]) plan.setRequested(static_cast<NodeId>(i), Precision::Int8);
+    const bool typed = carriesFloat16(graph);
+    for (const Node& node : graph.nodes()) {
+        if (int8[static_cast<size_t>(node.id)]) {
+            plan.setRequested(node.id, Precision::Int8);
+        } else if (typed ? writesFloat16(graph, node) : computesFloat(graph, node)) {
+            plan.setRequested(node.id, Precision::Fp16);
+        }
+    }
     return plan;
 }
 

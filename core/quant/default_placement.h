@@ -1,10 +1,15 @@
 #pragma once
 // The default requested precisions: INT8 where TensorRT runs INT8 once Q/DQ pairs are placed as NVIDIA's
-// tools place them, FP32 elsewhere. Rules (from /work/shared/docs/TRT-INT8-RULES.md, TRT-INT8-CAPABLE and
+// tools place them; every other node that computes a float tensor FP16 ("higher precision, TensorRT's choice",
+// ModelOpt's default high_precision_dtype fp16: nothing pinned FP32 unless the user or a guard (fp16_guard.h)
+// says so); FP32 for the rest (shape and index nodes, where precision means nothing). A model that already
+// carries float16 tensors (a strongly typed export) keeps its own types: FP16 where a node writes float16.
+// Rules (from /work/shared/docs/TRT-INT8-RULES.md, TRT-INT8-CAPABLE and
 // TRT-QDQ-PROPAGATION; NVIDIA's Q/DQ placement recommendations; ModelOpt's default INT8 op set):
 //   weighted    Conv, ConvTranspose, Gemm, MatMul: always INT8 (their inputs get Q/DQ).
 //   epilogue    Relu, LeakyRelu, Clip (Relu6), BatchNormalization (folded), directly after an INT8 node:
-//               INT8, fused into the producer.
+//               INT8, fused into the producer; so are the Sigmoid and Mul of a SiLU x * Sigmoid(x) whose x an
+//               INT8 node produces (Conv+SiLU fusion).
 //   quantizable Add (the residual add fused with a conv), AveragePool, GlobalAveragePool, MaxPool,
 //               GlobalMaxPool: INT8 when one of their float inputs comes from an INT8 node.
 //   pass-through data movement (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Concat, Slice, Split,

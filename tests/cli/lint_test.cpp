@@ -1,4 +1,4 @@
-// quantlens-cli lint: JSON contract, text report, --trt, --plan, --fail-on and exit codes.
+// quantlens-cli lint: JSON contract, text report, --trt, --typing, --command, --plan, --fail-on and exit codes.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -121,6 +121,65 @@ TEST(LintCliTest, TrtVersionSwitchesVersionDependentRules) {
     b.save(dir.file("q.onnx"));
     EXPECT_EQ(test::runCli({"lint", dir.file("q.onnx"), "--trt", "8.6"}).exitCode, 1);
     EXPECT_EQ(test::runCli({"lint", dir.file("q.onnx"), "--trt", "10"}).exitCode, 0);
+}
+
+// The script `quantize --trtexec` writes for 8.6/10.x, linted for TensorRT 11: the finding is on no node.
+TEST(LintCliTest, CommandFlagsRemovedInTrt11AreErrors) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    test::writeFile(dir.file("script.sh"),
+                    "#!/bin/sh\ntrtexec --onnx=m.onnx --int8 --fp16 --saveEngine=m.engine \\\n"
+                    "  --precisionConstraints=obey \\\n  '--layerPrecisions=dw6:fp16'\n");
+    const auto r = test::runCli({"lint", dir.file("m.onnx"), "--trt", "11", "--command", dir.file("script.sh"),
+                                 "--json", "--fail-on", "error"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    int flagFindings = 0;
+    for (const auto& f : j["findings"]) {
+        if (f["rule"] != "trt-precision-flags") continue;
+        ++flagFindings;
+        EXPECT_EQ(f["severity"], "error");
+        EXPECT_TRUE(f["node"].is_null()) << f.dump();
+        EXPECT_TRUE(f["op"].is_null()) << f.dump();
+    }
+    EXPECT_EQ(flagFindings, 2) << r.out;  // --int8 --fp16, and the layer pinning
+
+    const auto text = test::runCli({"lint", dir.file("m.onnx"), "--trt", "11", "--command", dir.file("script.sh")});
+    EXPECT_EQ(text.exitCode, 1) << text.err;
+    EXPECT_NE(text.out.find("[trt-precision-flags] trtexec (line 2): --int8 --fp16: removed in TensorRT 11.0"),
+              std::string::npos)
+        << text.out;
+}
+
+TEST(LintCliTest, TypingSelectsHowTheCommandIsJudged) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    test::writeFile(dir.file("weak.sh"), "trtexec --onnx=m.onnx --int8 --fp16\n");
+    const auto strong = test::runCli(
+        {"lint", dir.file("m.onnx"), "--trt", "10", "--command", dir.file("weak.sh"), "--fail-on", "warning"});
+    EXPECT_EQ(strong.exitCode, 1) << strong.out;  // a weakly typed command for a strongly typed target
+    const auto weak = test::runCli(
+        {"lint", dir.file("m.onnx"), "--trt", "10", "--typing", "weak", "--command", dir.file("weak.sh"), "--json"});
+    ASSERT_EQ(weak.exitCode, 0) << weak.err;
+    bool sawDeprecation = false;
+    const auto j = nlohmann::json::parse(weak.out);
+    for (const auto& f : j["findings"])
+        if (f["rule"] == "trt-precision-flags") sawDeprecation = f["severity"] == "info";
+    EXPECT_TRUE(sawDeprecation) << weak.out;
+}
+
+TEST(LintCliTest, TypingAndCommandErrorsExitTwo) {
+    TempDir dir;
+    depthwiseModel().save(dir.file("m.onnx"));
+    const auto weak11 = test::runCli({"lint", dir.file("m.onnx"), "--typing", "weak", "--trt", "11"});
+    EXPECT_EQ(weak11.exitCode, 2);
+    EXPECT_NE(weak11.err.find("builds only strongly typed networks"), std::string::npos) << weak11.err;
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--typing", "strong", "--trt", "8.6"}).exitCode, 2);
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--typing", "loose"}).exitCode, 2);
+    const auto missing = test::runCli({"lint", dir.file("m.onnx"), "--command", dir.file("missing.sh")});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("missing.sh"), std::string::npos) << missing.err;
+    EXPECT_EQ(test::runCli({"lint", dir.file("m.onnx"), "--command", dir.path()}).exitCode, 2);
 }
 
 TEST(LintCliTest, BadInputExitsTwo) {

@@ -21,8 +21,8 @@ Status runJob(const Model& model, const PrecisionPlan& start, const CalibrationR
     if (options.target.needsLabels() && options.labels.empty())
         return invalidArgument("the target " + options.target.text() + " needs the labels of the evaluation data");
     // The tuned plan's effective precisions must be what TensorRT runs, with the chosen fallback.
-    const LintPolicy policy(request.trtVersion, request.fallback);
-    options.policies = {&policy};
+    const TrtPolicies policies(request.trtVersion, request.fallback, &calibration);
+    options.policies.assign(policies.list().begin(), policies.list().end());
     options.fallback = request.fallback;
     options.maxTrials = request.maxTrials;
     options.maxSeconds = request.maxSeconds;

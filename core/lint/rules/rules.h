@@ -24,6 +24,7 @@ std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule();
 std::unique_ptr<LintRule> makeInt8GemvRule();
 std::unique_ptr<LintRule> makeSoftmaxNormInt8Rule();
 std::unique_ptr<LintRule> makeResizeQdqRule();
+std::unique_ptr<LintRule> makePrecisionFlagsRule();
 std::unique_ptr<LintRule> makeCalibClippingRule();
 std::unique_ptr<LintRule> makeCalibMethodGapRule();
 std::unique_ptr<LintRule> makeCalibDeadRangeRule();

@@ -28,7 +28,9 @@ CalibrationResult amaxEverywhere(const Graph& graph) {
 
 // conv (INT8) -> relu (INT8) -> "head/soft max" (FP16) -> split (FP16, two outputs) -> "a:b" Sigmoid (FP32)
 // and an unnamed Identity (FP32); an ArgMax (FP32, INT64 output) is never pinned.
-QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max") {
+QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max",
+                               TrtTarget target = {TrtVersion::Trt10, TrtTyping::Weak},
+                               Precision softmaxPrecision = Precision::Fp16) {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 3, 6, 6});
     b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
@@ -47,26 +49,51 @@ QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max")
     PrecisionPlan plan(graph, Precision::Fp32);
     plan.setRequested(*graph.findNode("conv"), Precision::Int8);
     plan.setRequested(*graph.findNode("relu"), Precision::Int8);
-    plan.setRequested(*graph.findNode(softmaxName), Precision::Fp16);
+    plan.setRequested(*graph.findNode(softmaxName), softmaxPrecision);
     plan.setRequested(*graph.findNode("split"), Precision::Fp16);
-    auto result = exportQdq(*model, plan, amaxEverywhere(graph));
+    auto result = exportQdq(*model, plan, amaxEverywhere(graph), {}, {.trt = target});
     EXPECT_TRUE(result) << result.status().message();
     return result ? std::move(*result) : QdqExport{};
 }
 
-TEST(TrtexecCommandTest, PinsTheFp16AndFp32LayersWithQuotedNames) {
+TEST(TrtexecCommandTest, WeakTypingPinsOnlyTheFp32LayersWithQuotedNames) {
     const auto result = mixedPrecisionExport();
     ASSERT_TRUE(result.prepared);
     auto text = trtexecCommand(result, "out dir/q.onnx");
     ASSERT_TRUE(text) << text.status().message();
     EXPECT_EQ(*text,
               "#!/bin/sh\n"
-              "# Builds the TensorRT engine of out dir/q.onnx (explicit Q/DQ INT8; layers the plan keeps in FP16/FP32 "
-              "pinned). Written by quantlens-cli.\n"
+              "# Builds the TensorRT 10.x engine of out dir/q.onnx (10.x, weakly typed; explicit Q/DQ INT8, FP16 where "
+              "TensorRT chooses, layers the plan keeps in FP32 pinned). Written by quantlens-cli.\n"
               "trtexec '--onnx=out dir/q.onnx' --int8 --fp16 '--saveEngine=out dir/q.engine' \\\n"
               "  --precisionConstraints=obey \\\n"
-              "  '--layerPrecisions=head/soft max:fp16,split:fp16,'\\''a:b'\\'':fp32,node_of_y2:fp32' \\\n"
-              "  '--layerOutputTypes=head/soft max:fp16,split:fp16+fp16,'\\''a:b'\\'':fp32,node_of_y2:fp32'\n");
+              "  '--layerPrecisions='\\''a:b'\\'':fp32,node_of_y2:fp32' \\\n"
+              "  '--layerOutputTypes='\\''a:b'\\'':fp32,node_of_y2:fp32'\n");
+    const auto plan = trtexecPlan(result);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->pinnedLayers, 2);
+    EXPECT_EQ(plan->flags, (std::vector<std::string>{"--int8", "--fp16"}));
+}
+
+TEST(TrtexecCommandTest, StronglyTypedScriptsHaveNoPrecisionFlags) {
+    const auto ten = mixedPrecisionExport("head", {TrtVersion::Trt10, TrtTyping::Strong});
+    ASSERT_TRUE(ten.prepared);
+    auto text = trtexecCommand(ten, "q.onnx");
+    ASSERT_TRUE(text) << text.status().message();
+    EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --stronglyTyped --saveEngine=q.engine\n");
+    const auto eleven = mixedPrecisionExport("head", {TrtVersion::Trt11, TrtTyping::Strong});
+    ASSERT_TRUE(eleven.prepared);
+    text = trtexecCommand(eleven, "q.onnx");
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --saveEngine=q.engine\n");
+    for (const char* removed : {"--int8", "--fp16", "--best", "--layerPrecisions", "--precisionConstraints"})
+        EXPECT_EQ(text->find(removed), std::string::npos) << removed;
+    const auto plan = trtexecPlan(eleven);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->pinnedLayers, 0);
+    EXPECT_TRUE(plan->flags.empty());
+    ASSERT_FALSE(plan->reliesOn.empty());
+    EXPECT_NE(plan->reliesOn.front().find("float16 islands (2 nodes)"), std::string::npos) << plan->reliesOn.front();
 }
 
 TEST(TrtexecCommandTest, TheShellPassesTrtexecTheArgumentsItParses) {
@@ -85,8 +112,8 @@ TEST(TrtexecCommandTest, TheShellPassesTrtexecTheArgumentsItParses) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out,
               "--onnx=out dir/q.onnx\n--int8\n--fp16\n--saveEngine=out dir/q.engine\n--precisionConstraints=obey\n"
-              "--layerPrecisions=head/soft max:fp16,split:fp16,'a:b':fp32,node_of_y2:fp32\n"
-              "--layerOutputTypes=head/soft max:fp16,split:fp16+fp16,'a:b':fp32,node_of_y2:fp32\n");
+              "--layerPrecisions='a:b':fp32,node_of_y2:fp32\n"
+              "--layerOutputTypes='a:b':fp32,node_of_y2:fp32\n");
 }
 
 TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
@@ -96,7 +123,8 @@ TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
     b.node("Conv", {"x", "w"}, {"y"}, "conv");
     b.output("y");
     auto model = b.load();
-    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), amaxEverywhere(model->graph()));
+    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), amaxEverywhere(model->graph()), {},
+                            {.trt = {TrtVersion::Trt86, TrtTyping::Weak}});
     ASSERT_TRUE(result) << result.status().message();
     auto text = trtexecCommand(*result, "q.onnx");
     ASSERT_TRUE(text);
@@ -105,7 +133,7 @@ TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
 
 TEST(TrtexecCommandTest, NamesTrtexecCannotParseAreRefusedNamingTheNode) {
     for (const std::string name : {"head,soft", "it's", "head*"}) {
-        const auto result = mixedPrecisionExport(name);
+        const auto result = mixedPrecisionExport(name, {TrtVersion::Trt10, TrtTyping::Weak}, Precision::Fp32);
         ASSERT_TRUE(result.prepared);
         auto text = trtexecCommand(result, "q.onnx");
         ASSERT_FALSE(text) << name;

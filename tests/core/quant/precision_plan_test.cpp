@@ -43,7 +43,61 @@ TEST(DefaultPlacement, Int8ForWeightedLayersAndWhatFusesBetweenThem) {
     EXPECT_EQ(requestedOf(g, plan, "pool"), Precision::Int8);     // after an INT8 layer
     EXPECT_EQ(requestedOf(g, plan, "reshape"), Precision::Int8);  // between INT8 layers
     EXPECT_EQ(requestedOf(g, plan, "gemm"), Precision::Int8);
-    EXPECT_EQ(requestedOf(g, plan, "softmax"), Precision::Fp32);  // no INT8 implementation
+    EXPECT_EQ(requestedOf(g, plan, "softmax"), Precision::Fp16);  // no INT8 implementation: TensorRT's choice
+}
+
+TEST(DefaultPlacement, ShapeNodesStayFp32AndFloatNodesOutsideInt8AreFp16) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 4, 4});
+    b.initializer("w", {4, 4, 1, 1}, test::seededFloats(16, 1));
+    b.node("Shape", {"x"}, {"s"}, "shape");
+    b.node("Sigmoid", {"x"}, {"g"}, "gate");
+    b.node("Conv", {"g", "w"}, {"y"}, "conv");
+    b.output("y");
+    b.output("s", DataType::Int64);
+    auto model = b.load();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "shape"), Precision::Fp32);  // computes no float: precision means nothing
+    EXPECT_EQ(requestedOf(g, plan, "gate"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, plan, "conv"), Precision::Int8);
+}
+
+TEST(DefaultPlacement, SiluAfterAnInt8ConvFusesIntoIt) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 4, 4});
+    b.initializer("w", {4, 4, 1, 1}, test::seededFloats(16, 1));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Sigmoid", {"c"}, {"sg"}, "silu_sigmoid");
+    b.node("Mul", {"c", "sg"}, {"y"}, "silu_mul");
+    b.node("Sigmoid", {"y"}, {"p"}, "head_sigmoid");  // a bare Sigmoid is no SiLU
+    b.node("Sigmoid", {"x"}, {"xs"}, "input_sigmoid");
+    b.node("Mul", {"x", "xs"}, {"q"}, "input_silu");  // a SiLU of a graph input: nothing to fuse into
+    b.output("p");
+    b.output("q");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "silu_sigmoid"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "silu_mul"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "head_sigmoid"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, plan, "input_sigmoid"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, plan, "input_silu"), Precision::Fp16);
+}
+
+TEST(DefaultPlacement, AModelCarryingFloat16KeepsItsOwnTypes) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 8});
+    b.node("Relu", {"x"}, {"r"}, "fp32_relu");
+    b.node("Cast", {"r"}, {"h"}, "to_half").i("to", 10);
+    b.node("Sigmoid", {"h"}, {"s"}, "fp16_sigmoid");
+    b.node("Cast", {"s"}, {"y"}, "to_float").i("to", 1);
+    b.output("y");
+    auto model = b.load();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "fp32_relu"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "fp16_sigmoid"), Precision::Fp16);
 }
 
 TEST(DefaultPlacement, ResidualAddAndItsActivationAreInt8) {
@@ -63,7 +117,7 @@ TEST(DefaultPlacement, ResidualAddAndItsActivationAreInt8) {
     const PrecisionPlan plan = defaultPrecisionPlan(g);
     EXPECT_EQ(requestedOf(g, plan, "add"), Precision::Int8);
     EXPECT_EQ(requestedOf(g, plan, "relu2"), Precision::Int8);
-    EXPECT_EQ(requestedOf(g, plan, "sigmoid"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "sigmoid"), Precision::Fp16);  // a bare Sigmoid: not fused, TensorRT's choice
 }
 
 TEST(DefaultPlacement, PassThroughChainsNeedInt8OnBothSides) {
@@ -86,12 +140,12 @@ TEST(DefaultPlacement, PassThroughChainsNeedInt8OnBothSides) {
     auto model = b.load();
     const Graph& g = model->graph();
     const PrecisionPlan plan = defaultPrecisionPlan(g);
-    EXPECT_EQ(requestedOf(g, plan, "input_reshape"), Precision::Fp32);
-    EXPECT_EQ(requestedOf(g, plan, "input_transpose"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "input_reshape"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, plan, "input_transpose"), Precision::Fp16);
     EXPECT_EQ(requestedOf(g, plan, "reshape_a"), Precision::Int8);
     EXPECT_EQ(requestedOf(g, plan, "transpose_a"), Precision::Int8);
-    EXPECT_EQ(requestedOf(g, plan, "flatten"), Precision::Fp32);
-    EXPECT_EQ(requestedOf(g, plan, "transpose_b"), Precision::Fp32);
+    EXPECT_EQ(requestedOf(g, plan, "flatten"), Precision::Fp16);
+    EXPECT_EQ(requestedOf(g, plan, "transpose_b"), Precision::Fp16);
 }
 
 class GroupedConvPolicy final : public PrecisionPolicy {
@@ -115,6 +169,7 @@ TEST(PrecisionPlan, PoliciesLowerTheEffectivePrecisionWithAReason) {
     auto model = classifier();
     const Graph& g = model->graph();
     PrecisionPlan plan = defaultPrecisionPlan(g);
+    plan.setRequested(*g.findNode("softmax"), Precision::Fp32);
     const NodeId conv = *g.findNode("conv"), gemm = *g.findNode("gemm");
     const GroupedConvPolicy grouped;
     const EverythingFp32Policy fp32;
