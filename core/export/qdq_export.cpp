@@ -2,7 +2,10 @@
 
 #include <onnx/version_converter/convert.h>
 
+#include <algorithm>
+#include <array>
 #include <exception>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/common/atomic_file.h"
@@ -41,13 +44,47 @@ void addPlanReasons(const Graph& graph, const PrecisionPlan& plan, QdqPlacement&
             layer.reason = *it->second;
 }
 
+// Ops whose float16 result is the float32 one rounded (they only move, select or clamp at 0), so an INT8-planned
+// epilogue or data-movement node with no Q/DQ of its own may follow its FP16 producer into the island: a Cast between
+// an FP16 Conv and its Relu would keep TensorRT from fusing them, and the numbers the simulation predicts stay exact.
+bool movesValuesOnly(const Node& node) {
+    constexpr std::array<std::string_view, 14> ops = {"Relu",      "MaxPool", "GlobalMaxPool", "Reshape",     "Flatten",
+                                                      "Transpose", "Squeeze", "Unsqueeze",     "Identity",    "Slice",
+                                                      "Split",     "Concat",  "DepthToSpace",  "SpaceToDepth"};
+    return std::find(ops.begin(), ops.end(), node.opType) != ops.end();
+}
+
+// An INT8-planned node without Q/DQ whose float inputs all come from island nodes.
+bool followsIsland(const Graph& prepared, const Node& node, const QdqPlacement& placement,
+                   const std::vector<bool>& island) {
+    if (placement.layers[static_cast<size_t>(node.id)].precision != Precision::Int8 || !movesValuesOnly(node))
+        return false;
+    for (const auto& edge : placement.edges)
+        if (edge.consumer == node.id) return false;
+    const Fp16Form form = fp16Form(prepared, node);
+    if (!form.possible()) return false;
+    bool any = false;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+        if (!form.inputs[i]) continue;
+        const NodeId producer = prepared.value(node.inputs[i]).producer;
+        if (producer == kNoId || !island[static_cast<size_t>(producer)]) return false;
+        any = true;
+    }
+    return any;
+}
+
 // The prepared nodes written as float16: FP16 in the placement and clear of the guard on the prepared graph (where
-// BatchNormalization is folded); a node the guard stops becomes FP32 in the placement, with the reason.
+// BatchNormalization is folded); a node the guard stops becomes FP32 in the placement, with the reason. Then the
+// value-moving nodes that follow an island join it.
 std::vector<bool> islandNodes(const Graph& prepared, const CalibrationResult& calibration, QdqPlacement& placement) {
     std::vector<bool> island(prepared.nodes().size(), false);
     const Fp16Guard guard(&calibration);
     for (const Node& node : prepared.nodes()) {
         LayerDecision& layer = placement.layers[static_cast<size_t>(node.id)];
+        if (followsIsland(prepared, node, placement, island)) {
+            layer.precision = Precision::Fp16;
+            layer.reason = "follows its FP16 input into the float16 island (exact in float16, no Cast between them)";
+        }
         if (layer.precision != Precision::Fp16 || !computesFloat(prepared, node)) continue;
         if (auto why = guard.blocker(prepared, node); !why.empty()) {
             layer.precision = Precision::Fp32;
