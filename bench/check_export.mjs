@@ -47,13 +47,16 @@ function parseArgs(argv) {
     else if (argv[i] === '--calib') pending.calib = argv[++i];
     else if (argv[i] === '--data') pending.data = argv[++i];
     else if (argv[i] === '--labels') pending.labels = argv[++i];
+    else if (argv[i] === '--plan') pending.plan = argv[++i];
+    else if (argv[i] === '--trt') options.trt = argv[++i];
+    else if (argv[i] === '--typing') options.typing = argv[++i];
     else {
       options.models.push({ model: argv[i], ...sampleFiles(argv[i]), ...pending });
       pending = {};
     }
   }
   if (options.models.length === 0) {
-    console.error('usage: node check_export.mjs [--cli PATH] [--details] [--calib CALIB.json] [--data X.npy --labels L.npy] MODEL...');
+    console.error('usage: node check_export.mjs [--cli PATH] [--details] [--trt 8.6|10|11] [--typing strong|weak] [--calib CALIB.json] [--plan PLAN.json] [--data X.npy --labels L.npy] MODEL...');
     process.exit(2);
   }
   return options;
@@ -68,6 +71,14 @@ function sampleFiles(model) {
     labels: path.join(samples, 'digits_test_labels.npy'),
   };
 }
+
+// --trt/--typing as quantize and lint take them (`withTyping`), or --trt alone (run --simulate).
+function targetArgs(options, withTyping) {
+  const args = options.trt ? ['--trt', options.trt] : [];
+  return withTyping && options.typing ? [...args, '--typing', options.typing] : args;
+}
+const stronglyTyped = (options) => options.typing ? options.typing === 'strong' : options.trt !== '8.6';
+const planArgs = (entry) => (entry.plan ? ['--plan', entry.plan] : []);
 
 const cli = (options, args) => execFileSync(options.cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 
@@ -211,8 +222,10 @@ async function checkModel(dir, entry, options) {
   // Per-channel ConvTranspose weights (TensorRT 10 axis) in both the export and the simulation, so the check
   // covers that option; both default to per tensor.
   cli(options, ['quantize', entry.model, '--calib', calib, '-o', q, '--trtexec', path.join(dir, 'build.sh'), '--deconv-per-channel',
-    '--expose-quantized', path.join(dir, 'exposed.onnx')]);
-  const lint = JSON.parse(cli(options, ['lint', q, '--json']));
+    '--expose-quantized', path.join(dir, 'exposed.onnx'), ...targetArgs(options, true), ...planArgs(entry)]);
+  const lint = JSON.parse(cli(options, ['lint', q, '--json', ...targetArgs(options, true)]));
+  const script = fs.readFileSync(path.join(dir, 'build.sh'), 'utf8');
+  const scriptFlags = ['--int8', '--fp16', '--best'].filter((f) => script.includes(f));
   const lintErrors = lint.findings.filter((f) => f.severity === 'error');
 
   const input = makeInput(probe, dir, entry.data, 2, 4321);
@@ -230,8 +243,10 @@ async function checkModel(dir, entry, options) {
   // ORT against itself: the same model without graph optimizations (other kernels, other accumulation orders).
   const ortUnoptimized = { ...ortDefault, graphOptimizationLevel: 'disabled' };
   const pointsOrtSelf = comparePoints(qpoints, ortSpec, ortSide((await runOrt(exposed, input, ortUnoptimized)).out, input));
+  // Weakly typed, the file keeps every float layer in float32 (the builder's --fp16 decides), which both runtimes run in
+  // FP32; strongly typed, the file carries float16 islands, which the simulation rounds to half as well.
   cli(options, ['run', entry.model, '--input', `${input.name}=${input.file}`, '--out', path.join(dir, 'sim'), '--simulate', calib, '--deconv-per-channel',
-    '--fallback', 'fp32']);
+    '--fallback', stronglyTyped(options) ? 'fp16' : 'fp32', ...targetArgs(options, false), ...planArgs(entry)]);
 
   const amax = JSON.parse(fs.readFileSync(calib, 'utf8')).activations;
   const rows = session.outputNames.map((name) => {
@@ -265,6 +280,7 @@ async function checkModel(dir, entry, options) {
     codesOrtSelf: sumCodes(pointsOrtSelf),
     lintErrors,
     lintWarnings: lint.findings.length - lintErrors.length,
+    scriptFlags,
   };
 }
 
@@ -299,6 +315,7 @@ for (const entry of options.models) {
     for (const row of r.rows) {
       const problems = [];
       if (r.lintErrors.length) problems.push(`lint: ${r.lintErrors.map((f) => f.rule).join(', ')}`);
+      if (stronglyTyped(options) && r.scriptFlags.length) problems.push(`script has ${r.scriptFlags.join(' ')}`);
       if (c.offMore > 0) problems.push('ORT vs executor codes > one step');
       if (!(row.simRel <= options.relTol)) problems.push('Q/DQ vs simulation > 1e-4');
       let accuracy = '-';
