@@ -41,6 +41,7 @@
 #include "ui/project_controller.h"
 #include "ui/project_file.h"
 #include "ui/theme.h"
+#include "ui/trt_target_controller.h"
 #include "ui/tuning/tune_controller.h"
 
 namespace ql::ui {
@@ -85,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createPrecisionDocks();
     createCalibrationActions();
+    createTrtTargetActions();
     createPlotDocks();
     createProjectActions();
     createLogDock();
@@ -228,6 +230,7 @@ void MainWindow::createCalibrationActions() {
     mCalibration = new CalibrationController(mDocument, this);
     mTune = new TuneController(mDocument, this);
     QMenu* quantize = menuBar()->addMenu(tr("&Quantize"));
+    quantize->setObjectName(QStringLiteral("QuantizeMenu"));
     quantize->addAction(mCalibration->calibrateAction());
     quantize->addAction(mTune->tuneAction());
     connect(mTune, &TuneController::statusMessage, this,
@@ -236,6 +239,18 @@ void MainWindow::createCalibrationActions() {
         toolbar->addAction(mCalibration->calibrateAction());
     statusBar()->addPermanentWidget(mCalibration->statusWidget());
     connect(mCalibration, &CalibrationController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+}
+
+// Quantize > TensorRT Target and, rightmost in the status bar, the target the window follows.
+void MainWindow::createTrtTargetActions() {
+    mTrtTarget = new TrtTargetController(mDocument, this);
+    if (auto* quantize = menuBar()->findChild<QMenu*>(QStringLiteral("QuantizeMenu"))) {
+        quantize->addSeparator();
+        quantize->addMenu(mTrtTarget->menu());
+    }
+    statusBar()->addPermanentWidget(mTrtTarget->statusLabel());
+    connect(mTrtTarget, &TrtTargetController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 }
 
@@ -392,8 +407,10 @@ void MainWindow::openModel(const QString& path) {
     mStatusLabel->setText(tr("Loading %1...").arg(QFileInfo(path).fileName()));
     mBusyBar->show();
     const bool project = QFileInfo(path).suffix().compare(QLatin1String(kProjectSuffix), Qt::CaseInsensitive) == 0;
-    mLoadWatcher.setFuture(
-        QtConcurrent::run([path, project] { return project ? loadProject(path) : ModelDocument::load(path); }));
+    // A bare model keeps the target the user chose; a project brings its own.
+    const TrtTarget target = mDocument->trtTarget();
+    mLoadWatcher.setFuture(QtConcurrent::run(
+        [path, project, target] { return project ? loadProject(path) : ModelDocument::load(path, target); }));
 }
 
 void MainWindow::loadFinished() {
@@ -448,9 +465,10 @@ void MainWindow::showLintFindings() {
     mLintTree->resizeColumnToContents(0);
     mLintTree->setColumnWidth(1, 300);
     const LintCoverage& c = report.coverage;
-    mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT 10, %3 fall back")
+    mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT %3, %4 fall back")
                         .arg(c.int8Layers)
                         .arg(c.weightedLayers)
+                        .arg(QString::fromUtf8(trtVersionName(mDocument->trtVersion())))
                         .arg(c.fallbacks.size());
     const Graph& graph = mDocument->model()->graph();
     mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers. %4")

@@ -28,6 +28,7 @@ class HistogramPlot;
 class LayerErrorPlot;
 class OutputScatterPlot;
 class ProjectController;
+class TrtTargetController;
 struct LoadedModel;
 
 class MainWindow : public QMainWindow {
@@ -41,6 +42,7 @@ public:
     void openModel(const QString& path);
     bool isLoading() const;
     ProjectController* project() const { return mProject; }
+    TrtTargetController* trtTarget() const { return mTrtTarget; }
     // Appends a time-stamped line to the Log dock.
     void log(const QString& text);
 
@@ -58,6 +60,7 @@ private:
     void createDocks();
     void createPrecisionDocks();
     void createCalibrationActions();
+    void createTrtTargetActions();
     void createPlotDocks();
     void createProjectActions();
     void createLogDock();
@@ -88,6 +91,7 @@ private:
     LayerErrorPlot* mLayerErrorPlot = nullptr;
     OutputScatterPlot* mOutputScatterPlot = nullptr;
     ProjectController* mProject = nullptr;
+    TrtTargetController* mTrtTarget = nullptr;
     QPlainTextEdit* mLog = nullptr;
     QLineEdit* mSearchEdit;
     QLabel* mStatusLabel;

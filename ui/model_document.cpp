@@ -26,10 +26,22 @@ QString precisionLabel(Precision precision) {
     return QString::fromUtf8(precisionName(precision)).toUpper();
 }
 
-void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtVersion version) {
-    const LintPolicy policy(version);
-    const PrecisionPolicy* policies[] = {&policy};
-    plan.applyPolicies(graph, policies);
+// TensorRT's INT8 fallbacks, then the FP16 guard. The fallback is FP16 for every target: weakly typed scripts
+// build with --fp16 and strongly typed exports write the non-INT8 float layers as float16 islands.
+void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtVersion version,
+                      const CalibrationResult* calibration) {
+    const TrtPolicies policies(version, Precision::Fp16, calibration);
+    plan.applyPolicies(graph, policies.list());
+}
+
+// A project file or a caller may name a typing the version cannot build (8.6 strongly, 11 weakly).
+TrtTarget buildableTarget(TrtTarget target) {
+    if (!supportsTyping(target.version, target.typing)) target.typing = defaultTyping(target.version);
+    return target;
+}
+
+bool sameTarget(const TrtTarget& a, const TrtTarget& b) {
+    return a.version == b.version && a.typing == b.typing;
 }
 
 }  // namespace
@@ -43,7 +55,7 @@ ModelDocument::ModelDocument(QObject* parent) : QObject(parent), mUndoStack(new 
 
 ModelDocument::~ModelDocument() = default;
 
-std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtVersion version) {
+std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget target) {
     auto loaded = std::make_shared<LoadedModel>();
     loaded->path = path;
     auto model = Model::load(path.toStdString());
@@ -54,15 +66,16 @@ std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtVersion
     loaded->model = std::shared_ptr<Model>(std::move(model).value());
     const Graph& graph = loaded->model->graph();
     loaded->plan = defaultPrecisionPlan(graph);
-    decidePrecisions(*loaded, version);
+    decidePrecisions(*loaded, target);
     return loaded;
 }
 
-void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtVersion version) {
+void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtTarget target) {
+    target = buildableTarget(target);
+    loaded.trtTarget = target;
     if (!loaded.model) return;
-    applyTrtPolicies(loaded.model->graph(), loaded.plan, version);
-    loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {version});
-    loaded.trtVersion = version;
+    applyTrtPolicies(loaded.model->graph(), loaded.plan, target.version, loaded.calibration.get());
+    loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
 }
 
 QString ModelDocument::filePath() const {
@@ -76,10 +89,10 @@ QString ModelDocument::fileName() const {
 void ModelDocument::replaceModel(std::shared_ptr<Model> model) {
     LoadedModel loaded;
     loaded.model = std::move(model);
-    loaded.trtVersion = mTrtVersion;
+    loaded.trtTarget = mTrtTarget;
     if (loaded.model) {
         loaded.plan = defaultPrecisionPlan(loaded.model->graph());
-        decidePrecisions(loaded, mTrtVersion);
+        decidePrecisions(loaded, mTrtTarget);
     }
     replaceModel(loaded);
 }
@@ -89,7 +102,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mModel = loaded.model;
     mPlan = loaded.plan;
     mLint = loaded.lint;
-    mTrtVersion = loaded.trtVersion;
+    mTrtTarget = buildableTarget(loaded.trtTarget);
     mCalibration = loaded.calibration;
     mAccumulated = loaded.accumulated;
     mIsolated = loaded.isolated;
@@ -103,11 +116,24 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mResultsModified = false;
     markSaved();
     emit modelReplaced();
+    emit trtTargetChanged();
     emit planChanged();
     emit lintChanged();
     emit calibrationChanged();
     emit analysisChanged();
     emit tuneReportChanged();
+}
+
+void ModelDocument::setTrtTarget(TrtTarget target) {
+    target = buildableTarget(target);
+    if (sameTarget(target, mTrtTarget)) return;
+    mTrtTarget = target;
+    relint();
+    setResultsModified(true);  // saved in the project; a no-op without a model
+    emit trtTargetChanged();
+    if (!mModel) return;
+    emit planChanged();
+    emit lintChanged();
 }
 
 void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text) {
@@ -182,7 +208,7 @@ void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
 void ModelDocument::relint() {
     if (!mModel) return;
     const Graph& graph = mModel->graph();
-    applyTrtPolicies(graph, mPlan, mTrtVersion);
+    applyTrtPolicies(graph, mPlan, mTrtTarget.version, mCalibration.get());
     mDiagnosis.reset();
     if (mCalibration) {
         // Fails only when a tensor method names a tensor this calibration has no per-method amax for: then
@@ -190,13 +216,15 @@ void ModelDocument::relint() {
         if (auto diagnosis = diagnoseCalibration(graph, mPlan, *mCalibration))
             mDiagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
     }
-    mLint = ql::lint(graph, mPlan, {mTrtVersion, mDiagnosis.get()});
+    mLint = ql::lint(graph, mPlan,
+                     {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
 }
 
 void ModelDocument::setCalibration(std::shared_ptr<const CalibrationResult> calibration) {
     mCalibration = std::move(calibration);
-    relint();
+    relint();  // the FP16 guard reads the new activations: effective precisions may move
     setResultsModified(true);
+    emit planChanged();
     emit calibrationChanged();
     emit lintChanged();
 }

@@ -7,6 +7,10 @@
 // With a calibration, the lint report also holds the calib-* findings of the calibration's diagnosis
 // (diagnoseCalibration on the effective plan), recomputed whenever the plan or the calibration changes.
 //
+// The TensorRT target (version and typing) decides the effective precisions: its INT8 fallbacks, then the FP16
+// guard (TrtPolicies, with the calibration's activations once there is one), the same policies the CLI and the
+// export apply, so the precision table shows what the exported engine runs.
+//
 // Threads: the document lives on the GUI thread. Workers receive shared_ptr copies (sharedModel(),
 // plan()) and hand their results back through setCalibration()/setAnalysis()/setTuneReport() on the GUI thread.
 #include <QList>
@@ -38,7 +42,7 @@ struct LoadedModel {
     QString error;
     PrecisionPlan plan;  // the default placement (or the project's), effective precisions from the TensorRT rules
     LintReport lint;
-    TrtVersion trtVersion = TrtVersion::Trt10;  // the TensorRT the rules were applied for
+    TrtTarget trtTarget;  // the TensorRT the rules were applied for
     // Set when the model was opened from a project file (project_file.h).
     QString projectPath;
     std::shared_ptr<const CalibrationResult> calibration;
@@ -53,9 +57,10 @@ public:
     ~ModelDocument() override;
 
     // Runs on any thread: load, default plan, TensorRT policies and lint.
-    static std::shared_ptr<LoadedModel> load(const QString& path, TrtVersion version = TrtVersion::Trt10);
-    // Effective precisions (TensorRT rules) and lint report of `loaded.plan`'s requested precisions.
-    static void decidePrecisions(LoadedModel& loaded, TrtVersion version);
+    static std::shared_ptr<LoadedModel> load(const QString& path, TrtTarget target = {});
+    // Effective precisions (TensorRT rules, FP16 guard with `loaded.calibration`) and lint report of
+    // `loaded.plan`'s requested precisions. A typing `target.version` cannot build becomes the version's default.
+    static void decidePrecisions(LoadedModel& loaded, TrtTarget target);
 
     const Model* model() const { return mModel.get(); }
     std::shared_ptr<const Model> sharedModel() const { return mModel; }
@@ -68,7 +73,12 @@ public:
     // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
     const PrecisionPlan& plan() const { return mPlan; }
     const LintReport& lint() const { return mLint; }
-    TrtVersion trtVersion() const { return mTrtVersion; }
+    TrtTarget trtTarget() const { return mTrtTarget; }
+    TrtVersion trtVersion() const { return mTrtTarget.version; }
+    // Re-decides the effective precisions and the lint report for `target` (a typing its version cannot build
+    // becomes the version's default) and marks the document modified. Not undoable: the target is a setting of
+    // the whole document, not an edit of the plan.
+    void setTrtTarget(TrtTarget target);
 
     // Undoable edit: sets the requested precision of `nodes` (one undo step, `text` names it in Edit > Undo).
     void setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text = {});
@@ -116,6 +126,8 @@ public:
 signals:
     void modelAboutToBeReplaced();
     void modelReplaced();
+    // The TensorRT target changed (also when a model or project replaced the document's).
+    void trtTargetChanged();
     // Requested and/or effective precisions changed (any node: effective precisions of neighbours can move
     // too), and the lint report with them.
     void planChanged();
@@ -134,7 +146,7 @@ private:
     std::shared_ptr<Model> mModel;
     PrecisionPlan mPlan;
     LintReport mLint;
-    TrtVersion mTrtVersion = TrtVersion::Trt10;
+    TrtTarget mTrtTarget;
     QUndoStack* mUndoStack;
     std::shared_ptr<const CalibrationResult> mCalibration;
     std::shared_ptr<const AnalysisReport> mAccumulated, mIsolated;
@@ -143,7 +155,7 @@ private:
     std::shared_ptr<const TuneReport> mTuneReport;
     QString mProjectPath;
     nlohmann::json mDataSettings = nlohmann::json::object();
-    bool mResultsModified = false;
+    bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;
 };
 

@@ -8,11 +8,11 @@
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/export/export_files.h"
-#include "core/export/qdq_export.h"
+#include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/project_file.h"
+#include "ui/trt_target_controller.h"
 
 namespace ql::ui {
 namespace {
@@ -20,55 +20,16 @@ namespace {
 constexpr int kMaxRecentFiles = 10;
 const char* const kRecentKey = "recentFiles";
 
-struct ExportJob {
-    std::shared_ptr<const Model> model;
-    PrecisionPlan plan;
-    std::shared_ptr<const CalibrationResult> calibration;
-    TrtVersion version = TrtVersion::Trt10;
-    QString modelPath;
-};
-
-QString withSuffix(const QString& onnxPath, const QString& suffix) {
-    const QFileInfo info(onnxPath);
-    return info.absoluteDir().absoluteFilePath(info.completeBaseName() + suffix);
-}
-
-// Runs on a worker: the Q/DQ model, its decision summary, the trtexec command and the TensorRT calibration
-// cache (export_files.h), each written atomically. Returns a summary for the user, or "error: ..." naming
-// what failed.
-QString runExport(const ExportJob& job) {
-    const int major = trtMajor(job.version);
-    auto result = exportQdq(*job.model, job.plan, *job.calibration, {.tensorRtMajor = major});
-    if (!result) return QStringLiteral("error: ") + QString::fromStdString(result.status().message());
-    const ExportFiles files{.model = job.modelPath.toStdString(),
-                            .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),
-                            .trtexec = withSuffix(job.modelPath, QStringLiteral(".trtexec.sh")).toStdString(),
-                            .trtCache = withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString()};
-    if (Status s = saveExportFiles(*result, *job.calibration, job.version, files); !s.isOk())
-        return QStringLiteral("error: ") + QString::fromStdString(s.message());
-    int int8Layers = 0;
-    for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
-    return QObject::tr(
-               "Exported %1: %2 INT8 layers, %3 quantized inputs, %4 preparation steps.\n"
-               "Decisions: %5\nBuild the engine: sh %6\nTensorRT calibration cache (implicit path): %7")
-        .arg(job.modelPath)
-        .arg(int8Layers)
-        .arg(result->placement.edges.size())
-        .arg(result->steps.size())
-        .arg(QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
-             QString::fromStdString(files.trtCache));
-}
-
 }  // namespace
 
 ProjectController::ProjectController(QWidget* window, ModelDocument* document)
     : QObject(window), mWindow(window), mDocument(document) {
     mPrompt = [this] {
-        const auto answer =
-            QMessageBox::warning(mWindow, tr("Unsaved changes"),
-                                 tr("%1 has unsaved changes (precisions or calibration). Save them in a project?")
-                                     .arg(mDocument->fileName()),
-                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        const auto answer = QMessageBox::warning(
+            mWindow, tr("Unsaved changes"),
+            tr("%1 has unsaved changes (precisions, TensorRT target or calibration). Save them in a project?")
+                .arg(mDocument->fileName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         return answer == QMessageBox::Save      ? UnsavedChoice::Save
                : answer == QMessageBox::Discard ? UnsavedChoice::Discard
                                                 : UnsavedChoice::Cancel;
@@ -89,7 +50,6 @@ void ProjectController::addFileActions(QMenu* file) {
     connect(saveAs, &QAction::triggered, this, &ProjectController::chooseAndSave);
     mExport = new QAction(tr("&Export for TensorRT..."), this);
     mExport->setShortcut(Qt::CTRL | Qt::Key_E);
-    mExport->setToolTip(tr("Write the Q/DQ model, its decision summary and the TensorRT calibration cache"));
     connect(mExport, &QAction::triggered, this, &ProjectController::chooseAndExport);
     for (QAction* action : {openProject, mRecentMenu->menuAction()}) file->insertAction(quit ? quit : nullptr, action);
     file->insertSeparator(quit);
@@ -103,6 +63,8 @@ void ProjectController::addFileActions(QMenu* file) {
     };
     connect(mDocument, &ModelDocument::modelReplaced, this, updateEnabled);
     connect(mDocument, &ModelDocument::calibrationChanged, this, updateEnabled);
+    connect(mDocument, &ModelDocument::trtTargetChanged, this, &ProjectController::updateExportTip);
+    updateExportTip();
     connect(&mExportWatcher, &QFutureWatcher<QString>::finished, this, updateEnabled);
     updateEnabled();
     rebuildRecentMenu();
@@ -193,11 +155,24 @@ void ProjectController::rebuildRecentMenu() {
     mRecentMenu->setEnabled(!files.isEmpty());
 }
 
+// The files differ per target (a calibration cache only where TensorRT still has calibrators), so the tip says
+// which target the export is for.
+void ProjectController::updateExportTip() {
+    const TrtTarget target = mDocument->trtTarget();
+    mExport->setToolTip(
+        target.version == TrtVersion::Trt11
+            ? tr("Write the Q/DQ model, its decision summary and the trtexec script for %1").arg(trtTargetLabel(target))
+            : tr("Write the Q/DQ model, its decision summary, the trtexec script and the calibration cache for %1")
+                  .arg(trtTargetLabel(target)));
+}
+
 void ProjectController::chooseAndExport() {
     if (!mDocument->model() || !mDocument->calibration() || mExportWatcher.isRunning()) return;
     const QString suggested = withSuffix(mDocument->filePath(), QStringLiteral(".qdq.onnx"));
+    // The title names the target: the files are for that TensorRT only (typing, flags, cache or not).
     const QString path =
-        QFileDialog::getSaveFileName(mWindow, tr("Export for TensorRT"), suggested, tr("ONNX models (*.onnx)"));
+        QFileDialog::getSaveFileName(mWindow, tr("Export for %1").arg(trtTargetLabel(mDocument->trtTarget())),
+                                     suggested, tr("ONNX models (*.onnx)"));
     if (path.isEmpty()) return;
     exportTo(path);
 }
@@ -206,9 +181,9 @@ void ProjectController::exportTo(const QString& path) {
     ExportJob job{.model = mDocument->sharedModel(),
                   .plan = mDocument->plan(),
                   .calibration = mDocument->calibration(),
-                  .version = mDocument->trtVersion(),
+                  .target = mDocument->trtTarget(),
                   .modelPath = path};
-    emit message(tr("Exporting %1...").arg(path));
+    emit message(tr("Exporting %1 for %2...").arg(path, trtTargetLabel(job.target)));
     mExportWatcher.setFuture(QtConcurrent::run([job] { return runExport(job); }));
     mExport->setEnabled(false);
 }

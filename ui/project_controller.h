@@ -33,8 +33,8 @@ public:
     void setUnsavedPrompt(UnsavedPrompt prompt) { mPrompt = std::move(prompt); }
 
     bool saveProjectAs(const QString& path);
-    // Exports in the background to `path`, with .summary.json, .trtexec.sh and .calib.cache beside it; needs a
-    // calibration.
+    // Exports in the background to `path` for the document's TensorRT target, with .summary.json, .trtexec.sh and
+    // (except for TensorRT 11, which has no calibrators) .calib.cache beside it; needs a calibration.
     void exportTo(const QString& path);
     void addRecentFile(const QString& path);
     QStringList recentFiles() const;
@@ -50,6 +50,7 @@ private:
     void chooseAndOpenProject();
     void rebuildRecentMenu();
     void chooseAndExport();
+    void updateExportTip();
     void exportFinished();
 
     QWidget* mWindow;

@@ -52,6 +52,25 @@ Result<nlohmann::json> readProjectJson(const std::string& path) {
     return project;
 }
 
+// A string member, or "" when it is missing or not a string (json::value would throw on the latter).
+std::string stringMember(const nlohmann::json& project, const char* key) {
+    const auto it = project.find(key);
+    return it != project.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// "trt" and "typing". Projects from before "typing" (or with a typing the version cannot build) get the version's
+// default; an unreadable "trt" gets 10.x, what those projects were made for.
+TrtTarget projectTarget(const nlohmann::json& project) {
+    TrtTarget target;
+    target.version = parseTrtVersion(stringMember(project, "trt")).value_or(TrtVersion::Trt10);
+    const std::string typing = stringMember(project, "typing");
+    target.typing = typing == "weak"     ? TrtTyping::Weak
+                    : typing == "strong" ? TrtTyping::Strong
+                                         : defaultTyping(target.version);
+    if (!supportsTyping(target.version, target.typing)) target.typing = defaultTyping(target.version);
+    return target;
+}
+
 // Plan, calibration and analyses of the project, on top of the freshly loaded model.
 Status restoreWork(const nlohmann::json& project, const std::string& label, LoadedModel& loaded) {
     const Graph& graph = loaded.model->graph();
@@ -86,7 +105,8 @@ Status saveProject(const ModelDocument& document, const QString& path) {
         {"version", kVersion},
         {"model", QFileInfo(path).absoluteDir().relativeFilePath(modelPath).toStdString()},
         {"model_absolute", modelPath.toStdString()},
-        {"trt", trtVersionName(document.trtVersion())},
+        {"trt", trtVersionName(document.trtTarget().version)},
+        {"typing", trtTypingName(document.trtTarget().typing)},
         {"plan", document.plan().toJson(graph)},
         {"data", document.dataSettings()},
     };
@@ -116,15 +136,15 @@ std::shared_ptr<LoadedModel> loadProject(const QString& path) {
                                  QString::fromStdString(project->value("model_absolute", "")));
         return failed;
     }
-    const TrtVersion version = parseTrtVersion(project->value("trt", "10")).value_or(TrtVersion::Trt10);
-    auto loaded = ModelDocument::load(modelPath, version);
+    const TrtTarget target = projectTarget(*project);
+    auto loaded = ModelDocument::load(modelPath, target);
     if (!loaded->model) return loaded;
     if (Status s = restoreWork(*project, label, *loaded); !s.isOk()) {
         loaded->model.reset();
         loaded->error = QString::fromStdString(s.message());
         return loaded;
     }
-    ModelDocument::decidePrecisions(*loaded, version);
+    ModelDocument::decidePrecisions(*loaded, target);  // again: the project's plan, and its calibration's guard
     loaded->projectPath = QFileInfo(path).absoluteFilePath();
     return loaded;
 }

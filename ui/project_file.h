@@ -4,7 +4,9 @@
 //     "format": "quantlens-project", "version": 1,
 //     "model": "../models/resnet18.onnx",      relative to the project's folder
 //     "model_absolute": "/data/models/resnet18.onnx",   tried when the relative path does not resolve
-//     "trt": "10.x",                            the TensorRT version the rules follow ("8.6" or "10.x")
+//     "trt": "10.x",                            the TensorRT version the rules follow ("8.6", "10.x" or "11.x")
+//     "typing": "strong",                       "strong" or "weak"; missing (older projects) or a typing the
+//                                               version cannot build: the version's default (defaultTyping)
 //     "plan": { ...PrecisionPlan JSON (docs/plan-schema.md)... },
 //     "data": { ...calibration dialog settings... },
 //     "calibration": { ...CALIB.json (docs/calibration-schema.md)... },          optional

@@ -45,11 +45,15 @@ struct QuantizeCliOptions {
     bool fp16Io = false;
 };
 
-// The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL was made from.
+// The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL or one with float16 islands (a strongly typed
+// export, AutoCast) was made from. The default plan gives the island nodes FP16 again (qdq_import.h).
 Result<std::unique_ptr<Model>> fp32Model(std::unique_ptr<Model> model) {
-    if (!hasQdqNodes(model->graph())) return model;
+    const bool qdq = hasQdqNodes(model->graph());
+    if (!qdq && !hasFloat16Islands(model->graph())) return model;
     QL_ASSIGN_OR_RETURN(auto dequantized, dequantizeQdqModel(*model));
-    std::cout << model->fileName() << ": Q/DQ model, re-exported from its FP32 form" << std::endl;
+    std::cout << model->fileName() << ": " << (qdq ? "Q/DQ model" : "model");
+    if (!dequantized.fp16Nodes.empty()) std::cout << " with " << dequantized.fp16Nodes.size() << " FP16 island nodes";
+    std::cout << ", re-exported from its FP32 form" << std::endl;
     return std::move(dequantized.model);
 }
 

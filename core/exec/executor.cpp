@@ -1,5 +1,7 @@
 #include "core/exec/executor.h"
 
+#include "core/exec/kernels/elementwise_util.h"
+
 #include <omp.h>
 #include <onnx/onnx_pb.h>
 
@@ -198,6 +200,11 @@ Status Executor::storeOutputs(const Step& step, const RunOptions& options, std::
         if (out == kNoId) continue;
         if (outputs[o].empty() && outputs[o].dtype() == DataType::Undefined)
             return internalError(nodeErrorMessage(node, "kernel did not produce output " + std::to_string(o)));
+        // A kernel that computes float16 in float must round its result: a strongly typed model's float16 islands
+        // are what `run --simulate` predicts only when every float16 tensor holds float16 values.
+        if (const DataType declared = mGraph.value(out).type.dtype;
+            isHalfType(declared) && outputs[o].dtype() == DataType::Float)
+            outputs[o] = fromFloatTensor(onednn::toPlain(outputs[o]), declared);
         if (options.observer && options.observer->wants(out))
             options.observer->observe(mGraph.node(mGraph.value(out).producer), out,
                                       options.observer->acceptsLayouts() ? outputs[o] : onednn::toPlain(outputs[o]));

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/export/fp16_import.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/proto_graph.h"
 #include "core/model/tensor_data.h"
@@ -222,6 +223,18 @@ private:
     std::vector<WeightRange> mWeights;
 };
 
+// The nodes of `graph` writing `outputs`, in graph order. Q/DQ nodes that wrote float16 are gone and not named.
+std::vector<std::string> islandNodeNames(const Graph& graph, const std::vector<std::string>& outputs) {
+    std::vector<bool> island(graph.nodes().size(), false);
+    for (const std::string& output : outputs)
+        if (auto v = graph.findValue(output); v && graph.value(*v).producer != kNoId)
+            island[static_cast<size_t>(graph.value(*v).producer)] = true;
+    std::vector<std::string> names;
+    for (const Node& node : graph.nodes())
+        if (island[static_cast<size_t>(node.id)]) names.push_back(node.name);
+    return names;
+}
+
 }  // namespace
 
 float amaxForScale(float scale) {
@@ -246,11 +259,18 @@ bool hasQdqNodes(const Graph& graph) {
 
 Result<DequantizedModel> dequantizeQdqModel(const Model& qdq) {
     QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(qdq));
+    // Islands first: the Q/DQ pairs then read and write the float32 tensors the export started from.
+    Float16Removal islands;
+    if (hasFloat16Islands(qdq.graph())) {
+        QL_ASSIGN_OR_RETURN(islands, removeFloat16Islands(*proto.mutable_graph(), qdq.graph()));
+    }
     QdqRemover remover(*proto.mutable_graph(), qdq.fileName());
     QL_RETURN_IF_ERROR(remover.run());
     DequantizedModel result;
     QL_ASSIGN_OR_RETURN(result.model, reloadModel(proto, qdq));
     const Graph& graph = result.model->graph();
+    result.fp16Nodes = islandNodeNames(graph, islands.islandOutputs);
+    result.float16Io = islands.float16Io;
     for (const Value& value : graph.values())
         if (auto it = remover.activations().find(value.name); it != remover.activations().end())
             result.scales.activations.push_back(it->second);

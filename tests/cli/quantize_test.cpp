@@ -296,5 +296,55 @@ TEST(QuantizeCliTest, BadInputsExitTwoNamingTheFileAndWriteNothing) {
     }
 }
 
+// conv, relu (INT8 by default) -> soft, sig (FP16 by default: float16 islands for --trt 11) -> y.
+std::pair<std::string, std::string> writeIslandModel(const TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("Softmax", {"r"}, {"s"}, "soft").i("axis", 1);
+    b.node("Sigmoid", {"s"}, {"y"}, "sig");
+    b.output("y");
+    b.save(dir.file("islands.onnx"));
+    writeMinMaxCalibration(dir.file("islands_calib.json"), {"x", "c", "r", "s", "y"}, 3.0);
+    return {dir.file("islands.onnx"), dir.file("islands_calib.json")};
+}
+
+// quantize --trt 11 writes FP16 islands; the strongly typed model reads back: quantize re-exports the same islands
+// and scales from it, lint finds no error, run runs it.
+TEST(QuantizeCliTest, StronglyTypedExportReexportsTheSameIslandsAndScales) {
+    TempDir dir;
+    const auto [model, calib] = writeIslandModel(dir);
+    const std::string q11 = dir.file("q11.onnx");
+    const auto first =
+        test::runCli({"quantize", model, "--calib", calib, "--trt", "11", "-o", q11, "--summary", dir.file("s1.json")});
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    const auto again = test::runCli({"quantize", q11, "--calib", q11, "--trt", "11", "-o", dir.file("again.onnx"),
+                                     "--summary", dir.file("s2.json")});
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_NE(again.out.find("Q/DQ model with 2 FP16 island nodes"), std::string::npos) << again.out;
+    const auto s1 = nlohmann::json::parse(readText(dir.file("s1.json")));
+    const auto s2 = nlohmann::json::parse(readText(dir.file("s2.json")));
+    EXPECT_EQ(s1["fp16_islands"]["nodes"], 2);
+    EXPECT_EQ(s2["fp16_islands"], s1["fp16_islands"]);
+    EXPECT_EQ(s2["layers"], s1["layers"]);
+    ASSERT_EQ(s1["qdq"].size(), 2u);
+    EXPECT_EQ(s2["qdq"], s1["qdq"]);
+
+    const auto lint = test::runCli({"lint", q11, "--trt", "11", "--json"});
+    EXPECT_EQ(lint.exitCode, 0) << lint.err;
+    for (const auto& finding : nlohmann::json::parse(lint.out)["findings"])
+        EXPECT_NE(finding["severity"], "error") << finding.dump();
+
+    Tensor x(DataType::Float, {1, 3, 6, 6});
+    const auto values = test::seededFloats(108, 3, -2.0f, 2.0f);
+    std::copy(values.begin(), values.end(), x.data<float>());
+    ASSERT_TRUE(writeNpy(dir.file("x.npy"), x));
+    const auto run = test::runCli({"run", q11, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("out")});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_TRUE(std::filesystem::exists(dir.file("out/y.npy")));
+}
+
 }  // namespace
 }  // namespace ql

@@ -1,5 +1,7 @@
-// Project files and the file workflow: save and reopen restores the plan and results, the unsaved-changes
-// prompt can cancel a replacement, a project whose model is gone is reported, recent files are kept.
+// Project files and the file workflow: save and reopen restores the plan, the TensorRT target and results, the
+// unsaved-changes prompt can cancel a replacement, a project whose model is gone is reported, recent files are
+// kept, and the export writes what the default target (10.x, strongly typed) builds.
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QUndoStack>
@@ -23,6 +25,9 @@ class ProjectTest : public QObject {
 private slots:
     void initTestCase();
     void saveAndReopenRestoresPlanAndCalibration();
+    void saveAndReopenRestoresTheTrtTargetAndTyping();
+    void projectTargetFallsBackToTheVersionDefault_data();
+    void projectTargetFallsBackToTheVersionDefault();
     void cancelInTheUnsavedPromptKeepsTheDocument();
     void projectWithMissingModelIsReported();
     void notAProjectIsReported();
@@ -43,6 +48,13 @@ bool openAndWait(ui::MainWindow& window, const QString& path, QString* error = n
     const bool done = QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000);
     if (error && failed.count() > 0) *error = failed.at(0).at(1).toString();
     return done && opened.count() == 1;
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 NodeId firstNodeOf(const Graph& graph, const std::string& op) {
@@ -98,6 +110,64 @@ void ProjectTest::saveAndReopenRestoresPlanAndCalibration() {
     QCOMPARE(doc->calibration()->activations.front().amax, 2.5f);
     QVERIFY(!doc->isModified());
     QCOMPARE(doc->projectPath(), projectPath);
+}
+
+void ProjectTest::saveAndReopenRestoresTheTrtTargetAndTyping() {
+    test::TempDir dir;
+    const QString projectPath = QString::fromStdString(dir.file("weak.qlproj"));
+    {
+        ui::MainWindow window;
+        QVERIFY(openAndWait(window, sampleModel()));
+        window.document()->setTrtTarget({TrtVersion::Trt10, TrtTyping::Weak});
+        QVERIFY(window.document()->isModified());
+        QVERIFY(window.project()->saveProjectAs(projectPath));
+    }
+    const nlohmann::json saved = nlohmann::json::parse(readText(projectPath.toStdString()));
+    QCOMPARE(QString::fromStdString(saved.value("trt", "")), QStringLiteral("10.x"));
+    QCOMPARE(QString::fromStdString(saved.value("typing", "")), QStringLiteral("weak"));
+
+    ui::MainWindow reopened;
+    QVERIFY(openAndWait(reopened, projectPath));
+    QCOMPARE(reopened.document()->trtTarget().version, TrtVersion::Trt10);
+    QCOMPARE(reopened.document()->trtTarget().typing, TrtTyping::Weak);
+    QVERIFY(!reopened.document()->isModified());
+    const auto* label = reopened.findChild<QLabel*>(QStringLiteral("TrtTargetLabel"));
+    QVERIFY(label);
+    QCOMPARE(label->text(), QStringLiteral("TensorRT 10.x, weakly typed"));
+}
+
+// Projects from before "typing" get the version's default; a typing the version cannot build, or an unreadable
+// member, never fails the load.
+void ProjectTest::projectTargetFallsBackToTheVersionDefault_data() {
+    QTest::addColumn<QString>("members");
+    QTest::addColumn<int>("version");
+    QTest::addColumn<int>("typing");
+    const int weak = static_cast<int>(TrtTyping::Weak), strong = static_cast<int>(TrtTyping::Strong);
+    const int v86 = static_cast<int>(TrtVersion::Trt86), v10 = static_cast<int>(TrtVersion::Trt10),
+              v11 = static_cast<int>(TrtVersion::Trt11);
+    QTest::newRow("8.6 without typing") << R"("trt": "8.6")" << v86 << weak;
+    QTest::newRow("10.x without typing") << R"("trt": "10.x")" << v10 << strong;
+    QTest::newRow("11.x without typing") << R"("trt": "11.x")" << v11 << strong;
+    QTest::newRow("no trt at all") << R"("plan": null)" << v10 << strong;
+    QTest::newRow("10.x weak") << R"("trt": "10.x", "typing": "weak")" << v10 << weak;
+    QTest::newRow("11.x weak cannot be built") << R"("trt": "11.x", "typing": "weak")" << v11 << strong;
+    QTest::newRow("8.6 strong cannot be built") << R"("trt": "8.6", "typing": "strong")" << v86 << weak;
+    QTest::newRow("unknown typing") << R"("trt": "8.6", "typing": "loose")" << v86 << weak;
+    QTest::newRow("not strings") << R"("trt": 11, "typing": true)" << v10 << strong;
+}
+
+void ProjectTest::projectTargetFallsBackToTheVersionDefault() {
+    QFETCH(QString, members);
+    QFETCH(int, version);
+    QFETCH(int, typing);
+    test::TempDir dir;
+    const std::string model = QFileInfo(sampleModel()).absoluteFilePath().toStdString();
+    test::writeFile(dir.file("old.qlproj"), R"({"format": "quantlens-project", "version": 1, "model_absolute": ")" +
+                                                model + "\", " + members.toStdString() + "}");
+    const auto loaded = ui::loadProject(QString::fromStdString(dir.file("old.qlproj")));
+    QVERIFY2(loaded->model, qPrintable(loaded->error));
+    QCOMPARE(static_cast<int>(loaded->trtTarget.version), version);
+    QCOMPARE(static_cast<int>(loaded->trtTarget.typing), typing);
 }
 
 void ProjectTest::cancelInTheUnsavedPromptKeepsTheDocument() {
@@ -186,14 +256,15 @@ void ProjectTest::exportWritesTheModelItsSummaryTheTrtexecCommandAndTheCache() {
     int quantizeNodes = 0;
     for (const Node& node : (*model)->graph().nodes()) quantizeNodes += node.opType == "QuantizeLinear" ? 1 : 0;
     QVERIFY(quantizeNodes > 0);
-    std::ifstream trtexec(dir.file("digits.qdq.trtexec.sh"));
-    std::stringstream command;
-    command << trtexec.rdbuf();
-    const std::string text = command.str();
-    QVERIFY(text.find("--int8") != std::string::npos && text.find("--fp16") != std::string::npos);
-    const std::string convName = doc->model()->graph().node(conv).name;
-    QVERIFY2(text.find("--layerPrecisions=") != std::string::npos && text.find(convName + ":fp16") != std::string::npos,
-             text.c_str());
+    // The default target, 10.x strongly typed: the model's types decide (the FP16 Conv is a float16 island), so
+    // the script passes --stronglyTyped and no precision flag; 10.x still has calibrators, so the cache is there.
+    const std::string text = readText(dir.file("digits.qdq.trtexec.sh"));
+    QVERIFY2(text.find("--stronglyTyped") != std::string::npos, text.c_str());
+    for (const char* flag : {"--int8", "--fp16", "--layerPrecisions", "--precisionConstraints"})
+        QVERIFY2(text.find(flag) == std::string::npos, flag);
+    const nlohmann::json summary = nlohmann::json::parse(readText(dir.file("digits.qdq.summary.json")));
+    QCOMPARE(QString::fromStdString(summary["target"].value("typing", "")), QStringLiteral("strong"));
+    QVERIFY(summary["fp16_islands"].value("nodes", 0) > 0);
 }
 
 QTEST_MAIN(ProjectTest)

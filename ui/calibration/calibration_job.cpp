@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/lint/lint_policy.h"
+
 namespace ql::ui {
 
 namespace {
@@ -79,6 +81,11 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
                         calibrate(graph, *calibrationData, request.config, calibrationOptions, phases.phase(0), stop));
     out.calibration = std::make_shared<const CalibrationResult>(std::move(calibration));
     if (!request.analyze) return Status::ok();
+    // The FP16 guard reads the activations just calibrated: layers it keeps FP32 must be measured in FP32, as the
+    // document (setCalibration) and the export will run them.
+    PrecisionPlan analysed = plan;
+    const TrtPolicies policies(request.trtVersion, Precision::Fp16, out.calibration.get());
+    analysed.applyPolicies(graph, policies.list());
 
     const std::array modes{AnalysisMode::Accumulated, AnalysisMode::Isolated};
     for (size_t i = 0; i < modes.size(); ++i) {
@@ -88,7 +95,7 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
                                       .threads = request.threads,
                                       .labels = labels,
                                       .outputPairCap = request.outputPairCap};
-        QL_ASSIGN_OR_RETURN(AnalysisReport report, analyzeQuantization(graph, plan, *out.calibration, evaluation,
+        QL_ASSIGN_OR_RETURN(AnalysisReport report, analyzeQuantization(graph, analysed, *out.calibration, evaluation,
                                                                        options, phases.phase(i + 1), stop));
         (modes[i] == AnalysisMode::Accumulated ? out.accumulated : out.isolated) =
             std::make_shared<const AnalysisReport>(std::move(report));

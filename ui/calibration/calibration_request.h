@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/data/open_data.h"
+#include "core/lint/trt_version.h"
 #include "core/quant/calibrator.h"
 
 namespace ql::ui {
@@ -22,6 +23,9 @@ struct CalibrationRequest {
     std::string labelsPath;                // class labels of the evaluation data (.npy), optional
     int64_t evaluationSamples = 0;         // 0: all
     size_t outputPairCap = 20000;          // FP32-vs-quantized output values kept for the scatter plot
+    // Whose INT8 fallbacks and FP16 guard the analysed plan goes through once the new calibration is known (the
+    // runner sets the document's).
+    TrtVersion trtVersion = TrtVersion::Trt10;
 };
 
 }  // namespace ql::ui

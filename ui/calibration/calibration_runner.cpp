@@ -35,13 +35,15 @@ bool CalibrationRunner::start(const CalibrationRequest& request) {
             Qt::QueuedConnection);
     };
     mPlan = mDocument->plan();
-    auto job = [model = mModel, plan = mPlan, request, stop = mStop.get_token(), toGui = std::move(toGui),
-                throttle = ProgressThrottle(mProgressIntervalMs)]() mutable {
+    CalibrationRequest jobRequest = request;
+    jobRequest.trtVersion = mDocument->trtVersion();
+    auto job = [model = mModel, plan = mPlan, jobRequest = std::move(jobRequest), stop = mStop.get_token(),
+                toGui = std::move(toGui), throttle = ProgressThrottle(mProgressIntervalMs)]() mutable {
         JobProgressFn report = [&](double fraction, const std::string& phase) {
             if (throttle.admit(std::string_view(phase).substr(0, phase.find(':')), fraction >= 1.0))
                 toGui(fraction, phase);
         };
-        return std::make_shared<CalibrationOutcome>(runCalibrationJob(*model, plan, request, report, stop));
+        return std::make_shared<CalibrationOutcome>(runCalibrationJob(*model, plan, jobRequest, report, stop));
     };
     mWatcher.setFuture(QtConcurrent::run(std::move(job)));
     emit started();

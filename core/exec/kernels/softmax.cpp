@@ -101,7 +101,7 @@ Status SoftmaxKernel::compute(KernelContext& ctx) {
         } catch (const dnnl::error& e) {
             return ctx.fail(std::string("oneDNN could not run this softmax: ") + e.what());
         }
-        ctx.setOutput(0, std::move(y));
+        setOutputAs(ctx, 0, std::move(y), dtype);  // a float16 input computed in float gives float16 back
         return Status::ok();
     }
     const bool ok = visitFloating(x.dtype(), [&](auto tag) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/common/half.h"
 #include "tests/core/exec/kernels/kernel_test_util.h"
 
 namespace ql {
@@ -35,6 +36,21 @@ TEST(SoftmaxKernelTest, LastAxisByDefault) {
     auto y = runOne(NodeSpec{"Softmax", {{"x", floats({2, 2}, {0, 0, 1000, 0})}}});
     ASSERT_TRUE(y.isOk()) << y.status().message();
     expectNear(y.value(), {0.5f, 0.5f, 1, 0});
+}
+
+// A strongly typed model's float16 island: the result is float16 (rounded), not the float it was computed in.
+TEST(SoftmaxKernelTest, Float16InputGivesFloat16Output) {
+    const std::vector<float> x = {0.1f, 2.0f, -1.0f, 0.7f, 3.0f, 0.0f};
+    std::vector<uint16_t> bits;
+    for (float v : x) bits.push_back(floatToHalf(v));
+    auto y = runOne(NodeSpec{"Softmax", {{"x", test::makeTensor(DataType::Float16, {2, 3}, bits)}}});
+    ASSERT_TRUE(y.isOk()) << y.status().message();
+    ASSERT_EQ(y->dtype(), DataType::Float16);
+    std::vector<float> rounded;
+    for (uint16_t b : bits) rounded.push_back(halfToFloat(b));
+    const auto expected = naiveSoftmax(rounded, 2, 3, 1, false);
+    const auto* out = y->data<uint16_t>();
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(out[i], floatToHalf(expected[i])) << i;
 }
 
 TEST(SoftmaxKernelTest, Opset11FlattensFromTheAxis) {

@@ -1,0 +1,89 @@
+#include "ui/export_job.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QObject>
+#include <QStringList>
+
+#include "core/export/export_files.h"
+#include "core/export/trtexec_command.h"
+
+namespace ql::ui {
+namespace {
+
+// "1 layer" / "3 layers": English plurals without a translation file (tr's %n would print "layer(s)").
+QString counted(int n, const QString& one, const QString& many) {
+    return n == 1 ? one : many.arg(n);
+}
+
+// Layers the FP16 guard kept FP32 in the written model (its reasons say so, qdq_export.h).
+int guardedLayers(const QdqExport& result) {
+    int guarded = 0;
+    for (const auto& layer : result.placement.layers)
+        guarded += layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
+    return guarded;
+}
+
+QString weakScriptSummary(const QdqExport& result) {
+    auto plan = trtexecPlan(result);
+    if (!plan) return QObject::tr("a weakly typed build (%1)").arg(QString::fromStdString(plan.status().message()));
+    QStringList flags;
+    for (const std::string& flag : plan->flags) flags.append(QString::fromStdString(flag));
+    return QObject::tr("%1; %2 pinned FP32 (--layerPrecisions)")
+        .arg(flags.join(QLatin1Char(' ')),
+             counted(plan->pinnedLayers, QObject::tr("1 layer"), QObject::tr("%1 layers")));
+}
+
+QString cacheLine(const ExportFiles& files, TrtVersion version) {
+    if (files.trtCache.empty())
+        return QObject::tr("No calibration cache: TensorRT %1 has no calibrators; the Q/DQ model carries its scales.")
+            .arg(QString::fromUtf8(trtVersionName(version)));
+    return QObject::tr("TensorRT calibration cache (implicit path): %1").arg(QString::fromStdString(files.trtCache));
+}
+
+}  // namespace
+
+QString withSuffix(const QString& onnxPath, const QString& suffix) {
+    const QFileInfo info(onnxPath);
+    return info.absoluteDir().absoluteFilePath(info.completeBaseName() + suffix);
+}
+
+QString exportScriptSummary(const QdqExport& result) {
+    QString text = result.target.typing == TrtTyping::Strong
+                       ? QObject::tr("%1 (%2); no precision flags")
+                             .arg(counted(result.islands.nodes, QObject::tr("1 FP16 island node"),
+                                          QObject::tr("%1 FP16 island nodes")),
+                                  counted(result.islands.casts, QObject::tr("1 cast"), QObject::tr("%1 casts")))
+                       : weakScriptSummary(result);
+    if (const int guarded = guardedLayers(result); guarded > 0)
+        text += QObject::tr("; %1 kept FP32 by the FP16 guard")
+                    .arg(counted(guarded, QObject::tr("1 layer"), QObject::tr("%1 layers")));
+    return text;
+}
+
+QString runExport(const ExportJob& job) {
+    const QdqOptions options{.tensorRtMajor = trtMajor(job.target.version)};
+    auto result = exportQdq(*job.model, job.plan, *job.calibration, options, {.trt = job.target, .fp16Io = false});
+    if (!result) return QStringLiteral("error: ") + QString::fromStdString(result.status().message());
+    // TensorRT 11 has no calibrators: a cache there would be an error (trtCacheVersion), so none is written.
+    const bool cache = trtCacheVersion(job.target.version).isOk();
+    const ExportFiles files{
+        .model = job.modelPath.toStdString(),
+        .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),
+        .trtexec = withSuffix(job.modelPath, QStringLiteral(".trtexec.sh")).toStdString(),
+        .trtCache = cache ? withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString() : std::string()};
+    if (Status s = saveExportFiles(*result, *job.calibration, job.target.version, files); !s.isOk())
+        return QStringLiteral("error: ") + QString::fromStdString(s.message());
+    int int8Layers = 0;
+    for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
+    // One multi-argument arg(): a '%' in a path must not be taken for a later placeholder.
+    return QObject::tr(
+               "Exported %1 for TensorRT %2: %3 INT8 layers, %4 quantized inputs, %5 preparation steps.\n"
+               "The script relies on %6.\nDecisions: %7\nBuild the engine: sh %8\n%9")
+        .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)), QString::number(int8Layers),
+             QString::number(result->placement.edges.size()), QString::number(result->steps.size()),
+             exportScriptSummary(*result), QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
+             cacheLine(files, job.target.version));
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,36 @@
+#pragma once
+// File > Export for TensorRT without Qt threading: what one export needs (copies taken on the GUI thread) and
+// the work itself, run on a worker by ProjectController.
+#include <QString>
+#include <memory>
+
+#include "core/export/qdq_export.h"
+#include "core/lint/trt_version.h"
+#include "core/model/model.h"
+#include "core/quant/calibration.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql::ui {
+
+struct ExportJob {
+    std::shared_ptr<const Model> model;
+    PrecisionPlan plan;  // the document's, effective precisions already decided for `target`
+    std::shared_ptr<const CalibrationResult> calibration;
+    TrtTarget target;
+    QString modelPath;  // the Q/DQ model; the other files go beside it
+};
+
+// The Q/DQ model, its decision summary, the trtexec command and, where the target has calibrators (not 11), the
+// TensorRT calibration cache (export_files.h), each written atomically. Returns a summary for the user naming the
+// target and what the script relies on, or "error: ..." naming what failed.
+QString runExport(const ExportJob& job);
+
+// `onnxPath`'s folder and base name plus `suffix`: where the files of an export, or a model's project, go.
+QString withSuffix(const QString& onnxPath, const QString& suffix);
+
+// What the exported script relies on, in a sentence: "12 FP16 island nodes (6 casts); no precision flags" when
+// strongly typed, "--int8 --fp16; 3 layers pinned FP32 (--layerPrecisions)" when weakly typed, then
+// "; 2 layers kept FP32 by the FP16 guard" when the guard kept any.
+QString exportScriptSummary(const QdqExport& result);
+
+}  // namespace ql::ui
