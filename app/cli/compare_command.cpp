@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
 #include "core/common/json_util.h"
+#include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/quant/analysis.h"
 #include "core/quant/analysis_file.h"
@@ -62,14 +63,20 @@ void printTable(const Graph& graph, const AnalysisReport& report) {
 int runCompare(const CompareCliOptions& options) {
     const std::optional<AnalysisMode> mode = parseAnalysisMode(options.mode);
     if (!mode) return failWith(invalidArgument("--mode " + options.mode + ": expected accumulated or isolated"));
-    auto model = loadModelOrReport(options.model);
-    if (!model) return kExitBadInput;
-    const Graph& graph = model->graph();
+    auto loaded = loadModelOrReport(options.model);
+    if (!loaded) return kExitBadInput;
+    // An exported model is compared as written against the FP32 model it was made from (carried_model.h).
+    auto carried = carriedModel(std::move(loaded));
+    if (!carried) return failWith(carried.status());
+    const Graph& graph = carried->model->graph();
     const auto version = trtVersionOption(options.trt);
     if (!version) return failWith(version.status());
     auto calibration = loadCalibration(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto plan = effectivePlan(graph, options.plan, *version, Precision::Fp16, &*calibration);
+    applyCarriedScales(*calibration, carried->scales);
+    auto plan = carried->plan && options.plan.empty()
+                    ? Result<PrecisionPlan>(*carried->plan)
+                    : effectivePlan(graph, options.plan, *version, Precision::Fp16, &*calibration);
     if (!plan) return failWith(plan.status());
     auto data = openDataOption(graph, options.data);
     if (!data) return failWith(data.status());

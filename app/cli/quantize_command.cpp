@@ -17,6 +17,7 @@
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/export/export_files.h"
 #include "core/export/qdq_export.h"
@@ -46,15 +47,17 @@ struct QuantizeCliOptions {
 };
 
 // The FP32 model to export: MODEL itself, or the model a Q/DQ MODEL or one with float16 islands (a strongly typed
-// export, AutoCast) was made from. The default plan gives the island nodes FP16 again (qdq_import.h).
-Result<std::unique_ptr<Model>> fp32Model(std::unique_ptr<Model> model) {
+// export, AutoCast) was made from, with the plan it carries (carried_model.h): re-exported without --plan, its
+// INT8, FP16 and FP32 layers stay what they were.
+Result<CarriedModel> fp32Model(std::unique_ptr<Model> model) {
+    const std::string name = model->fileName();
     const bool qdq = hasQdqNodes(model->graph());
-    if (!qdq && !hasFloat16Islands(model->graph())) return model;
-    QL_ASSIGN_OR_RETURN(auto dequantized, dequantizeQdqModel(*model));
-    std::cout << model->fileName() << ": " << (qdq ? "Q/DQ model" : "model");
-    if (!dequantized.fp16Nodes.empty()) std::cout << " with " << dequantized.fp16Nodes.size() << " FP16 island nodes";
+    QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedModel(std::move(model)));
+    if (!carried.plan) return carried;
+    std::cout << name << ": " << (qdq ? "Q/DQ model" : "model");
+    if (carried.fp16Nodes > 0) std::cout << " with " << carried.fp16Nodes << " FP16 island nodes";
     std::cout << ", re-exported from its FP32 form" << std::endl;
-    return std::move(dequantized.model);
+    return carried;
 }
 
 Result<CalibrationResult> scalesFor(const Graph& graph, const std::string& path) {
@@ -121,14 +124,18 @@ int runQuantize(const QuantizeCliOptions& options) {
     if (!loaded) return kExitBadInput;
     auto model = fp32Model(std::move(loaded));
     if (!model) return failWith(model.status());
-    auto calibration = scalesFor((*model)->graph(), options.calib);
+    const Graph& graph = model->model->graph();
+    auto calibration = scalesFor(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto plan = effectivePlan((*model)->graph(), options.plan, target->version, Precision::Fp16, &*calibration);
+    auto plan =
+        model->plan && options.plan.empty()
+            ? Result<PrecisionPlan>(effectivePlan(graph, *model->plan, target->version, Precision::Fp16, &*calibration))
+            : effectivePlan(graph, options.plan, target->version, Precision::Fp16, &*calibration);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = trtMajor(target->version),
                          .int8Weights = !options.floatWeights};
-    auto result = exportQdq(**model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
+    auto result = exportQdq(*model->model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
     if (!result) return failWith(result.status());
     const ExportFiles files{
         .model = options.output, .summary = options.summary, .trtexec = options.trtexec, .trtCache = options.trtCache};

@@ -8,6 +8,8 @@
 // defaults (ConvTranspose weights per tensor; --deconv-per-channel as in `quantize`, on the --trt version's axis).
 // --fallback fp32 simulates the layers TensorRT runs in float as FP32 (default FP16, as the trtexec command
 // builds), to compare with a runtime that runs the exported model's float layers in FP32.
+// A MODEL that carries its precisions (Q/DQ, float16 islands: an export) is simulated as written, on the FP32 model
+// it was made from, with its own scales (core/export/carried_model.h): the numbers `run` gives on the file itself.
 #include <filesystem>
 #include <iostream>
 
@@ -15,6 +17,7 @@
 #include "app/cli/commands.h"
 #include "core/data/npy.h"
 #include "core/exec/executor.h"
+#include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/quant/calibration_file.h"
 #include "core/quant/simulation.h"
@@ -47,34 +50,46 @@ Result<NamedTensors> readInputs(const std::vector<std::string>& specs) {
     return inputs;
 }
 
-// With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise.
-Status prepareSimulation(const RunCommandOptions& options, const Graph& graph, PrecisionPlan& plan,
+// With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise. A model that carries its
+// precisions (`carried`, carried_model.h) is simulated as written unless --plan gives another plan.
+Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& carried, PrecisionPlan& plan,
                          std::unique_ptr<QuantSimulator>& simulator) {
+    const Graph& graph = carried.model->graph();
     if (options.simulate.empty()) {
         if (!options.plan.empty() || !options.trt.empty() || !options.fallback.empty() || options.deconvPerChannel)
             return invalidArgument("--plan, --trt, --fallback and --deconv-per-channel need --simulate CALIB.json");
         return Status::ok();
     }
     QL_ASSIGN_OR_RETURN(const TrtVersion version, trtVersionOption(options.trt.empty() ? "10" : options.trt));
-    QL_ASSIGN_OR_RETURN(const CalibrationResult calibration, loadCalibration(graph, options.simulate));
+    QL_ASSIGN_OR_RETURN(CalibrationResult calibration, loadCalibration(graph, options.simulate));
+    applyCarriedScales(calibration, carried.scales);
     const Precision fallback = options.fallback == "fp32" ? Precision::Fp32 : Precision::Fp16;
-    QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
+    if (carried.plan && options.plan.empty()) {
+        plan = *carried.plan;
+    } else {
+        QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
+    }
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();
 }
 
 int runModel(const RunCommandOptions& options) {
-    auto model = loadModelOrReport(options.model);
-    if (!model) return kExitBadInput;
+    auto loaded = loadModelOrReport(options.model);
+    if (!loaded) return kExitBadInput;
     auto inputs = readInputs(options.inputs);
     if (!inputs) return failWith(inputs.status());
+    // Only a simulation reads a model's own Q/DQ and float16 islands back; a plain run executes the file as it is.
+    auto carried = options.simulate.empty() ? Result<CarriedModel>(CarriedModel{std::move(loaded), {}, {}, 0})
+                                            : carriedModel(std::move(loaded));
+    if (!carried) return failWith(carried.status());
+    const Model* model = carried->model.get();
     // One inference: weights reordered for oneDNN are not kept (that copy would double their memory).
     auto executor = Executor::create(model->graph(), {.threads = options.threads, .cacheWeights = false});
     if (!executor) return failWith(executor.status());
     PrecisionPlan plan;
     std::unique_ptr<QuantSimulator> simulator;
-    if (Status s = prepareSimulation(options, model->graph(), plan, simulator); !s) return failWith(s);
+    if (Status s = prepareSimulation(options, *carried, plan, simulator); !s) return failWith(s);
     RunOptions runOptions;
     runOptions.interceptor = simulator.get();
     auto outputs = (*executor)->run(*inputs, runOptions);

@@ -13,9 +13,14 @@ Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planP
     } else {
         QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, planPath));
     }
+    return effectivePlan(graph, std::move(plan), version, fallback, calibration);
+}
+
+PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVersion version, Precision fallback,
+                            const CalibrationResult* calibration) {
     const TrtPolicies policies(version, fallback, calibration);
-    plan.applyPolicies(graph, policies.list());
-    return plan;
+    requested.applyPolicies(graph, policies.list());
+    return requested;
 }
 
 Result<TrtVersion> trtVersionOption(const std::string& text) {

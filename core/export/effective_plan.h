@@ -22,6 +22,10 @@ Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planP
                                     Precision fallback = Precision::Fp16,
                                     const CalibrationResult* calibration = nullptr);
 
+// The same with the requested precisions given (e.g. the plan a model carries: carried_model.h).
+PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVersion version, Precision fallback,
+                            const CalibrationResult* calibration);
+
 // The value of a --trt option ("8.6", "10", "10.x", "11", ...); the error names the option and the accepted values.
 Result<TrtVersion> trtVersionOption(const std::string& text);
 // --trt and --typing together: `typing` "strong", "weak" or empty (the version's default, defaultTyping()); an

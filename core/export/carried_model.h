@@ -1,0 +1,39 @@
+#pragma once
+// "Simulation follows the model": a model that already carries its precisions (Q/DQ nodes, float16 islands of a
+// strongly typed export) is simulated as written. `run --simulate`, `compare` and `quantize` then work on the FP32
+// model it was made from (qdq_import.h) with the plan and the scales it carries:
+//   - INT8: every node a DequantizeLinear fed in the model (its QdqLinks), and the fused epilogues that the default
+//     placement puts after them (Relu, Clip, SiLU, BatchNormalization, data movement; never an op the placement
+//     would give Q/DQ of its own: weighted layers, Add, pooling, Concat);
+//   - FP16: the nodes that computed in float16 (DequantizedModel::fp16Nodes);
+//   - every other float node: FP32 when the model carries float16 islands (strongly typed: its float32 is meant),
+//     FP16 when it does not (a weakly typed Q/DQ model: the builder's --fp16 decides);
+//   - the scales: the model's own for every tensor it quantizes, over any calibration given for the rest.
+// So `run --simulate` on a strongly typed export computes what the executor computes on the file itself.
+#include <memory>
+#include <optional>
+
+#include "core/common/status.h"
+#include "core/export/qdq_import.h"
+#include "core/model/model.h"
+#include "core/quant/calibration.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+struct CarriedModel {
+    std::unique_ptr<Model> model;       // FP32: the model itself when it carries nothing
+    std::optional<PrecisionPlan> plan;  // what it carries, on `model`; nullopt for a plain FP32 model
+    CalibrationResult scales;           // its own activation and weight scales (empty for a plain model)
+    size_t fp16Nodes = 0;
+};
+
+// True when the model carries precisions of its own (Q/DQ nodes or float16 islands).
+bool carriesPrecisions(const Graph& graph);
+Result<CarriedModel> carriedModel(std::unique_ptr<Model> model);
+
+// `calibration` (for `graph`, the FP32 model) with the carried amax over the activations the model quantizes; the
+// ones it lacks are added.
+void applyCarriedScales(CalibrationResult& calibration, const CalibrationResult& carried);
+
+}  // namespace ql
