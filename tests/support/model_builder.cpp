@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <span>
 
 #include "core/common/half.h"
 
@@ -220,6 +221,13 @@ std::unique_ptr<Model> ModelBuilder::load(const LoadOptions& options) const {
     EXPECT_TRUE(model.isOk()) << model.status().message();
     if (!model) return nullptr;
     return std::move(model).value();
+}
+
+std::unique_ptr<Model> loadProto(const onnx::ModelProto& proto, const std::string& name) {
+    const std::string bytes = proto.SerializeAsString();
+    auto model = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), name);
+    EXPECT_TRUE(model.isOk()) << model.status().message();
+    return model ? std::move(model).value() : nullptr;
 }
 
 TempDir::TempDir() {

@@ -70,6 +70,9 @@ private:
     onnx::ModelProto mModel;
 };
 
+// Loads `proto` (e.g. an export's result) through the real loader, from memory; the test fails if loading fails.
+std::unique_ptr<Model> loadProto(const onnx::ModelProto& proto, const std::string& name = "exported.onnx");
+
 // A temporary folder removed at the end of the test.
 class TempDir {
 public:

@@ -20,6 +20,8 @@
 namespace ql {
 namespace {
 
+using test::loadProto;
+
 using test::ModelBuilder;
 
 const ExportTarget kTrt11{.trt = {TrtVersion::Trt11, TrtTyping::Strong}};
@@ -68,13 +70,6 @@ CalibrationResult calibration(const Graph& graph) {
         result.activations.push_back(range);
     }
     return result;
-}
-
-std::unique_ptr<Model> loadProto(const onnx::ModelProto& proto, const std::string& name) {
-    const std::string bytes = proto.SerializeAsString();
-    auto model = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), name);
-    EXPECT_TRUE(model) << model.status().message();
-    return model ? std::move(*model) : nullptr;
 }
 
 QdqExport strongExport(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calib,

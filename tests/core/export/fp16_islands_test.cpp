@@ -99,17 +99,10 @@ int countOp(const onnx::ModelProto& model, const std::string& op) {
     return n;
 }
 
-std::unique_ptr<Model> reload(const onnx::ModelProto& proto) {
-    const std::string bytes = proto.SerializeAsString();
-    auto loaded = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), "exported");
-    EXPECT_TRUE(loaded) << loaded.status().message();
-    return loaded ? std::move(loaded).value() : nullptr;
-}
-
 // The exported file in the executor against the simulation of the plan on the source model.
 void expectFileEqualsSimulation(const Model& source, const PrecisionPlan& plan, const CalibrationResult& calibration,
                                 const onnx::ModelProto& exported) {
-    auto file = reload(exported);
+    auto file = test::loadProto(exported);
     ASSERT_TRUE(file);
     auto inputs = randomInputs(source.graph());
     ASSERT_TRUE(inputs);
@@ -170,7 +163,7 @@ TEST(Fp16IslandsTest, TheModelsInputAndOutputTypesAreKeptUnlessAsked) {
     EXPECT_NO_THROW(checkStrictly(halfIo->proto));
     EXPECT_EQ(halfIo->proto.graph().input(0).type().tensor_type().elem_type(), onnx::TensorProto::FLOAT16);
     EXPECT_EQ(halfIo->proto.graph().output(0).type().tensor_type().elem_type(), onnx::TensorProto::FLOAT16);
-    auto file = reload(halfIo->proto);
+    auto file = test::loadProto(halfIo->proto);
     ASSERT_TRUE(file);
     auto exec = Executor::create(file->graph());
     ASSERT_TRUE(exec);

@@ -16,6 +16,8 @@
 namespace ql {
 namespace {
 
+using test::loadProto;
+
 using test::ModelBuilder;
 using test::seededFloats;
 
@@ -32,13 +34,6 @@ CalibrationResult randomCalibration(const Graph& graph, uint32_t seed) {
         result.activations.push_back(range);
     }
     return result;
-}
-
-std::unique_ptr<Model> loadProto(const onnx::ModelProto& proto, const std::string& name) {
-    const std::string bytes = proto.SerializeAsString();
-    auto model = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), name);
-    EXPECT_TRUE(model) << model.status().message();
-    return model ? std::move(*model) : nullptr;
 }
 
 // What a Q/DQ model quantizes, per DequantizeLinear: (consumer, input slot) -> scale bits, axis, int8 levels.
