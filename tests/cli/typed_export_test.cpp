@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -116,6 +117,29 @@ TEST(TypedExportCliTest, ReexportKeepsTheInt8Fp16AndFp32Layers) {
     EXPECT_EQ(first.at("conv2"), "fp16");
     EXPECT_EQ(first.at("conv3"), "fp32");
     EXPECT_EQ(second, first);
+}
+
+// What TensorRT 11 removed is refused before anything is written: the calibration cache (no calibrators), weak typing;
+// and float16 I/O needs a strongly typed target.
+TEST(TypedExportCliTest, WhatTheTargetCannotBuildExitsTwoAndWritesNothing) {
+    TypedFixture f;
+    const auto q = f.dir.file("q.onnx");
+    const std::vector<std::vector<std::string>> refused = {
+        {"quantize", f.model, "--calib", f.calib, "-o", q, "--trt", "11", "--trt-cache", f.dir.file("c.cache")},
+        {"quantize", f.model, "--calib", f.calib, "-o", q, "--trt", "11", "--typing", "weak"},
+        {"quantize", f.model, "--calib", f.calib, "-o", q, "--trt", "8.6", "--typing", "strong"},
+        {"quantize", f.model, "--calib", f.calib, "-o", q, "--trt", "10", "--typing", "weak", "--fp16-io"},
+        {"calibrate", f.model, "--data", f.x, "-o", f.dir.file("c.json"), "--trt", "11", "--trt-cache",
+         f.dir.file("c.cache")}};
+    for (const auto& args : refused) {
+        const auto r = test::runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << args[5] << " " << r.err;
+        EXPECT_FALSE(r.err.empty());
+        EXPECT_FALSE(std::filesystem::exists(q));
+        EXPECT_FALSE(std::filesystem::exists(f.dir.file("c.cache")));
+        EXPECT_FALSE(std::filesystem::exists(f.dir.file("c.json")));
+    }
+    EXPECT_NE(test::runCli(refused[0]).err.find("removed the calibrators"), std::string::npos);
 }
 
 }  // namespace
