@@ -34,11 +34,13 @@ Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
 }
 
 // A layer the placement did not quantize on its own account (reason empty) keeps the plan's reason, e.g. the
-// lint rule that made TensorRT fall back (effective_plan.h), so the summary says why it has no Q/DQ.
+// lint rule that made TensorRT fall back (effective_plan.h), or the default placement's note (a YOLO head kept in
+// float), so the summary says why it has no Q/DQ.
 void addPlanReasons(const Graph& graph, const PrecisionPlan& plan, QdqPlacement& placement) {
     std::unordered_map<std::string, const std::string*> reasons;
-    for (const Node& node : graph.nodes())
-        if (!plan.reason(node.id).empty()) reasons[node.name] = &plan.reason(node.id);
+    for (const Node& node : graph.nodes()) {
+        if (!plan.explanation(node.id).empty()) reasons[node.name] = &plan.explanation(node.id);
+    }
     for (auto& layer : placement.layers)
         if (auto it = reasons.find(layer.layer); layer.reason.empty() && it != reasons.end())
             layer.reason = *it->second;

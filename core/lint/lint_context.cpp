@@ -79,6 +79,30 @@ ValueId LintContext::throughQdq(ValueId value) const {
     return dq->inputs[0];
 }
 
+const Node* LintContext::pairedQuantize(const Node& dequantize) const {
+    if (!isOp(dequantize, "DequantizeLinear") || dequantize.inputs.empty()) return nullptr;
+    const Node* q = producer(dequantize.inputs[0]);
+    return q != nullptr && isOp(*q, "QuantizeLinear") && !q->inputs.empty() ? q : nullptr;
+}
+
+const Node* LintContext::producerThroughQdq(ValueId value, bool* crossedQdq) const {
+    if (crossedQdq != nullptr) *crossedQdq = false;
+    const Node* p = producer(value);
+    if (p == nullptr || !isOp(*p, "DequantizeLinear")) return p;
+    const Node* q = pairedQuantize(*p);
+    if (q == nullptr) return nullptr;
+    if (crossedQdq != nullptr) *crossedQdq = true;
+    return producer(q->inputs[0]);
+}
+
+const Node* LintContext::producerBehindQdq(ValueId value) const {
+    const Node* dq = producer(value);
+    if (dq == nullptr || !isOp(*dq, "DequantizeLinear")) return nullptr;
+    const Node* q = pairedQuantize(*dq);
+    if (q == nullptr || q->inputs[0] == kNoId || mGraph.value(q->inputs[0]).consumers.size() != 1) return nullptr;
+    return producer(q->inputs[0]);
+}
+
 Finding LintContext::finding(const RuleInfo& rule, const Node& node, Severity severity, std::string message,
                              std::string fix, bool causesFallback) const {
     Finding f;

@@ -57,6 +57,16 @@ public:
     std::vector<int64_t> dims(ValueId value) const;
     // The tensor a layer input really reads: through a DequantizeLinear (and its QuantizeLinear) to the source.
     ValueId throughQdq(ValueId value) const;
+    // The QuantizeLinear feeding this DequantizeLinear, or nullptr (a lone DequantizeLinear over a quantized
+    // initializer, as ONNX Runtime stores weights).
+    const Node* pairedQuantize(const Node& dequantize) const;
+    // Producer-chain walks treat a QuantizeLinear -> DequantizeLinear pair as the quantization of the edge it sits
+    // on, not as a layer: the node producing `value`, seen through such a pair when there is one. `crossedQdq`
+    // (optional) says whether a pair was crossed. A lone DequantizeLinear (a weight) has no producer: nullptr.
+    const Node* producerThroughQdq(ValueId value, bool* crossedQdq = nullptr) const;
+    // The producer of the tensor a Q -> DQ pair on this edge quantizes, when that tensor feeds only the Q (the pair
+    // sits on a single-consumer edge); nullptr when `value` is not the output of such a pair.
+    const Node* producerBehindQdq(ValueId value) const;
 
     Finding finding(const RuleInfo& rule, const Node& node, Severity severity, std::string message, std::string fix,
                     bool causesFallback = false) const;

@@ -30,10 +30,12 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeQdqBlocksBnFusionRule,
     &rules::makeResidualAddRule,
     &rules::makeConcatScalesRule,
+    &rules::makeRequantizeRule,
     &rules::makeResizeQdqRule,
     // Performance and numerics.
     &rules::makeInt8ChannelAlignmentRule,
     &rules::makeInt8GemvRule,
+    &rules::makeInt8SmallLayerRule,
     &rules::makeInt64InitializerRule,
     // The calibration (lint --calib, calibrate, compare): ranges that cost accuracy.
     &rules::makeCalibClippingRule,

@@ -131,6 +131,85 @@ private:
     std::vector<bool> mInt8;
 };
 
+// YOLO-style detector heads (TRT11.md §5). Ops that only move values between a head's convs and its outputs.
+bool movesData(const Node& node) {
+    constexpr std::array<std::string_view, 9> ops = {"Reshape", "Transpose", "Slice",     "Split",   "Concat",
+                                                     "Flatten", "Squeeze",   "Unsqueeze", "Identity"};
+    return std::find(ops.begin(), ops.end(), node.opType) != ops.end();
+}
+
+// The nodes reached from `node`'s outputs through data movement only (the first non-moving node of each path).
+template <typename Visit>
+void forEachReached(const Graph& graph, const Node& node, Visit&& visit, int depth = 0) {
+    if (depth > 16) return;  // heads are a few reshapes deep; a long chain is no head
+    for (ValueId v : node.outputs) {
+        if (v == kNoId) continue;
+        for (NodeId c : graph.value(v).consumers) {
+            const Node& consumer = graph.node(c);
+            if (movesData(consumer))
+                forEachReached(graph, consumer, visit, depth + 1);
+            else
+                visit(consumer);
+        }
+    }
+}
+
+// Whether `node`'s outputs reach a graph output through data movement only.
+bool reachesOutput(const Graph& graph, const Node& node, int depth = 0) {
+    if (depth > 16) return false;
+    for (ValueId v : node.outputs) {
+        if (v == kNoId) continue;
+        if (graph.value(v).isGraphOutput) return true;
+        for (NodeId c : graph.value(v).consumers)
+            if (movesData(graph.node(c)) && reachesOutput(graph, graph.node(c), depth + 1)) return true;
+    }
+    return false;
+}
+
+// YOLOv8's DFL: a Conv over a Softmax's probabilities (the expected distance over the bins).
+bool isDfl(const Graph& graph, const Node& node) {
+    if (node.opType != "Conv" || node.inputs.empty() || node.inputs[0] == kNoId) return false;
+    for (NodeId p = graph.value(node.inputs[0]).producer; p != kNoId;) {
+        const Node& producer = graph.node(p);
+        if (producer.opType == "Softmax") return true;
+        if (!movesData(producer) || producer.inputs.empty() || producer.inputs[0] == kNoId) return false;
+        p = graph.value(producer.inputs[0]).producer;
+    }
+    return false;
+}
+
+// A head's final conv: its output reaches, through data movement, the DFL's Softmax or the class scores' Sigmoid
+// on their way to the output.
+bool isHeadOutputConv(const Graph& graph, const Node& node) {
+    bool head = false;
+    forEachReached(graph, node, [&](const Node& reached) {
+        if (reached.opType == "Sigmoid" && reachesOutput(graph, reached)) head = true;
+        if (reached.opType == "Softmax")
+            forEachReached(graph, reached, [&](const Node& after) { head = head || isDfl(graph, after); });
+    });
+    return head;
+}
+
+constexpr const char* kDflNote =
+    "YOLO DFL: a Conv over softmax probabilities with weights 0..15; INT8 moves every box side by a fraction of a "
+    "stride, so NVIDIA's and Ultralytics' recipes keep it in float (TRT11.md §5)";
+constexpr const char* kHeadNote =
+    "YOLO head's final conv (box distribution or class logits): kept in float, as Ultralytics' TensorRT export "
+    "does (TRT11.md §5)";
+
+// Detector heads in float: only in a model that has a DFL, so classifiers and segmenters keep their last layers.
+void keepDetectorHeadsInFloat(const Graph& graph, PrecisionPlan& plan) {
+    const auto& nodes = graph.nodes();
+    if (std::none_of(nodes.begin(), nodes.end(), [&](const Node& n) { return isDfl(graph, n); })) return;
+    for (const Node& node : nodes) {
+        if (roleOf(node) != Role::Weighted || plan.requested(node.id) != Precision::Int8) continue;
+        if (isDfl(graph, node))
+            plan.setRequested(node.id, Precision::Fp16, kDflNote);
+        else if (isHeadOutputConv(graph, node))
+            plan.setRequested(node.id, Precision::Fp16, kHeadNote);
+    }
+}
+
 bool writesFloat16(const Graph& graph, const Node& node) {
     return std::any_of(node.outputs.begin(), node.outputs.end(),
                        [&](ValueId v) { return v != kNoId && graph.value(v).type.dtype == DataType::Float16; });
@@ -155,6 +234,7 @@ PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
             plan.setRequested(node.id, Precision::Fp16);
         }
     }
+    keepDetectorHeadsInFloat(graph, plan);
     return plan;
 }
 

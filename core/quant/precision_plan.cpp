@@ -81,10 +81,10 @@ std::optional<Precision> parsePrecision(std::string_view text) {
 }
 
 PrecisionPlan::PrecisionPlan(const Graph& graph, Precision precision)
-    : mEntries(graph.nodes().size(), Entry{precision, precision, {}}) {}
+    : mEntries(graph.nodes().size(), Entry{precision, precision, {}, {}}) {}
 
-void PrecisionPlan::setRequested(NodeId node, Precision precision) {
-    entry(node) = Entry{precision, precision, {}};
+void PrecisionPlan::setRequested(NodeId node, Precision precision, std::string note) {
+    entry(node) = Entry{precision, precision, {}, std::move(note)};
 }
 
 void PrecisionPlan::setEffective(NodeId node, Precision precision, const std::string& reason) {
@@ -106,20 +106,23 @@ void PrecisionPlan::setTensorMethod(const std::string& tensor, std::optional<Cal
 }
 
 void PrecisionPlan::applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies) {
-    for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}};
+    for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}, std::move(e.note)};
     for (const PrecisionPolicy* policy : policies) policy->apply(graph, *this);
 }
 
 nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
-    nlohmann::json nodes = nlohmann::json::object(), effective = nlohmann::json::object();
+    nlohmann::json nodes = nlohmann::json::object(), effective = nlohmann::json::object(),
+                   placement = nlohmann::json::object();
     for (const Node& n : graph.nodes()) {
         const Entry& e = entry(n.id);
         nodes[n.name] = precisionName(e.requested);
         if (e.effective != e.requested || !e.reason.empty())
             effective[n.name] = {{"precision", precisionName(e.effective)}, {"reason", e.reason}};
+        if (!e.note.empty()) placement[n.name] = e.note;
     }
     nlohmann::json json = {{"format", kFormat}, {"version", kVersion}, {"nodes", nodes}};
     if (!effective.empty()) json["effective"] = effective;
+    if (!placement.empty()) json["placement"] = placement;
     for (const auto& [tensor, method] : mTensorMethods) json["tensor_methods"][tensor] = amaxMethodKey(method);
     return json;
 }

@@ -15,6 +15,7 @@
 //     "tensor_methods": { "<tensor>": "minmax" }  optional: per-tensor calibration method overrides
 //                                          ("minmax" | "percentile" | "entropy" | "mse"), see tensorMethods()
 //     "effective": { ... }                 written by save() for people and tools, ignored by load()
+//     "placement": { "<node>": "why" }     likewise: the default placement's notes (placementNote)
 //   }
 // Unknown node names are an error listing them; so is an unknown precision or format.
 #include <map>
@@ -59,8 +60,15 @@ public:
     // Why effective differs from requested; empty when they agree.
     const std::string& reason(NodeId node) const { return entry(node).reason; }
 
-    // Sets the requested precision and resets the node's effective precision to it.
-    void setRequested(NodeId node, Precision precision);
+    // Sets the requested precision and resets the node's effective precision to it. `note`: why a placement (not
+    // the user) chose it, e.g. "YOLO DFL ..." (default_placement.h); an edit clears it.
+    void setRequested(NodeId node, Precision precision, std::string note = {});
+    // Why the default placement requested this precision where it departs from the plain rules; empty otherwise.
+    const std::string& placementNote(NodeId node) const { return entry(node).note; }
+    // What to tell a user about the node's precision: the reason, else the placement's note.
+    const std::string& explanation(NodeId node) const {
+        return reason(node).empty() ? placementNote(node) : reason(node);
+    }
     // Sets the effective precision; the reason is appended ("; ") to any earlier one, so every rule that
     // touched the node stays visible. Later calls win on the precision.
     void setEffective(NodeId node, Precision precision, const std::string& reason);
@@ -87,6 +95,7 @@ private:
         Precision requested = Precision::Fp32;
         Precision effective = Precision::Fp32;
         std::string reason;
+        std::string note;  // placementNote()
     };
     const Entry& entry(NodeId node) const { return mEntries.at(static_cast<size_t>(node)); }
     Entry& entry(NodeId node) { return mEntries.at(static_cast<size_t>(node)); }

@@ -184,13 +184,13 @@ struct Detector {
     std::string calib = dir.file("calib.json"), plan = dir.file("plan.json");
     std::string metric = std::string("/usr/bin/python3 ") + QL_SOURCE_DIR + "/tests/tools/detection_map.py";
 
-    // mAP of `model` on the holdout images: FP32, or simulated with the calibration (and the plan).
-    double holdoutMap(bool int8, bool withPlan) {
-        const std::string out = dir.file(std::string("out") + (int8 ? "q" : "f") + (withPlan ? "p" : ""));
+    // mAP of `model` on the holdout images: FP32, or simulated with the calibration (and `planPath`, if given).
+    double holdoutMap(bool int8, const std::string& planPath = {}) {
+        const std::string out = dir.file(std::string("out") + (int8 ? "q" : "f") + std::to_string(++runs));
         std::vector<std::string> args = {"run",   model, "--input", "image=" + kData + "detector_holdout.npy",
                                          "--out", out};
         if (int8) args.insert(args.end(), {"--simulate", calib});
-        if (withPlan) args.insert(args.end(), {"--plan", plan});
+        if (!planPath.empty()) args.insert(args.end(), {"--plan", planPath});
         const auto r = test::runCli(args);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         const auto score =
@@ -199,23 +199,31 @@ struct Detector {
         EXPECT_EQ(score.exitCode, 0) << score.err;
         return std::stod(score.out);
     }
+    int runs = 0;
 };
 
+// The default plan keeps the YOLO head (DFL and final convs) in float: within a point of FP32 on its own. Started
+// from a plan that quantizes the head, as the default placement did before, tune finds and fixes it by the mAP.
 TEST(TuneCliTest, ADetectorsMapDrivesTuningAndThePlanHoldsOnImagesItWasNotTunedOn) {
     Detector d;
     ASSERT_EQ(test::runCli({"calibrate", d.model, "--data", kData + "detector_calib.npy", "-o", d.calib}).exitCode, 0);
+    const std::string start = d.dir.file("start.json");
+    test::writeFile(start, R"({"format": "quantlens-plan", "version": 1, "nodes": {"/dfl/Conv": "int8",
+        "/outs.0/Conv": "int8", "/outs.1/Conv": "int8", "/outs.2/Conv": "int8"}})");
     const auto r = test::runCli({"tune", d.model, "--calib", d.calib, "--data", kData + "detector_tune.npy", "--target",
                                  "metric-drop<=0.5", "--metric-command",
-                                 d.metric + " {outputs} " + kData + "detector_tune_boxes.npy", "-o", d.plan, "--json"});
+                                 d.metric + " {outputs} " + kData + "detector_tune_boxes.npy", "--plan", start, "-o",
+                                 d.plan, "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
     const auto report = nlohmann::json::parse(r.out);
     EXPECT_TRUE(report["met"].get<bool>());
-    EXPECT_GT(report["start"].get<double>(), 0.5);  // plain INT8 misses the target on the tuning images
+    EXPECT_GT(report["start"].get<double>(), 0.5);  // the head in INT8 misses the target on the tuning images
     EXPECT_LE(report["final"].get<double>(), 0.5);
     EXPECT_GT(report["int8_mac_share"].get<double>(), 0.9);
-    const double fp32 = d.holdoutMap(false, false);
-    EXPECT_GT(fp32 - d.holdoutMap(true, false), 1.0);  // without the plan INT8 loses points on the holdout too
-    EXPECT_LE(fp32 - d.holdoutMap(true, true), 0.5);   // with it, the drop holds on images it was not tuned on
+    const double fp32 = d.holdoutMap(false);
+    EXPECT_GT(fp32 - d.holdoutMap(true, start), 1.0);   // the head in INT8 loses points on the holdout too
+    EXPECT_LE(fp32 - d.holdoutMap(true, d.plan), 0.5);  // the tuned plan holds on images it was not tuned on
+    EXPECT_LE(fp32 - d.holdoutMap(true), 1.0);          // and so does the default plan (issue 20: at most 1 point)
 }
 
 }  // namespace

@@ -211,7 +211,7 @@ void NodePropertiesPanel::addPrecisionSection(const Node& node) {
     QTreeWidgetItem* s = section(tr("Precision"));
     addRow(s, tr("Requested"), precisionLabel(plan.requested(node.id)));
     addRow(s, tr("Effective"), precisionLabel(plan.effective(node.id)));
-    if (!plan.reason(node.id).empty()) addRow(s, tr("Reason"), QString::fromStdString(plan.reason(node.id)));
+    if (!plan.explanation(node.id).empty()) addRow(s, tr("Reason"), QString::fromStdString(plan.explanation(node.id)));
 }
 
 void NodePropertiesPanel::addAttributeSection(const Node& node) {

@@ -144,7 +144,7 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
         case EffectiveColumn:
             return precisionLabel(plan.effective(node.id));
         case ReasonColumn:
-            return QString::fromStdString(plan.reason(node.id));
+            return QString::fromStdString(plan.explanation(node.id));
         case MacsColumn:
             return node.cost.macs ? QLocale().toString(static_cast<qlonglong>(node.cost.macs)) : QString();
         case SensitivityColumn:
@@ -197,7 +197,8 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
     QString tip = tr("%1 (%2)\nRequested %3, effective %4")
                       .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
                            precisionLabel(plan.requested(node.id)), precisionLabel(plan.effective(node.id)));
-    if (!plan.reason(node.id).empty()) tip += QStringLiteral("\n") + QString::fromStdString(plan.reason(node.id));
+    if (!plan.explanation(node.id).empty())
+        tip += QStringLiteral("\n") + QString::fromStdString(plan.explanation(node.id));
     return tip;
 }
 

@@ -18,15 +18,33 @@ constexpr RuleInfo kInfo{
     "TensorRT Model Optimizer graph_utils.get_concat_eliminated_tensors and int8.py (concat_elimination pass); "
     "TRT-INT8-RULES.md TRT-QDQ-CONCAT-SCALES"};
 
-std::optional<float> scalarScale(const Graph& graph, const Node& qdq) {
+// A per-tensor quantization: its scale and zero point (0 when absent).
+struct TensorQuant {
+    float scale = 0.0f;
+    int64_t zeroPoint = 0;
+};
+
+std::optional<TensorQuant> tensorQuant(const Graph& graph, const Node& qdq) {
     if (qdq.inputs.size() < 2) return std::nullopt;
     const auto scales = constantFloats(graph, qdq.inputs[1]);
     if (!scales || scales->size() != 1) return std::nullopt;
-    return scales->front();
+    TensorQuant quant{scales->front(), 0};
+    if (qdq.inputs.size() > 2 && qdq.inputs[2] != kNoId) {
+        const auto zeroPoints = constantInt64s(graph, qdq.inputs[2]);
+        if (!zeroPoints || zeroPoints->size() != 1) return std::nullopt;
+        quant.zeroPoint = zeroPoints->front();
+    }
+    return quant;
 }
 
-bool sameScale(float a, float b) {
-    return std::fabs(a - b) <= 1e-6f * std::max(std::fabs(a), std::fabs(b));
+// ONNX Runtime's asymmetric UINT8 quantization can give equal scales with different zero points: still a requantize.
+bool sameQuant(const TensorQuant& a, const TensorQuant& b) {
+    return a.zeroPoint == b.zeroPoint &&
+           std::fabs(a.scale - b.scale) <= 1e-6f * std::max(std::fabs(a.scale), std::fabs(b.scale));
+}
+
+std::string describe(const TensorQuant& q) {
+    return q.zeroPoint == 0 ? lintText(q.scale) : lintText(q.scale, " (zero point ", q.zeroPoint, ")");
 }
 
 class ConcatScalesRule final : public LintRule {
@@ -37,25 +55,27 @@ public:
         const Graph& graph = context.graph();
         for (const Node& node : graph.nodes()) {
             if (!isOp(node, "Concat") || node.outputs.empty() || node.outputs[0] == kNoId) continue;
-            std::vector<float> inputs;
+            // Each input quantized by a Q -> DQ pair on its edge, or a DequantizeLinear over a quantized constant.
+            std::vector<TensorQuant> inputs;
             for (ValueId in : node.inputs) {
                 const Node* p = context.producer(in);
                 if (p == nullptr || !isOp(*p, "DequantizeLinear")) continue;
-                if (auto s = scalarScale(graph, *p)) inputs.push_back(*s);
+                if (auto q = tensorQuant(graph, *p)) inputs.push_back(*q);
             }
             if (inputs.empty()) continue;
-            std::optional<float> output;
+            std::optional<TensorQuant> output;
             for (NodeId c : graph.value(node.outputs[0]).consumers)
-                if (isOp(graph.node(c), "QuantizeLinear")) output = scalarScale(graph, graph.node(c));
-            const float reference = output ? *output : inputs.front();
+                if (isOp(graph.node(c), "QuantizeLinear"))
+                    if (auto q = tensorQuant(graph, graph.node(c))) output = q;
+            const TensorQuant reference = output ? *output : inputs.front();
             std::string differing;
-            for (float s : inputs)
-                if (!sameScale(s, reference)) differing += lintText(differing.empty() ? "" : ", ", s);
+            for (const TensorQuant& q : inputs)
+                if (!sameQuant(q, reference)) differing += lintText(differing.empty() ? "" : ", ", describe(q));
             if (differing.empty()) continue;
             findings.push_back(context.finding(
                 kInfo, node, Severity::Warning,
                 lintText("input scales ", differing, output ? " differ from the output scale " : " differ from ",
-                         reference, ": TensorRT adds a requantize on each such input"),
+                         describe(reference), ": TensorRT adds a requantize on each such input"),
                 "give the Concat inputs and its output one shared scale (the largest amax of the group)"));
         }
     }

@@ -14,7 +14,8 @@ constexpr RuleInfo kInfo{
     "TensorRT 8.6 and earlier have no 64-bit integers: the ONNX parser casts every INT64 constant to INT32 and clamps "
     "values outside the INT32 range to +-2147483647. Slice starts/ends of +-(2^63-1) are PyTorch's way of writing "
     "\"to the end\" and survive the clamp; any other out-of-range value (indices, masks, ids) silently changes. "
-    "TensorRT 9.0 and later keep INT64.",
+    "When every INT64 constant fits INT32, the parser's \"Your ONNX model has been generated with INT64 weights ... "
+    "Attempting to cast down to INT32\" warning is harmless. TensorRT 9.0 and later keep INT64.",
     "onnx-tensorrt 8.6-GA onnx2trt_utils.cpp convertINT64 (\"Attempting to cast down to INT32\"); onnx-tensorrt "
     "Changelog 9.0 (\"The ONNX parser no longer automatically casts INT64 to INT32\")"};
 
@@ -44,6 +45,8 @@ public:
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
         const Graph& graph = context.graph();
+        std::vector<ValueId> fitting;
+        bool anyOutOfRange = false;
         for (size_t i = 0; i < graph.values().size(); ++i) {
             const auto id = static_cast<ValueId>(i);
             const Value& value = graph.value(id);
@@ -53,12 +56,32 @@ public:
             std::vector<int64_t> offending;
             for (int64_t v : *values)
                 if (outOfInt32(v)) offending.push_back(v);
-            if (offending.empty()) continue;
+            if (offending.empty()) {
+                fitting.push_back(id);
+                continue;
+            }
+            anyOutOfRange = true;
             findings.push_back(verdict(context, id, offending));
         }
+        if (!anyOutOfRange && !fitting.empty()) findings.push_back(allFit(context, fitting));
     }
 
 private:
+    // One finding for the whole model: the parser's cast-down warning is noise when nothing is clamped.
+    static Finding allFit(const LintContext& context, const std::vector<ValueId>& fitting) {
+        const Graph& graph = context.graph();
+        std::string names;
+        for (size_t i = 0; i < fitting.size() && i < 3; ++i)
+            names += lintText(i == 0 ? "'" : ", '", graph.value(fitting[i]).name, "'");
+        if (fitting.size() > 3) names += ", ...";
+        return context.finding(
+            kInfo, graph.node(graph.value(fitting.front()).consumers.front()), Severity::Info,
+            lintText("harmless: these ", fitting.size(), " INT64 constants fit INT32 (", names,
+                     "); TensorRT 8.6's 'Your ONNX model has been generated with INT64 weights ... Attempting to cast "
+                     "down to INT32' warning can be ignored"),
+            "nothing to do; or export these constants as INT32, or target TensorRT 10.x, to silence the warning");
+    }
+
     static Finding verdict(const LintContext& context, ValueId id, const std::vector<int64_t>& offending) {
         const Graph& graph = context.graph();
         const Value& value = graph.value(id);

@@ -30,14 +30,14 @@ public:
             if (node.inputs.empty() || node.inputs[0] == kNoId) continue;
             const bool bn = isOp(node, "BatchNormalization");
             if (!bn && !isOp(node, "Relu")) continue;
-            const Node* before = producerBehindQdq(context, node.inputs[0]);
+            const Node* before = context.producerBehindQdq(node.inputs[0]);
             if (before == nullptr) continue;
             if (bn && (isOp(*before, "Conv") || isOp(*before, "ConvTranspose")))
                 findings.push_back(context.finding(kInfo, node, Severity::Warning,
                                                    lintText("Q/DQ between ", before->opType, " '", before->name,
                                                             "' and this BatchNormalization blocks the Conv+BN fusion"),
                                                    kFix));
-            else if (!bn && isOp(*before, "BatchNormalization"))
+            else if (!bn && isOp(*before, "BatchNormalization") && followsConv(context, *before))
                 findings.push_back(context.finding(kInfo, node, Severity::Warning,
                                                    lintText("Q/DQ between BatchNormalization '", before->name,
                                                             "' and this Relu blocks the Conv+BN+ReLU fusion"),
@@ -46,14 +46,11 @@ public:
     }
 
 private:
-    // The producer of the tensor a Q -> DQ pair on this edge quantizes, when that tensor feeds only the Q.
-    static const Node* producerBehindQdq(const LintContext& context, ValueId value) {
-        const Node* dq = context.producer(value);
-        if (dq == nullptr || !isOp(*dq, "DequantizeLinear") || dq->inputs.empty()) return nullptr;
-        const Node* q = context.producer(dq->inputs[0]);
-        if (q == nullptr || !isOp(*q, "QuantizeLinear") || q->inputs.empty() || q->inputs[0] == kNoId) return nullptr;
-        if (context.graph().value(q->inputs[0]).consumers.size() != 1) return nullptr;
-        return context.producer(q->inputs[0]);
+    // The BatchNormalization folds into a conv (maybe behind its own Q/DQ pair, reported on the BN): without one
+    // there is no Conv+BN+ReLU fusion to block.
+    static bool followsConv(const LintContext& context, const Node& bn) {
+        const Node* p = bn.inputs.empty() ? nullptr : context.producerThroughQdq(bn.inputs[0]);
+        return p != nullptr && (isOp(*p, "Conv") || isOp(*p, "ConvTranspose"));
     }
 };
 

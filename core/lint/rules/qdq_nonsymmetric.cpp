@@ -15,10 +15,12 @@ constexpr RuleInfo kInfo{
     "0 stored as INT8 (not UINT8), scales that are constants in the model and strictly positive, and as many zero "
     "points as scales. Models quantized asymmetrically (ONNX Runtime's default UINT8 activations, for instance) fail "
     "to import. A QuantizeLinear without a zero point means UINT8 to ONNX Runtime but INT8 to TensorRT, so the two "
-    "compute different results.",
+    "compute different results. A non-zero zero point stops the build with \"Assertion failed: "
+    "shiftIsAllZeros(zeroPoint): Non-zero zero point is not supported\".",
     "onnx-tensorrt QuantDequantLinearHelper (\"TensorRT only supports symmetric quantization\", \"Found unsupported "
     "input type of UINT8\", \"Scale coefficients must all be positive\"); TensorRT NvInfer.h IQuantizeLayer; "
-    "TRT-INT8-RULES.md TRT-QDQ-ZP-ZERO, TRT-QDQ-ZP-DTYPE, TRT-QDQ-SCALE-POSITIVE, TRT-QDQ-SCALE-CONST"};
+    "NVIDIA/TensorRT #4698; TRT-INT8-RULES.md TRT-QDQ-ZP-ZERO, TRT-QDQ-ZP-DTYPE, TRT-QDQ-SCALE-POSITIVE, "
+    "TRT-QDQ-SCALE-CONST"};
 
 struct Problems {
     Severity severity = Severity::Info;
@@ -62,7 +64,9 @@ void checkZeroPoint(const Graph& graph, const Node& node, Problems& p) {
     }
     for (int64_t z : *zps) {
         if (z == 0) continue;
-        p.add(Severity::Error, lintText("zero point '", graph.value(zp).name, "' holds ", z, " (asymmetric)"));
+        p.add(Severity::Error, lintText("zero point '", graph.value(zp).name, "' holds ", z,
+                                        " (asymmetric): TensorRT fails with \"Assertion failed: "
+                                        "shiftIsAllZeros(zeroPoint): Non-zero zero point is not supported\""));
         break;
     }
     const auto scales = constantFloats(graph, node.inputs[1]);

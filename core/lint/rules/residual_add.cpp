@@ -31,16 +31,36 @@ public:
     }
 
 private:
-    // The INT8 conv whose output reaches `value` through BatchNormalization/Relu, each with a single consumer.
-    static const Node* fusableConv(const LintContext& context, ValueId value) {
+    // The INT8 conv whose output reaches an Add input, and whether a Q/DQ pair sits on that conv -> Add edge.
+    struct ConvTrail {
+        const Node* conv = nullptr;
+        bool qdqOnEdge = false;
+    };
+
+    // Follows BatchNormalization/Relu (each with a single consumer) back to an INT8 conv. A QuantizeLinear ->
+    // DequantizeLinear pair on the way is the quantization of that edge (pytorch-quantization puts one after the
+    // unfused BN, ONNX Runtime after every op), not a wall; a lone DequantizeLinear is a weight: no conv.
+    static ConvTrail fusableConv(const LintContext& context, ValueId value) {
+        ConvTrail trail;
         while (value != kNoId && context.graph().value(value).consumers.size() == 1) {
             const Node* p = context.producer(value);
-            if (p == nullptr || p->inputs.empty()) return nullptr;
-            if (isOp(*p, "Conv") || isOp(*p, "ConvTranspose")) return context.int8Planned(p->id) ? p : nullptr;
-            if (!isOp(*p, "BatchNormalization") && !isOp(*p, "Relu")) return nullptr;
+            if (p == nullptr || p->inputs.empty()) return {};
+            if (isOp(*p, "DequantizeLinear")) {
+                const Node* q = context.pairedQuantize(*p);
+                if (q == nullptr || context.graph().value(p->inputs[0]).consumers.size() != 1) return {};
+                trail.qdqOnEdge = true;
+                value = q->inputs[0];
+                continue;
+            }
+            if (isOp(*p, "Conv") || isOp(*p, "ConvTranspose")) {
+                if (!context.int8Planned(p->id)) return {};
+                trail.conv = p;
+                return trail;
+            }
+            if (!isOp(*p, "BatchNormalization") && !isOp(*p, "Relu")) return {};
             value = p->inputs[0];
         }
-        return nullptr;
+        return {};
     }
 
     static bool dequantized(const LintContext& context, ValueId value) {
@@ -48,39 +68,46 @@ private:
         return p != nullptr && isOp(*p, "DequantizeLinear");
     }
 
-    // The conv behind a Q/DQ pair on this edge (conv -> Q -> DQ -> Add), if any.
-    static const Node* convBehindQdq(const LintContext& context, ValueId value) {
-        if (!dequantized(context, value)) return nullptr;
-        const ValueId source = context.throughQdq(value);
-        return source == value ? nullptr : fusableConv(context, source);
+    // Which input is the conv branch: one reached without Q/DQ first (TensorRT fuses the Add into that conv), a
+    // quantized skip input before an unquantized one. -1 when neither input comes from an INT8 conv.
+    static int convBranch(const ConvTrail (&trail)[2], const bool (&dq)[2]) {
+        int best = -1;
+        int bestRank = 0;
+        for (int i = 0; i < 2; ++i) {
+            if (trail[i].conv == nullptr) continue;
+            const int rank = (trail[i].qdqOnEdge ? 0 : 2) + (dq[1 - i] ? 1 : 0) + 1;
+            if (rank > bestRank) {
+                best = i;
+                bestRank = rank;
+            }
+        }
+        return best;
     }
 
     static std::optional<Finding> verdict(const LintContext& context, const Node& add) {
         const Graph& graph = context.graph();
         const ValueId in[2] = {add.inputs[0], add.inputs[1]};
-        const Node* direct[2] = {fusableConv(context, in[0]), fusableConv(context, in[1])};
+        const ConvTrail trail[2] = {fusableConv(context, in[0]), fusableConv(context, in[1])};
         const bool dq[2] = {dequantized(context, in[0]), dequantized(context, in[1])};
-        for (int i = 0; i < 2; ++i) {
-            if (direct[i] == nullptr || dq[1 - i]) continue;
+        const int i = convBranch(trail, dq);
+        if (i < 0) return std::nullopt;
+        const Node& conv = *trail[i].conv;
+        const std::string skip = graph.value(in[1 - i]).name;
+        if (!dq[1 - i])
             return context.finding(
                 kInfo, add, Severity::Warning,
-                lintText("skip input '", graph.value(in[1 - i]).name,
-                         "' of this residual Add is not quantized, so the ", "Add fused into INT8 conv '",
-                         direct[i]->name, "' outputs float and the next quantize cannot fuse"),
-                lintText("insert QuantizeLinear/DequantizeLinear on '", graph.value(in[1 - i]).name,
-                         "' (the skip input) only, with the scale its other consumers use"));
-        }
-        for (int i = 0; i < 2; ++i) {
-            const Node* conv = convBehindQdq(context, in[i]);
-            if (conv == nullptr || direct[1 - i] != nullptr) continue;
-            const Severity severity = dq[1 - i] ? Severity::Info : Severity::Warning;
-            return context.finding(kInfo, add, severity,
-                                   lintText("Q/DQ sits on the edge from conv '", conv->name, "' to this residual Add",
-                                            dq[1 - i] ? "" : " while the skip input is not quantized",
-                                            ": TensorRT cannot fuse the Add into the conv"),
-                                   "remove the Q/DQ between the conv and the Add and quantize the skip input instead");
-        }
-        return std::nullopt;
+                lintText("skip input '", skip, "' of this residual Add is not quantized, so the ",
+                         "Add fused into INT8 conv '", conv.name, "' outputs float and the next quantize cannot fuse",
+                         trail[i].qdqOnEdge ? "; the Q/DQ on the edge from the conv to the Add prevents the fusion too"
+                                            : ""),
+                lintText("insert QuantizeLinear/DequantizeLinear on '", skip,
+                         "' (the skip input) only, with the scale its other consumers use",
+                         trail[i].qdqOnEdge ? ", and remove the Q/DQ between the conv and the Add" : ""));
+        if (!trail[i].qdqOnEdge) return std::nullopt;  // the recommended placement
+        return context.finding(kInfo, add, Severity::Info,
+                               lintText("Q/DQ sits on the edge from conv '", conv.name,
+                                        "' to this residual Add: TensorRT cannot fuse the Add into the conv"),
+                               "remove the Q/DQ between the conv and the Add and keep the one on the skip input");
     }
 };
 

@@ -85,6 +85,80 @@ TEST(DefaultPlacement, SiluAfterAnInt8ConvFusesIntoIt) {
     EXPECT_EQ(requestedOf(g, plan, "input_silu"), Precision::Fp16);
 }
 
+// A YOLOv8-style head: box branch conv -> Reshape -> Softmax -> DFL Conv, class branch conv -> Sigmoid, both
+// concatenated into the output.
+std::unique_ptr<Model> tinyYoloHead() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 8, 4, 4});
+    b.initializer("wb", {64, 8, 1, 1}, test::seededFloats(512, 1));
+    b.initializer("wc", {3, 8, 1, 1}, test::seededFloats(24, 2));
+    b.initializer("wt", {8, 8, 3, 3}, test::seededFloats(576, 3));
+    b.initializer("dfl", {1, 16, 1, 1}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+    b.initializer("bins", DataType::Int64, {4}, {1, 4, 16, 16});
+    b.initializer("box_shape", DataType::Int64, {3}, {1, 4, 16});
+    b.initializer("cls_shape", DataType::Int64, {3}, {1, 3, 16});
+    b.node("Conv", {"x", "wt"}, {"t"}, "trunk").ints("pads", {1, 1, 1, 1});
+    b.node("Conv", {"t", "wb"}, {"box"}, "box_out");
+    b.node("Conv", {"t", "wc"}, {"cls"}, "cls_out");
+    b.node("Reshape", {"box", "bins"}, {"box4"}, "box_bins");
+    b.node("Transpose", {"box4"}, {"box_t"}, "box_t").ints("perm", {0, 2, 1, 3});
+    b.node("Softmax", {"box_t"}, {"prob"}, "dfl_softmax").i("axis", 1);
+    b.node("Conv", {"prob", "dfl"}, {"dist"}, "dfl_conv");
+    b.node("Reshape", {"dist", "box_shape"}, {"sides"}, "sides");
+    b.node("Reshape", {"cls", "cls_shape"}, {"logits"}, "logits");
+    b.node("Sigmoid", {"logits"}, {"scores"}, "scores");
+    b.node("Concat", {"sides", "scores"}, {"y"}, "out_concat").i("axis", 1);
+    b.output("y");
+    return b.load();
+}
+
+TEST(DefaultPlacement, YoloHeadsFinalConvsAndDflStayInFloatWithTheReason) {
+    auto model = tinyYoloHead();
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "trunk"), Precision::Int8);
+    for (const char* head : {"box_out", "cls_out", "dfl_conv"}) {
+        EXPECT_EQ(requestedOf(g, plan, head), Precision::Fp16) << head;
+        EXPECT_NE(plan.placementNote(*g.findNode(head)).find("YOLO"), std::string::npos) << head;
+    }
+    EXPECT_NE(plan.placementNote(*g.findNode("dfl_conv")).find("DFL"), std::string::npos);
+    const auto json = plan.toJson(g);
+    EXPECT_TRUE(json["placement"].contains("dfl_conv"));
+    // The note goes with the default: a user's request clears it.
+    PrecisionPlan edited = plan;
+    edited.setRequested(*g.findNode("dfl_conv"), Precision::Int8);
+    EXPECT_TRUE(edited.placementNote(*g.findNode("dfl_conv")).empty());
+}
+
+// Without a DFL the model is no YOLO detector: a segmenter's last conv before its Sigmoid output stays INT8.
+TEST(DefaultPlacement, ALastConvBeforeASigmoidOutputIsNoHeadWithoutADfl) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 4, 4});
+    b.initializer("w", {1, 4, 1, 1}, test::seededFloats(4, 1));
+    b.node("Conv", {"x", "w"}, {"c"}, "mask_conv");
+    b.node("Sigmoid", {"c"}, {"y"}, "mask");
+    b.output("y");
+    auto model = b.load();
+    EXPECT_EQ(requestedOf(model->graph(), defaultPrecisionPlan(model->graph()), "mask_conv"), Precision::Int8);
+}
+
+TEST(DefaultPlacement, TheTrainedDetectorKeepsItsDflAndHeadOutputsInFloat) {
+    auto model = Model::load(std::string(QL_TEST_DATA_DIR) + "/tune/detector.onnx");
+    ASSERT_TRUE(model) << model.status().message();
+    const Graph& g = (*model)->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    int fp16Convs = 0, int8Convs = 0;
+    for (const Node& n : g.nodes()) {
+        if (n.opType != "Conv") continue;
+        (plan.requested(n.id) == Precision::Fp16 ? fp16Convs : int8Convs) += 1;
+    }
+    EXPECT_EQ(requestedOf(g, plan, "/dfl/Conv"), Precision::Fp16);
+    for (const char* head : {"/outs.0/Conv", "/outs.1/Conv", "/outs.2/Conv"})
+        EXPECT_EQ(requestedOf(g, plan, head), Precision::Fp16) << head;
+    EXPECT_EQ(fp16Convs, 4);
+    EXPECT_EQ(int8Convs, 14);
+}
+
 TEST(DefaultPlacement, AModelCarryingFloat16KeepsItsOwnTypes) {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 8});

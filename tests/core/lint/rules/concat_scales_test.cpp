@@ -33,5 +33,39 @@ TEST(ConcatScalesRuleTest, SharedScaleIsFine) {
     EXPECT_TRUE(test::findingsOf(*concat(0.2f, 0.2f, 0.2f), kRule).empty());
 }
 
+// ONNX Runtime's UINT8 asymmetric activations: equal scales with different zero points still requantize.
+TEST(ConcatScalesRuleTest, OnnxRuntimeUint8ZeroPointsThatDifferAreWarned) {
+    test::ModelBuilder b;
+    b.input("a", DataType::Float, {1, 2, 4, 4});
+    b.input("c", DataType::Float, {1, 2, 4, 4});
+    test::QdqSpec spec = test::perTensor(0.1f);
+    spec.zeroPointType = DataType::UInt8;
+    spec.zeroPoints = {128};
+    const std::string a = test::addQdq(b, "a", spec);
+    spec.zeroPoints = {100};
+    const std::string c = test::addQdq(b, "c", spec);
+    b.node("Concat", {a, c}, {"cat"}, "concat").i("axis", 1);
+    spec.zeroPoints = {128};
+    b.node("Relu", {test::addQdq(b, "cat", spec)}, {"y"}, "relu");
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].nodeName, "concat");
+    EXPECT_NE(f[0].message.find("zero point 100"), std::string::npos) << f[0].message;
+}
+
+// pytorch-quantization and ModelOpt quantize only the Concat's consumer: TensorRT moves that Q onto every input.
+TEST(ConcatScalesRuleTest, UnquantizedInputsTakeTheOutputScale) {
+    test::ModelBuilder b;
+    b.input("a", DataType::Float, {1, 2, 4, 4});
+    b.input("c", DataType::Float, {1, 2, 4, 4});
+    b.node("Relu", {"a"}, {"ra"}, "relu_a");
+    b.node("Relu", {"c"}, {"rc"}, "relu_c");
+    b.node("Concat", {"ra", "rc"}, {"cat"}, "concat").i("axis", 1);
+    b.node("Relu", {test::addQdq(b, "cat", test::perTensor(0.2f))}, {"y"}, "relu");
+    b.output("y");
+    EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
+}
+
 }  // namespace
 }  // namespace ql

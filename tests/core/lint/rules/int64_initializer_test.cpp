@@ -52,15 +52,38 @@ TEST(Int64InitializerRuleTest, OutOfRangeValueIsClampedOnTrt86) {
     EXPECT_TRUE(test::findingsOf(*model, kRule, TrtVersion::Trt10).empty());  // INT64 is native from 9.0
 }
 
-TEST(Int64InitializerRuleTest, InRangeValuesAreFine) {
-    EXPECT_TRUE(test::findingsOf(*addConstant(1 << 20), kRule, TrtVersion::Trt86).empty());
+TEST(Int64InitializerRuleTest, InRangeValuesGetOneHarmlessInfo) {
+    const auto model = addConstant(1 << 20);
+    const auto f = test::findingsOf(*model, kRule, TrtVersion::Trt86);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Info);
+    EXPECT_EQ(f[0].nodeName, "add");
+    EXPECT_NE(f[0].message.find("harmless: these 1 INT64 constants fit INT32"), std::string::npos) << f[0].message;
+    EXPECT_NE(f[0].message.find("Attempting to cast down to INT32"), std::string::npos) << f[0].message;
+    EXPECT_TRUE(test::findingsOf(*model, kRule, TrtVersion::Trt10).empty());
+}
+
+// Several fitting constants: still one finding, counting them all.
+TEST(Int64InitializerRuleTest, AllFittingConstantsShareOneFinding) {
+    const auto f = test::findingsOf(*slice(6), kRule, TrtVersion::Trt86);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Info);
+    EXPECT_NE(f[0].message.find("these 3 INT64 constants"), std::string::npos) << f[0].message;
+}
+
+TEST(Int64InitializerRuleTest, NoInt64ConstantsIsQuiet) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {2});
+    b.node("Relu", {"x"}, {"y"}, "relu");
+    b.output("y");
+    EXPECT_TRUE(test::findingsOf(*b.load(), kRule, TrtVersion::Trt86).empty());
 }
 
 TEST(Int64InitializerRuleTest, SliceToTheEndIsOnlyInformation) {
     const auto f = test::findingsOf(*slice(std::numeric_limits<int64_t>::max()), kRule, TrtVersion::Trt86);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].severity, Severity::Info);
-    EXPECT_TRUE(test::findingsOf(*slice(6), kRule, TrtVersion::Trt86).empty());
+    EXPECT_NE(f[0].message.find("Slice bound"), std::string::npos) << f[0].message;  // not the all-fit finding
 }
 
 }  // namespace

@@ -45,5 +45,24 @@ TEST(QdqBlocksBnFusionRuleTest, ConvBnReluWithoutInnerQdqIsFine) {
     EXPECT_TRUE(test::findingsOf(*convBnRelu(false, false), kRule).empty());
 }
 
+// Without a conv before the BatchNormalization there is no Conv+BN+ReLU fusion for the pair to block.
+TEST(QdqBlocksBnFusionRuleTest, BatchNormWithoutConvIsNotAFusion) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 4, 4});
+    for (const char* p : {"s", "b", "m", "v"}) b.initializer(p, {4}, std::vector<float>(4, p[0] == 'v' ? 1.f : 0.5f));
+    b.node("BatchNormalization", {"x", "s", "b", "m", "v"}, {"n"}, "bn");
+    b.node("Relu", {test::addQdq(b, "n")}, {"y"}, "relu");
+    b.output("y");
+    EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
+}
+
+// ONNX Runtime puts Q/DQ on every edge: conv -> Q/DQ -> BN -> Q/DQ -> Relu is warned on both.
+TEST(QdqBlocksBnFusionRuleTest, QdqOnBothEdgesIsWarnedTwice) {
+    const auto f = test::findingsOf(*convBnRelu(true, true), kRule);
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0].nodeName, "bn");
+    EXPECT_EQ(f[1].nodeName, "relu");
+}
+
 }  // namespace
 }  // namespace ql

@@ -76,5 +76,31 @@ TEST(UnsupportedOpRuleTest, CustomDomainOperatorNeedsAPlugin) {
     EXPECT_EQ(f[0].nodeName, "custom");
 }
 
+// What Model Optimizer writes for FP8: TensorRT's own Q/DQ ops in the "trt" domain.
+std::unique_ptr<Model> trtFp8Qdq() {
+    ModelBuilder b(13);
+    b.opset("trt", 1);
+    b.input("x", DataType::Float, {1, 4});
+    b.initializer("s", {}, {0.5f});
+    b.node("TRT_FP8QuantizeLinear", {"x", "s"}, {"x_q"}, "x_q").domain("trt");
+    b.node("TRT_FP8DequantizeLinear", {"x_q", "s"}, {"x_dq"}, "x_dq").domain("trt");
+    b.node("Relu", {"x_dq"}, {"y"}, "relu");
+    b.output("y");
+    return b.load();
+}
+
+TEST(UnsupportedOpRuleTest, TrtQuantizationOpsAreRecognizedFromTrt10) {
+    const auto model = trtFp8Qdq();
+    EXPECT_TRUE(test::findingsOf(*model, kRule, TrtVersion::Trt10).empty());
+    EXPECT_TRUE(test::findingsOf(*model, kRule, TrtVersion::Trt11).empty());
+}
+
+TEST(UnsupportedOpRuleTest, TrtQuantizationOpsAreUnsupportedOnTrt86) {
+    const auto f = test::findingsOf(*trtFp8Qdq(), kRule, TrtVersion::Trt86);
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0].severity, Severity::Error);
+    EXPECT_NE(f[0].message.find("10.15"), std::string::npos) << f[0].message;
+}
+
 }  // namespace
 }  // namespace ql
