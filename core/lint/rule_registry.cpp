@@ -31,6 +31,7 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeResidualAddRule,
     &rules::makeConcatScalesRule,
     &rules::makeRequantizeRule,
+    &rules::makeSharedScaleRangeRule,
     &rules::makeResizeQdqRule,
     // Performance and numerics.
     &rules::makeInt8ChannelAlignmentRule,

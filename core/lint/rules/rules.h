@@ -21,6 +21,7 @@ std::unique_ptr<LintRule> makeQdqBiasRule();
 std::unique_ptr<LintRule> makeQdqActivationPerChannelRule();
 std::unique_ptr<LintRule> makeConcatScalesRule();
 std::unique_ptr<LintRule> makeRequantizeRule();
+std::unique_ptr<LintRule> makeSharedScaleRangeRule();
 std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule();
 std::unique_ptr<LintRule> makeInt8GemvRule();
 std::unique_ptr<LintRule> makeInt8SmallLayerRule();

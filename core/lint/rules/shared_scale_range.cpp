@@ -1,0 +1,93 @@
+// trt-shared-scale-range: the inputs of a quantized Concat get one scale in TensorRT; inputs whose ranges differ by
+// orders of magnitude then lose the small one (YOLO's pixel boxes and [0, 1] scores in one output tensor).
+#include <cmath>
+
+#include "core/lint/lint_context.h"
+#include "core/lint/rules/rules.h"
+#include "core/model/constant_values.h"
+
+namespace ql::rules {
+
+namespace {
+
+constexpr RuleInfo kInfo{
+    "trt-shared-scale-range", Severity::Warning, kAllTrtVersions,
+    "TensorRT quantizes a Concat's inputs and output with one scale (it moves the QuantizeLinear after the Concat "
+    "onto every input; NVIDIA's Model Optimizer gives them one scale on purpose). When the inputs' ranges differ by "
+    "orders of magnitude, that scale is set by the largest and the small input keeps only a few levels or rounds to "
+    "0: a YOLO output that concatenates boxes in pixels (0-640) with sigmoid scores (0-1) gets a step of 640/127 = "
+    "5, so every score rounds to 0 and the detector finds nothing. Keep such a Concat out of INT8, or normalize the "
+    "inputs to comparable ranges before it (Ultralytics divides the boxes by the image size).",
+    "ultralytics/ultralytics#1695 and #25524 (one scale for boxes and scores); NVIDIA-AI-IOT/yolo_deepstream "
+    "Guidance_of_QAT_performance_optimization.md; TensorRT Model Optimizer int8.py concat_elimination; TRT11.md §5"};
+
+// Inputs whose range is below the shared one by this factor keep fewer than 127/100 ~ 1 level.
+constexpr float kRangeRatio = 100.0f;
+
+std::optional<float> scalarScale(const Graph& graph, const Node& qdq) {
+    if (qdq.inputs.size() < 2) return std::nullopt;
+    const auto scales = constantFloats(graph, qdq.inputs[1]);
+    if (!scales || scales->size() != 1 || !(scales->front() > 0.0f)) return std::nullopt;
+    return scales->front();
+}
+
+// The amax an input of the Concat carries: its DequantizeLinear's scale * 127, else its calibrated range.
+std::optional<float> inputAmax(const LintContext& context, ValueId in) {
+    const Node* p = context.producer(in);
+    if (p != nullptr && isOp(*p, "DequantizeLinear"))
+        if (auto s = scalarScale(context.graph(), *p)) return *s * 127.0f;
+    if (const CalibrationDiagnosis* calibration = context.calibration())
+        for (const TensorDiagnosis& t : calibration->tensors)
+            if (t.value == in) return std::max(std::fabs(t.min), std::fabs(t.max));
+    return std::nullopt;
+}
+
+// Whether the Concat is quantized: a QuantizeLinear reads its output, or the plan runs it INT8 with quantized inputs.
+bool quantizedConcat(const LintContext& context, const Node& node, float& outputAmax) {
+    outputAmax = 0.0f;
+    bool quantized = context.int8Planned(node.id);
+    for (NodeId c : context.graph().value(node.outputs[0]).consumers) {
+        const Node& consumer = context.graph().node(c);
+        if (!isOp(consumer, "QuantizeLinear")) continue;
+        quantized = true;
+        if (auto s = scalarScale(context.graph(), consumer)) outputAmax = std::max(outputAmax, *s * 127.0f);
+    }
+    return quantized;
+}
+
+class SharedScaleRangeRule final : public LintRule {
+public:
+    const RuleInfo& info() const override { return kInfo; }
+
+    void check(const LintContext& context, std::vector<Finding>& findings) const override {
+        for (const Node& node : context.graph().nodes()) {
+            if (!isOp(node, "Concat") || node.outputs.empty() || node.outputs[0] == kNoId) continue;
+            float shared = 0.0f;
+            if (!quantizedConcat(context, node, shared)) continue;
+            std::vector<std::pair<ValueId, float>> ranges;
+            for (ValueId in : node.inputs)
+                if (auto a = inputAmax(context, in); a && *a > 0.0f) {
+                    ranges.emplace_back(in, *a);
+                    shared = std::max(shared, *a);
+                }
+            for (const auto& [in, amax] : ranges) {
+                if (amax * kRangeRatio > shared) continue;
+                const float step = shared / 127.0f;
+                findings.push_back(context.finding(
+                    kInfo, node, Severity::Warning,
+                    lintText("input '", context.graph().value(in).name, "' spans +-", amax,
+                             " but shares the Concat's scale of +-", shared, " (step ", step, "): it keeps ",
+                             std::lround(amax / step), " of 127 levels and values below ", step / 2, " round to 0"),
+                    "keep this Concat (and its output) in FP16, or scale its inputs to comparable ranges before it"));
+            }
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<LintRule> makeSharedScaleRangeRule() {
+    return std::make_unique<SharedScaleRangeRule>();
+}
+
+}  // namespace ql::rules
