@@ -3,9 +3,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include <algorithm>
-#include <array>
 #include <exception>
-#include <string_view>
 #include <unordered_map>
 
 #include "core/common/atomic_file.h"
@@ -13,6 +11,7 @@
 #include "core/export/qdq_writer.h"
 #include "core/export/trtexec_command.h"
 #include "core/model/fp16_form.h"
+#include "core/model/op_roles.h"
 #include "core/quant/fp16_guard.h"
 
 namespace ql {
@@ -46,21 +45,13 @@ void addPlanReasons(const Graph& graph, const PrecisionPlan& plan, QdqPlacement&
             layer.reason = *it->second;
 }
 
-// Ops whose float16 result is the float32 one rounded (they only move, select or clamp at 0), so an INT8-planned
-// epilogue or data-movement node with no Q/DQ of its own may follow its FP16 producer into the island: a Cast between
-// an FP16 Conv and its Relu would keep TensorRT from fusing them, and the numbers the simulation predicts stay exact.
-bool movesValuesOnly(const Node& node) {
-    constexpr std::array<std::string_view, 14> ops = {"Relu",      "MaxPool", "GlobalMaxPool", "Reshape",     "Flatten",
-                                                      "Transpose", "Squeeze", "Unsqueeze",     "Identity",    "Slice",
-                                                      "Split",     "Concat",  "DepthToSpace",  "SpaceToDepth"};
-    return std::find(ops.begin(), ops.end(), node.opType) != ops.end();
-}
-
-// An INT8-planned node without Q/DQ whose float inputs all come from island nodes.
+// An INT8-planned node without Q/DQ whose float inputs all come from island nodes. Only ops whose float16 result is
+// the float32 one rounded (keepsValues: they move, select or clamp at 0) follow their FP16 producer into the island:
+// a Cast between an FP16 Conv and its Relu would keep TensorRT from fusing them, and the numbers the simulation
+// predicts stay exact.
 bool followsIsland(const Graph& prepared, const Node& node, const QdqPlacement& placement,
                    const std::vector<bool>& island) {
-    if (placement.layers[static_cast<size_t>(node.id)].precision != Precision::Int8 || !movesValuesOnly(node))
-        return false;
+    if (placement.layers[static_cast<size_t>(node.id)].precision != Precision::Int8 || !keepsValues(node)) return false;
     for (const auto& edge : placement.edges)
         if (edge.consumer == node.id) return false;
     const Fp16Form form = fp16Form(prepared, node);

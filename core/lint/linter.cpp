@@ -5,6 +5,7 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rule_registry.h"
+#include "core/lint/subgraph_lint.h"
 
 namespace ql {
 
@@ -27,6 +28,13 @@ LintCoverage coverageOf(const LintContext& context, const std::vector<Finding>& 
     return coverage;
 }
 
+void sortFindings(std::vector<Finding>& findings) {
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity < b.severity;
+        return a.node < b.node;
+    });
+}
+
 // Runs the rules `wanted` accepts, findings sorted by severity then node.
 template <typename Wanted>
 std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
@@ -44,11 +52,13 @@ std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
             findings.push_back(std::move(f));
         }
     }
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        if (a.severity != b.severity) return a.severity < b.severity;
-        return a.node < b.node;
-    });
+    sortFindings(findings);
     return findings;
+}
+
+std::vector<Finding> lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+    const LintContext context(graph, plan, options);
+    return runRules(context, [](const LintRule&) { return true; });
 }
 
 }  // namespace
@@ -71,6 +81,8 @@ LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions
     LintReport report;
     report.findings = runRules(context, [](const LintRule&) { return true; });
     report.coverage = coverageOf(context, report.findings);
+    lintSubgraphs(graph, options, &lintOneGraph, report.findings);
+    sortFindings(report.findings);
     return report;
 }
 

@@ -16,6 +16,7 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeOpsetRangeRule,
     &rules::makeQdqNonsymmetricRule,
     &rules::makeQdqBiasRule,
+    &rules::makeQdqScalePositiveRule,
     &rules::makeQdqActivationPerChannelRule,
     &rules::makeQdqAxisMismatchRule,
     &rules::makeConvTransposeWeightAxisRule,
@@ -33,10 +34,14 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeRequantizeRule,
     &rules::makeSharedScaleRangeRule,
     &rules::makeResizeQdqRule,
+    &rules::makeQdqSplitsFusionRule,
+    &rules::makeMhaFusionRule,
     // Performance and numerics.
     &rules::makeInt8ChannelAlignmentRule,
     &rules::makeInt8GemvRule,
     &rules::makeInt8SmallLayerRule,
+    &rules::makeInt8AttentionShapeRule,
+    &rules::makeResizeInterpolationInt8Rule,
     &rules::makeInt64InitializerRule,
     // The calibration (lint --calib, calibrate, compare): ranges that cost accuracy.
     &rules::makeCalibClippingRule,

@@ -64,6 +64,7 @@ Result<CalibrationDiagnosis> diagnoseCalibration(const Graph& graph, const Preci
     diagnosis.samples = calibration.samples;
     for (const TensorRange& range : calibration.activations) {
         const std::optional<ValueId> value = graph.findValue(range.name);
+        if (value && amax.count(range.name)) diagnosis.calibratedAmax[*value] = amax.at(range.name);
         if (!value || !layerOf.count(*value) || !amax.count(range.name)) continue;
         diagnosis.tensors.push_back(diagnoseTensor(graph, range, plan, amax, calibration));
         diagnosis.tensors.back().layer = layerOf[*value];

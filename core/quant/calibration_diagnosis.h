@@ -7,6 +7,7 @@
 // The tensors are those the INT8 layers of the plan quantize (the activation Q/DQ edges of placeQdq), each
 // with the amax in use: the plan's per-tensor method override, else the calibration's.
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -44,6 +45,9 @@ struct CalibrationDiagnosis {
     CalibrationConfig config;              // the calibration's (its percentile names the percentile method)
     int64_t samples = 0;                   // of the whole calibration
     std::vector<TensorDiagnosis> tensors;  // graph value order
+    // The amax in use of every activation the calibration measured, quantized by the plan or not: what a scale
+    // shared by several tensors (a Concat's) would be made of.
+    std::map<ValueId, float> calibratedAmax;
     const TensorDiagnosis* find(const std::string& tensor) const;
 };
 

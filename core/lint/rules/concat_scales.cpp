@@ -4,6 +4,7 @@
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
 #include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 
 namespace ql::rules {
 
@@ -43,6 +44,33 @@ bool sameQuant(const TensorQuant& a, const TensorQuant& b) {
            std::fabs(a.scale - b.scale) <= 1e-6f * std::max(std::fabs(a.scale), std::fabs(b.scale));
 }
 
+// The quantization an input carries: its DequantizeLinear, reached through ops that keep INT8 values on their grid
+// (a MaxPool of YOLO's SPPF, a Reshape), which TensorRT runs in INT8 with the same scale.
+std::optional<TensorQuant> inputQuant(const LintContext& context, ValueId value) {
+    for (int depth = 0; depth < 8; ++depth) {
+        const Node* p = context.producer(value);
+        if (p == nullptr || p->inputs.empty()) return std::nullopt;
+        if (isOp(*p, "DequantizeLinear")) return tensorQuant(context.graph(), *p);
+        if (!keepsValues(*p) || isOp(*p, "Concat")) return std::nullopt;
+        value = p->inputs[0];
+    }
+    return std::nullopt;
+}
+
+// The QuantizeLinear that quantizes the Concat's output, directly or after such value-keeping ops.
+std::optional<TensorQuant> outputQuant(const Graph& graph, ValueId value, int depth = 0) {
+    if (value == kNoId || depth > 8) return std::nullopt;
+    for (NodeId c : graph.value(value).consumers) {
+        const Node& consumer = graph.node(c);
+        if (isOp(consumer, "QuantizeLinear")) {
+            if (auto q = tensorQuant(graph, consumer)) return q;
+        } else if (keepsValues(consumer) && !isOp(consumer, "Concat") && !consumer.outputs.empty()) {
+            if (auto q = outputQuant(graph, consumer.outputs[0], depth + 1)) return q;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string describe(const TensorQuant& q) {
     return q.zeroPoint == 0 ? lintText(q.scale) : lintText(q.scale, " (zero point ", q.zeroPoint, ")");
 }
@@ -55,18 +83,13 @@ public:
         const Graph& graph = context.graph();
         for (const Node& node : graph.nodes()) {
             if (!isOp(node, "Concat") || node.outputs.empty() || node.outputs[0] == kNoId) continue;
-            // Each input quantized by a Q -> DQ pair on its edge, or a DequantizeLinear over a quantized constant.
+            // Each input quantized by a Q -> DQ pair (maybe before a MaxPool or Reshape), or a DequantizeLinear over
+            // a quantized constant.
             std::vector<TensorQuant> inputs;
-            for (ValueId in : node.inputs) {
-                const Node* p = context.producer(in);
-                if (p == nullptr || !isOp(*p, "DequantizeLinear")) continue;
-                if (auto q = tensorQuant(graph, *p)) inputs.push_back(*q);
-            }
+            for (ValueId in : node.inputs)
+                if (auto q = inputQuant(context, in)) inputs.push_back(*q);
             if (inputs.empty()) continue;
-            std::optional<TensorQuant> output;
-            for (NodeId c : graph.value(node.outputs[0]).consumers)
-                if (isOp(graph.node(c), "QuantizeLinear"))
-                    if (auto q = tensorQuant(graph, graph.node(c))) output = q;
+            const std::optional<TensorQuant> output = outputQuant(graph, node.outputs[0]);
             const TensorQuant reference = output ? *output : inputs.front();
             std::string differing;
             for (const TensorQuant& q : inputs)

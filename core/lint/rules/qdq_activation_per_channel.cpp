@@ -15,7 +15,18 @@ constexpr RuleInfo kInfo{
     "rejected when the engine is built.",
     "TensorRT NvInfer.h IQuantizeLayer (\"Activations cannot be quantized per-channel\"); onnx-tensorrt "
     "QuantDequantLinearHelper; TensorRT Developer Guide 8.x \"Use per-tensor quantization for activations\"; "
-    "TRT-INT8-RULES.md TRT-QDQ-ACT-PER-TENSOR"};
+    "TRT-INT8-RULES.md TRT-QDQ-ACT-PER-TENSOR; NVIDIA/TensorRT#4008 (SmoothQuant-style per-channel activation scales "
+    "reaching a MaxPool: \"Assertion numScales == mGlobRefs.scale.count() failed\")"};
+
+// A pooling or elementwise consumer of the per-channel tensor: where TensorRT's assertion of #4008 fires.
+const Node* poolingOrElementwiseConsumer(const Graph& graph, const Node& dequantize) {
+    static const std::set<std::string> ops = {
+        "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Add", "Mul", "Sub", "Div", "Concat"};
+    if (dequantize.outputs.empty() || dequantize.outputs[0] == kNoId) return nullptr;
+    for (NodeId c : graph.value(dequantize.outputs[0]).consumers)
+        if (ops.count(graph.node(c).opType) > 0) return &graph.node(c);
+    return nullptr;
+}
 
 class QdqActivationPerChannelRule final : public LintRule {
 public:
@@ -28,10 +39,17 @@ public:
             if (link.isWeight || !link.paramsKnown || !link.params.perChannel()) continue;
             if (!reported.insert(link.dequantize).second) continue;
             const std::string tensor = link.source == kNoId ? std::string("?") : graph.value(link.source).name;
+            const Node* pooling = poolingOrElementwiseConsumer(graph, graph.node(link.dequantize));
             findings.push_back(context.finding(
                 kInfo, graph.node(link.dequantize), Severity::Error,
                 lintText("activation '", tensor, "' is quantized per channel (", link.params.scales.size(),
-                         " scales on axis ", link.params.axis, "); TensorRT only takes one scale for activations"),
+                         " scales on axis ", link.params.axis, "); TensorRT only takes one scale for activations",
+                         pooling == nullptr
+                             ? std::string()
+                             : lintText(" and stops at ", pooling->opType, " '", pooling->name,
+                                        "' with \"Assertion numScales == mGlobRefs.scale.count() failed\" (per-channel "
+                                        "smoothing scales, as SmoothQuant writes them, must be folded into the "
+                                        "weights first)")),
                 "use a single scale for this tensor (the largest amax over its channels)"));
         }
     }

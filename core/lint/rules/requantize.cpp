@@ -1,11 +1,11 @@
 // trt-requantize: an INT8 tensor dequantized and quantized again to another scale, with only data movement between.
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
 #include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 
 namespace ql::rules {
 
@@ -21,14 +21,6 @@ constexpr RuleInfo kInfo{
     "Model Optimizer gives such tensors one shared scale.",
     "NVIDIA/TensorRT issues #4366, #4364, #4412 and NVIDIA/Model-Optimizer #207 (explicit Q/DQ slower than implicit "
     "INT8: DQ->Q requantize kernels); Model Optimizer int8.py concat_elimination; TRT11.md section 4"};
-
-// Ops that move or select INT8 values without arithmetic: TensorRT runs them in INT8 between a DQ and a Q.
-bool isDataMovement(const Node& node) {
-    static const std::set<std::string> ops = {"Reshape",  "Transpose", "Flatten", "Squeeze",      "Unsqueeze",
-                                              "Identity", "Slice",     "Split",   "Concat",       "MaxPool",
-                                              "Relu",     "Gather",    "Expand",  "SpaceToDepth", "DepthToSpace"};
-    return (node.domain.empty() || node.domain == "ai.onnx") && ops.count(node.opType) > 0;
-}
 
 std::optional<std::vector<float>> scalesOf(const Graph& graph, const Node& qdq) {
     if (qdq.inputs.size() < 2 || qdq.inputs[1] == kNoId) return std::nullopt;
@@ -63,7 +55,7 @@ void dequantizersOf(const LintContext& context, ValueId value, std::vector<std::
         out.push_back({p, std::move(between)});
         return;
     }
-    if (!isDataMovement(*p) || p->inputs.empty()) return;
+    if (!keepsValues(*p) || p->inputs.empty()) return;
     between.push_back(p->opType);
     if (isOp(*p, "Concat")) {
         for (ValueId in : p->inputs) dequantizersOf(context, in, between, out, depth + 1);
@@ -91,8 +83,8 @@ public:
             std::vector<Path> paths;
             dequantizersOf(context, q.inputs[0], {}, paths);
             for (const Path& path : paths) {
-                // DQ -> Concat -> Q is trt-concat-scales' finding.
-                if (path.between.size() == 1 && path.between.front() == "Concat") continue;
+                // Through a Concat: trt-concat-scales' finding.
+                if (std::find(path.between.begin(), path.between.end(), "Concat") != path.between.end()) continue;
                 const auto dqScales = scalesOf(graph, *path.dequantize);
                 if (!dqScales || dqScales->size() != qScales->size() || sameScales(*dqScales, *qScales)) continue;
                 const ValueId source = path.dequantize->inputs[0];

@@ -5,6 +5,7 @@
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
 #include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 
 namespace ql::rules {
 
@@ -37,8 +38,7 @@ std::optional<float> inputAmax(const LintContext& context, ValueId in) {
     if (p != nullptr && isOp(*p, "DequantizeLinear"))
         if (auto s = scalarScale(context.graph(), *p)) return *s * 127.0f;
     if (const CalibrationDiagnosis* calibration = context.calibration())
-        for (const TensorDiagnosis& t : calibration->tensors)
-            if (t.value == in) return std::max(std::fabs(t.min), std::fabs(t.max));
+        if (auto it = calibration->calibratedAmax.find(in); it != calibration->calibratedAmax.end()) return it->second;
     return std::nullopt;
 }
 
@@ -70,6 +70,10 @@ public:
                     ranges.emplace_back(in, *a);
                     shared = std::max(shared, *a);
                 }
+            if (ranges.size() < 2) {
+                checkUnmeasured(context, node, findings);
+                continue;
+            }
             for (const auto& [in, amax] : ranges) {
                 if (amax * kRangeRatio > shared) continue;
                 const float step = shared / 127.0f;
@@ -81,6 +85,28 @@ public:
                     "keep this Concat (and its output) in FP16, or scale its inputs to comparable ranges before it"));
             }
         }
+    }
+
+private:
+    // Without Q/DQ or a calibration the ranges are unknown, but a Concat of Sigmoid scores (0 to 1) with values no
+    // Sigmoid bounds (a YOLO decode's pixel boxes) is the trap itself: say so and ask for the ranges.
+    static void checkUnmeasured(const LintContext& context, const Node& node, std::vector<Finding>& findings) {
+        const Graph& graph = context.graph();
+        std::string scores, unbounded;
+        for (ValueId in : node.inputs) {
+            const Node* p = in == kNoId ? nullptr : computingProducer(graph, in);
+            if (p == nullptr) continue;
+            std::string& list = p->opType == "Sigmoid" ? scores : unbounded;
+            list += lintText(list.empty() ? "'" : ", '", graph.value(in).name, "'");
+        }
+        if (scores.empty() || unbounded.empty()) return;
+        findings.push_back(context.finding(
+            kInfo, node, Severity::Warning,
+            lintText("Sigmoid scores ", scores, " (0 to 1) are concatenated with ", unbounded,
+                     ", which no Sigmoid bounds (a detector's boxes in pixels?), under one INT8 scale: the scores "
+                     "keep only the levels the largest input leaves them (0 of 127 for boxes up to 640 px)"),
+            "keep this Concat in FP16 (QuantLens' default plan does for YOLO heads), or run lint --calib CALIB.json "
+            "to measure the ranges"));
     }
 };
 

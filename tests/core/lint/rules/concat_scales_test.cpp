@@ -29,6 +29,28 @@ TEST(ConcatScalesRuleTest, DifferentScalesAddRequantizes) {
     EXPECT_NE(f[0].message.find("0.1"), std::string::npos) << f[0].message;
 }
 
+// YOLO's SPPF in ONNX Runtime's layout: an input quantized before a MaxPool (TensorRT runs the pool in INT8 with that
+// scale) and the output quantized after a Reshape. Reported once, by this rule, not again as a requantize.
+TEST(ConcatScalesRuleTest, ScalesAreFollowedThroughMaxPoolAndReshape) {
+    test::ModelBuilder b;
+    b.input("a", DataType::Float, {1, 2, 4, 4});
+    b.input("c", DataType::Float, {1, 2, 4, 4});
+    b.initializer("shape", DataType::Int64, {2}, {1, 64});
+    b.node("MaxPool", {test::addQdq(b, "a", test::perTensor(0.1f))}, {"pooled"}, "pool")
+        .ints("kernel_shape", {3, 3})
+        .ints("pads", {1, 1, 1, 1});
+    b.node("Concat", {"pooled", test::addQdq(b, "c", test::perTensor(0.2f))}, {"cat"}, "concat").i("axis", 1);
+    b.node("Reshape", {"cat", "shape"}, {"flat"}, "flatten");
+    b.node("Relu", {test::addQdq(b, "flat", test::perTensor(0.2f))}, {"y"}, "relu");
+    b.output("y");
+    const auto model = b.load();
+    const auto f = test::findingsOf(*model, kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_NE(f[0].message.find("input scales 0.1 differ from the output scale 0.2"), std::string::npos)
+        << f[0].message;
+    EXPECT_TRUE(test::findingsOf(*model, "trt-requantize").empty());
+}
+
 TEST(ConcatScalesRuleTest, SharedScaleIsFine) {
     EXPECT_TRUE(test::findingsOf(*concat(0.2f, 0.2f, 0.2f), kRule).empty());
 }

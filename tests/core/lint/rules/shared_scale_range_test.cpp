@@ -48,5 +48,29 @@ TEST(SharedScaleRangeRuleTest, AFloatConcatIsQuiet) {
     EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
 }
 
+// A float model whose plan runs the output Concat in INT8 (every node INT8), no calibration: the ranges are unknown,
+// but Sigmoid scores concatenated with unbounded boxes are the YOLO trap.
+TEST(SharedScaleRangeRuleTest, ScoresConcatenatedWithUnboundedBoxesInAnInt8PlanAreWarnedWithoutRanges) {
+    test::ModelBuilder b;
+    b.input("boxes", DataType::Float, {1, 4, 8});
+    b.input("logits", DataType::Float, {1, 3, 8});
+    b.initializer("stride", {}, {8.0f});
+    b.node("Mul", {"boxes", "stride"}, {"pixels"}, "to_pixels");
+    b.node("Sigmoid", {"logits"}, {"scores"}, "scores");
+    b.node("Concat", {"pixels", "scores"}, {"y"}, "output_concat").i("axis", 1);
+    b.output("y");
+    const auto model = b.load();
+    const PrecisionPlan allInt8(model->graph(), Precision::Int8);
+    std::vector<Finding> f;
+    for (const Finding& finding : lint(model->graph(), allInt8, {}).findings)
+        if (finding.ruleId == kRule) f.push_back(finding);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].nodeName, "output_concat");
+    EXPECT_NE(f[0].message.find("Sigmoid scores 'scores' (0 to 1) are concatenated with 'pixels'"), std::string::npos)
+        << f[0].message;
+    // The default plan keeps that Concat (a graph output) out of INT8: quiet.
+    EXPECT_TRUE(test::findingsOf(*model, kRule).empty());
+}
+
 }  // namespace
 }  // namespace ql
