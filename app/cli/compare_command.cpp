@@ -1,8 +1,11 @@
 // quantlens-cli compare MODEL --calib CALIB.json --data DATA [--labels L.npy] [--plan PLAN.json]
 //                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10|11]
+//                       [--output-split NAME=BEGIN:END,... [--output-axis AXIS]]
 // Runs FP32 and the simulated precision plan (TensorRT's fallbacks applied) on the same samples and prints
 // the per-layer error, worst SQNR first, the output agreement / accuracy, and the calibration diagnosis (calib-*
 // findings, which say why a layer's error is high when its input's range is the cause; JSON: "calibration").
+// A detector's output that concatenates boxes and Sigmoid scores is also compared per group (detected, or named
+// by --output-split; JSON: "output_groups"): one SQNR over pixels and probabilities hides the scores.
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -30,6 +33,8 @@ struct CompareCliOptions {
     std::string plan;
     std::string mode = "accumulated";
     std::string trt = "10";
+    std::string outputSplit;
+    int64_t outputAxis = 1;
     int64_t samples = 0;
     int64_t batch = 8;
     int threads = 1;
@@ -51,6 +56,11 @@ void printTable(const Graph& graph, const AnalysisReport& report) {
                     precisionName(l.precision), format("%.2f", l.metrics.sqnrDb).c_str(), l.metrics.cosine,
                     l.metrics.mse, l.metrics.maxAbs, graph.value(l.output).name.c_str());
     }
+    for (const OutputGroupError& g : report.outputGroups)
+        std::printf("output channels %s [%lld, %lld) on axis %lld: sqnr %s dB, cosine %.6f, max_abs %.4e\n",
+                    g.group.name.c_str(), static_cast<long long>(g.group.begin), static_cast<long long>(g.group.end),
+                    static_cast<long long>(g.group.axis), format("%.2f", g.metrics.sqnrDb).c_str(), g.metrics.cosine,
+                    g.metrics.maxAbs);
     const OutputAgreement& o = report.outputs;
     if (o.samples == 0) return;
     std::printf("top-1 agreement: %.2f%% of %lld samples\n", 100.0 * o.top1Agreement,
@@ -85,6 +95,14 @@ int runCompare(const CompareCliOptions& options) {
                              .batchSize = options.batch,
                              .threads = options.threads,
                              .labels = {}};
+    if (!options.outputSplit.empty()) {
+        auto groups = parseOutputGroups(options.outputSplit, options.outputAxis);
+        if (!groups) return failWith(groups.status());
+        if (Status checked = checkOutputGroups(graph, *groups); !checked) return failWith(checked);
+        analysis.outputGroups = std::move(groups).value();
+    } else {
+        analysis.outputGroups = detectDetectorOutputGroups(graph);
+    }
     if (!options.labels.empty()) {
         auto labels = readLabels(options.labels, (*data)->sampleCount());
         if (!labels) return failWith(labels.status());
@@ -118,6 +136,10 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--mode", options->mode, "accumulated (whole plan, default) or isolated (one layer at a time)");
     cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6, 10 or 11");
+    cmd->add_option("--output-split", options->outputSplit,
+                    "Compare channel groups of the first output apart, e.g. boxes=0:4,scores=4:84 (default: "
+                    "detected for a detector's box/score Concat)");
+    cmd->add_option("--output-axis", options->outputAxis, "The axis --output-split counts channels on (default 1)");
     cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")

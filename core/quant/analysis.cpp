@@ -209,6 +209,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
     AgreementCounter agreement;
     OutputPairSampler outputPairs(options.outputPairCap);
+    OutputGroupAccumulator outputGroups(options.outputGroups);
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled();
         const int64_t count = std::min(batch.size, usable - first);
@@ -227,6 +228,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
         if (!fp32.empty()) {
             agreement.add(fp32[0].second, quant[0].second, first, count, options.labels);
             outputPairs.add(fp32[0].second, quant[0].second);
+            outputGroups.add(fp32[0].second, quant[0].second);
         }
         if (progress) progress(first + count, usable);
     }
@@ -236,6 +238,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     report.layers = rankLayers(graph, plan, errors, seen);
     report.outputs = agreement.result(!options.labels.empty());
     report.outputPairs = outputPairs.take();
+    report.outputGroups = outputGroups.result();
     return report;
 }
 

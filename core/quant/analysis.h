@@ -15,6 +15,7 @@
 
 #include "core/quant/calibration.h"
 #include "core/quant/error_metrics.h"
+#include "core/quant/output_groups.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -53,6 +54,8 @@ struct AnalysisReport {
     // At most AnalysisOptions::outputPairCap elements of the first output (whole plan), a uniform sample of
     // all of them (seeded, so the same run gives the same pairs), for an FP32-vs-quantized scatter plot.
     std::vector<OutputPair> outputPairs;
+    // The error of each channel group of the first output (AnalysisOptions::outputGroups), whole plan.
+    std::vector<OutputGroupError> outputGroups;
 };
 
 struct AnalysisOptions {
@@ -60,8 +63,9 @@ struct AnalysisOptions {
     int64_t maxSamples = 0;  // 0: all samples
     int64_t batchSize = 8;   // used when the model's batch axis is not fixed
     int threads = 1;
-    std::vector<int64_t> labels;  // one class per sample, or empty
-    size_t outputPairCap = 0;     // AnalysisReport::outputPairs to keep; 0: none
+    std::vector<int64_t> labels;                        // one class per sample, or empty
+    size_t outputPairCap = 0;                           // AnalysisReport::outputPairs to keep; 0: none
+    std::vector<OutputChannelGroup> outputGroups = {};  // e.g. a detector's boxes and scores; empty: none
 };
 
 Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPlan& plan,

@@ -70,8 +70,22 @@ nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) 
             outputs["accuracy_delta"] = report.outputs.accuracyQuant - report.outputs.accuracyFp32;
         }
     }
-    return {
+    nlohmann::json json = {
         {"mode", analysisModeName(report.mode)}, {"samples", report.samples}, {"layers", layers}, {"outputs", outputs}};
+    if (!report.outputGroups.empty()) {
+        nlohmann::json groups = nlohmann::json::array();
+        for (const OutputGroupError& g : report.outputGroups)
+            groups.push_back({{"name", g.group.name},
+                              {"axis", g.group.axis},
+                              {"begin", g.group.begin},
+                              {"end", g.group.end},
+                              {"sqnr_db", finiteOrNull(g.metrics.sqnrDb)},
+                              {"cosine", g.metrics.cosine},
+                              {"mse", g.metrics.mse},
+                              {"max_abs", g.metrics.maxAbs}});
+        json["output_groups"] = groups;
+    }
+    return json;
 }
 
 Result<AnalysisReport> analysisFromJson(const Graph& graph, const nlohmann::json& json, const std::string& label) {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <string_view>
 
+#include "core/model/attention_pattern.h"
 #include "core/model/fp16_form.h"
+#include "core/model/op_roles.h"
 
 namespace ql {
 namespace {
@@ -35,9 +38,13 @@ bool isFloat(DataType d) {
            d == DataType::Undefined;
 }
 
+// Weighted layers the placement keeps in float, with the note that says why.
+using FloatLayers = std::map<NodeId, const char*>;
+
 class Placement {
 public:
-    explicit Placement(const Graph& graph) : mGraph(graph), mInt8(graph.nodes().size(), false) {}
+    Placement(const Graph& graph, const FloatLayers& floatLayers)
+        : mGraph(graph), mFloat(floatLayers), mInt8(graph.nodes().size(), false) {}
 
     // Pass-through nodes depend on their consumers and consumers on their producers, so chains of them
     // (Reshape -> Transpose) need the greatest fixed point: a forward pass that ignores the consumers
@@ -46,7 +53,7 @@ public:
         for (const Node& n : mGraph.nodes()) {
             const Role role = roleOf(n);
             mInt8[static_cast<size_t>(n.id)] =
-                role == Role::Weighted || (role != Role::Other && decide(n, role, false));
+                role == Role::Weighted ? mFloat.count(n.id) == 0 : role != Role::Other && decide(n, role, false);
         }
         for (bool changed = true; changed;) {
             changed = false;
@@ -128,15 +135,11 @@ private:
     }
 
     const Graph& mGraph;
+    const FloatLayers& mFloat;
     std::vector<bool> mInt8;
 };
 
-// YOLO-style detector heads (TRT11.md §5). Ops that only move values between a head's convs and its outputs.
-bool movesData(const Node& node) {
-    constexpr std::array<std::string_view, 9> ops = {"Reshape", "Transpose", "Slice",     "Split",   "Concat",
-                                                     "Flatten", "Squeeze",   "Unsqueeze", "Identity"};
-    return std::find(ops.begin(), ops.end(), node.opType) != ops.end();
-}
+// YOLO-style detector heads (TRT11.md §5).
 
 // The nodes reached from `node`'s outputs through data movement only (the first non-moving node of each path).
 template <typename Visit>
@@ -169,13 +172,8 @@ bool reachesOutput(const Graph& graph, const Node& node, int depth = 0) {
 // YOLOv8's DFL: a Conv over a Softmax's probabilities (the expected distance over the bins).
 bool isDfl(const Graph& graph, const Node& node) {
     if (node.opType != "Conv" || node.inputs.empty() || node.inputs[0] == kNoId) return false;
-    for (NodeId p = graph.value(node.inputs[0]).producer; p != kNoId;) {
-        const Node& producer = graph.node(p);
-        if (producer.opType == "Softmax") return true;
-        if (!movesData(producer) || producer.inputs.empty() || producer.inputs[0] == kNoId) return false;
-        p = graph.value(producer.inputs[0]).producer;
-    }
-    return false;
+    const Node* p = computingProducer(graph, node.inputs[0]);
+    return p != nullptr && p->opType == "Softmax";
 }
 
 // A head's final conv: its output reaches, through data movement, the DFL's Softmax or the class scores' Sigmoid
@@ -198,15 +196,29 @@ constexpr const char* kHeadNote =
     "does (TRT11.md §5)";
 
 // Detector heads in float: only in a model that has a DFL, so classifiers and segmenters keep their last layers.
-void keepDetectorHeadsInFloat(const Graph& graph, PrecisionPlan& plan) {
+void keepDetectorHeadsInFloat(const Graph& graph, FloatLayers& floatLayers) {
     const auto& nodes = graph.nodes();
     if (std::none_of(nodes.begin(), nodes.end(), [&](const Node& n) { return isDfl(graph, n); })) return;
     for (const Node& node : nodes) {
-        if (roleOf(node) != Role::Weighted || plan.requested(node.id) != Precision::Int8) continue;
+        if (roleOf(node) != Role::Weighted) continue;
         if (isDfl(graph, node))
-            plan.setRequested(node.id, Precision::Fp16, kDflNote);
+            floatLayers.emplace(node.id, kDflNote);
         else if (isHeadOutputConv(graph, node))
-            plan.setRequested(node.id, Precision::Fp16, kHeadNote);
+            floatLayers.emplace(node.id, kHeadNote);
+    }
+}
+
+constexpr int64_t kMaxInt8AttentionLength = 512;
+constexpr const char* kLongAttentionNote =
+    "attention over more than 512 tokens: TensorRT's INT8 MHA kernel stops at 512 and NVIDIA's Model Optimizer "
+    "keeps such attention in float (trt-int8-attention-shape)";
+
+// Both batched MatMuls of attention longer than TensorRT's INT8 MHA kernel takes stay in float, as ModelOpt does.
+void keepLongAttentionInFloat(const Graph& graph, FloatLayers& floatLayers) {
+    for (const AttentionPattern& p : findAttentionPatterns(graph)) {
+        if (p.context == kNoId || std::max(p.queryLength, p.keyLength) <= kMaxInt8AttentionLength) continue;
+        floatLayers.emplace(p.scores, kLongAttentionNote);
+        floatLayers.emplace(p.context, kLongAttentionNote);
     }
 }
 
@@ -224,17 +236,22 @@ bool carriesFloat16(const Graph& graph) {
 }  // namespace
 
 PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
+    FloatLayers floatLayers;
+    keepDetectorHeadsInFloat(graph, floatLayers);
+    keepLongAttentionInFloat(graph, floatLayers);
     PrecisionPlan plan(graph, Precision::Fp32);
-    const std::vector<bool> int8 = Placement(graph).run();
+    const std::vector<bool> int8 = Placement(graph, floatLayers).run();
     const bool typed = carriesFloat16(graph);
     for (const Node& node : graph.nodes()) {
+        const auto note = floatLayers.find(node.id);
         if (int8[static_cast<size_t>(node.id)]) {
             plan.setRequested(node.id, Precision::Int8);
+        } else if (note != floatLayers.end()) {
+            plan.setRequested(node.id, Precision::Fp16, note->second);
         } else if (typed ? writesFloat16(graph, node) : computesFloat(graph, node)) {
             plan.setRequested(node.id, Precision::Fp16);
         }
     }
-    keepDetectorHeadsInFloat(graph, plan);
     return plan;
 }
 

@@ -18,6 +18,14 @@
 //               output), so no extra reformat is needed.
 // Float inputs are the inputs whose type is floating point (or unknown) and which are not initializers,
 // so shape and index inputs do not count. The rules run to a fixed point.
+// Weighted layers kept in float (FP16, with the reason as the plan's placement note), decided before the rules run
+// so their neighbours follow:
+//   detectors   in a model with a YOLO DFL (a Conv over a Softmax's probabilities): the DFL and the head's final
+//               convs (Ultralytics' and NVIDIA's recipes, TRT11.md §5);
+//   attention   both batched MatMuls of attention (attention_pattern.h) over more than 512 tokens (TensorRT's INT8
+//               MHA limit; Model Optimizer drops their Q/DQ). Shorter attention is INT8 on both MatMuls, as the
+//               fused INT8 MHA kernel wants; LayerNormalization, GELU and Softmax compute in float (FP16); the
+//               residual Add after an INT8 projection is INT8, so the export quantizes its skip input (#3243).
 #include "core/quant/precision_plan.h"
 
 namespace ql {

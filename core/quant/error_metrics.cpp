@@ -20,8 +20,11 @@ std::vector<int64_t> topClasses(const Tensor& output) {
 
 void ErrorAccumulator::add(const Tensor& reference, const Tensor& quantized) {
     if (reference.shape() != quantized.shape()) return;
-    const std::vector<float> r = reference.toFloats();
-    const std::vector<float> q = quantized.toFloats();
+    add(reference.toFloats(), quantized.toFloats());
+}
+
+void ErrorAccumulator::add(std::span<const float> r, std::span<const float> q) {
+    if (r.size() != q.size()) return;
     for (size_t i = 0; i < r.size(); ++i) {
         if (!std::isfinite(r[i]) || !std::isfinite(q[i])) continue;
         const double a = r[i], b = q[i], e = a - b;

@@ -2,6 +2,7 @@
 // How far a quantized tensor is from its FP32 reference, accumulated over batches (in double, in element
 // order, so the same data always gives the same numbers).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/exec/tensor.h"
@@ -24,6 +25,8 @@ class ErrorAccumulator {
 public:
     // Both tensors are read as float; a shape mismatch is ignored (the pair is skipped).
     void add(const Tensor& reference, const Tensor& quantized);
+    // Element pairs in the same order; a size mismatch is ignored.
+    void add(std::span<const float> reference, std::span<const float> quantized);
     ErrorMetrics metrics() const;
 
 private:

@@ -193,11 +193,19 @@ private:
         return Status::ok();
     }
 
-    // A BatchNormalization the export folds into its layer counts as that layer.
+    // A BatchNormalization the export folds into its layer counts as that layer; so does the bias Add exporters write
+    // after a MatMul (Linear on a 3-D input: MatMul + Add(bias)), which TensorRT fuses into it.
     NodeId layerOf(ValueId v) const {
         const NodeId producer = v == kNoId ? kNoId : mGraph.value(v).producer;
         if (producer == kNoId) return kNoId;
-        const NodeId folding = layerFoldingBatchNorm(mGraph, mGraph.node(producer));
+        const Node& node = mGraph.node(producer);
+        if (node.opType == "Add" && node.inputs.size() == 2 && constant(node.inputs[0]) != constant(node.inputs[1])) {
+            const ValueId data = constant(node.inputs[0]) ? node.inputs[1] : node.inputs[0];
+            const NodeId layer = mGraph.value(data).producer;
+            if (layer != kNoId && mGraph.node(layer).opType == "MatMul" && mGraph.value(data).consumers.size() == 1)
+                return layer;
+        }
+        const NodeId folding = layerFoldingBatchNorm(mGraph, node);
         return folding != kNoId ? folding : producer;
     }
 

@@ -159,6 +159,43 @@ TEST(DefaultPlacement, TheTrainedDetectorKeepsItsDflAndHeadOutputsInFloat) {
     EXPECT_EQ(int8Convs, 14);
 }
 
+// q x kT -> scale -> Softmax -> x v over `tokens` tokens: attention as exporters write it.
+std::unique_ptr<Model> attentionOver(int64_t tokens) {
+    ModelBuilder b(17);
+    b.input("q", DataType::Float, {1, 2, tokens, 32});
+    b.input("kT", DataType::Float, {1, 2, 32, tokens});
+    b.input("v", DataType::Float, {1, 2, tokens, 32});
+    b.initializer("scale", {}, {0.177f});
+    b.node("MatMul", {"q", "kT"}, {"scores"}, "qk");
+    b.node("Mul", {"scores", "scale"}, {"scaled"}, "scale_scores");
+    b.node("Softmax", {"scaled"}, {"probs"}, "softmax").i("axis", -1);
+    b.node("MatMul", {"probs", "v"}, {"context"}, "pv");
+    b.node("Transpose", {"context"}, {"y"}, "heads_back").ints("perm", {0, 2, 1, 3});
+    b.output("y");
+    return b.load();
+}
+
+// NVIDIA's placement: both batched MatMuls INT8 (the fused INT8 MHA kernel wants Q/DQ on both), the Softmax in float;
+// beyond 512 tokens, where that kernel stops, both in float with the reason.
+TEST(DefaultPlacement, AttentionIsInt8UpTo512TokensAndFloatBeyond) {
+    auto shortModel = attentionOver(128);
+    const Graph& s = shortModel->graph();
+    const PrecisionPlan shortPlan = defaultPrecisionPlan(s);
+    EXPECT_EQ(requestedOf(s, shortPlan, "qk"), Precision::Int8);
+    EXPECT_EQ(requestedOf(s, shortPlan, "pv"), Precision::Int8);
+    EXPECT_EQ(requestedOf(s, shortPlan, "softmax"), Precision::Fp16);
+    EXPECT_TRUE(shortPlan.placementNote(*s.findNode("qk")).empty());
+
+    auto longModel = attentionOver(1024);
+    const Graph& l = longModel->graph();
+    const PrecisionPlan longPlan = defaultPrecisionPlan(l);
+    for (const char* bmm : {"qk", "pv"}) {
+        EXPECT_EQ(requestedOf(l, longPlan, bmm), Precision::Fp16) << bmm;
+        EXPECT_NE(longPlan.placementNote(*l.findNode(bmm)).find("more than 512 tokens"), std::string::npos) << bmm;
+    }
+    EXPECT_EQ(requestedOf(l, longPlan, "heads_back"), Precision::Fp16);  // follows its FP16 producer
+}
+
 TEST(DefaultPlacement, AModelCarryingFloat16KeepsItsOwnTypes) {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 8});
