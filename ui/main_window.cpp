@@ -29,6 +29,9 @@
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
+#include "ui/engine/engine_controller.h"
+#include "ui/engine/engine_files.h"
+#include "ui/engine/engine_panel.h"
 #include "ui/graph/graph_view.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
@@ -89,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     createTrtTargetActions();
     createPlotDocks();
     createProjectActions();
+    createEngineActions();
     createLogDock();
     arrangeDocks();
     addPanelsMenu();
@@ -307,6 +311,29 @@ void MainWindow::createProjectActions() {
     connect(this, &MainWindow::modelOpened, mProject, &ProjectController::addRecentFile);
 }
 
+// File > Import Engine Report..., View > Color Nodes By, the "TensorRT Engine" dock (tabbed with the findings;
+// a click selects the node) and the import's strip in the status bar.
+void MainWindow::createEngineActions() {
+    mEngine = new EngineController(mDocument, mGraphView, this);
+    if (QMenu* file = menuBar()->findChild<QMenu*>(QStringLiteral("FileMenu")))
+        file->insertAction(file->actions().value(1), mEngine->importAction());
+    if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
+    statusBar()->addPermanentWidget(mEngine->statusWidget());
+    auto* dock = new QDockWidget(tr("TensorRT Engine"), this);
+    dock->setObjectName(QStringLiteral("EngineDock"));
+    mEnginePanel = new EnginePanel(mDocument, dock);
+    dock->setWidget(mEnginePanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);  // arrangeDocks() tabs it with the findings
+    connect(mEnginePanel, &EnginePanel::nodeSelected, mGraphView, &GraphView::selectNode);
+    connect(mEngine, &EngineController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(mEngine, &EngineController::importFinished, dock, [dock](bool ok) {
+        if (!ok) return;
+        dock->show();
+        dock->raise();
+    });
+}
+
 void MainWindow::createLogDock() {
     auto* dock = new QDockWidget(tr("Log"), this);
     dock->setObjectName(QStringLiteral("LogDock"));
@@ -351,10 +378,12 @@ void MainWindow::arrangeDocks() {
     for (const char* name : {"NodesDock", "DiagnosticsDock", "LogDock"})
         if (QDockWidget* d = dock(name)) tabifyDockWidget(precision, d);
     if (QDockWidget* scatter = dock("OutputScatterDock")) tabifyDockWidget(layers, scatter);
+    if (QDockWidget* engine = dock("EngineDock")) tabifyDockWidget(findings, engine);
     for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
     precision->raise();
     layers->raise();
-    resizeDocks({findings, properties}, {170, 430}, Qt::Vertical);  // properties: tree + histogram
+    findings->raise();
+    resizeDocks({findings, properties}, {240, 360}, Qt::Vertical);  // properties: tree + histogram
     resizeDocks({findings}, {400}, Qt::Horizontal);
     resizeDocks({precision}, {270}, Qt::Vertical);
     resizeDocks({precision, histogram, layers}, {560, 360, 360}, Qt::Horizontal);
@@ -428,6 +457,7 @@ void MainWindow::loadFinished() {
     }
     mDocument->replaceModel(*outcome);
     mNodeTable->resizeColumnsToContents();
+    if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));
     emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);
 }
 
@@ -512,12 +542,19 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (!onnxPathFromMime(event->mimeData()).isEmpty() || !dataPathFromMime(event->mimeData()).isEmpty())
+    if (!onnxPathFromMime(event->mimeData()).isEmpty() || !dataPathFromMime(event->mimeData()).isEmpty() ||
+        (mDocument->model() && !jsonPathsFromMime(event->mimeData()).isEmpty()))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = onnxPathFromMime(event->mimeData());
+    if (const QStringList engineFiles = jsonPathsFromMime(event->mimeData());
+        path.isEmpty() && !engineFiles.isEmpty()) {
+        // trtexec's layer information and profile: what TensorRT built from the open model.
+        if (mEngine->importFiles(engineFiles)) event->acceptProposedAction();
+        return;
+    }
     if (path.isEmpty()) {
         // A .npy/.npz file or a folder: calibration data for the open model.
         const QString data = dataPathFromMime(event->mimeData());

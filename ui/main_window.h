@@ -29,6 +29,8 @@ class LayerErrorPlot;
 class OutputScatterPlot;
 class ProjectController;
 class TrtTargetController;
+class EngineController;
+class EnginePanel;
 struct LoadedModel;
 
 class MainWindow : public QMainWindow {
@@ -43,6 +45,7 @@ public:
     bool isLoading() const;
     ProjectController* project() const { return mProject; }
     TrtTargetController* trtTarget() const { return mTrtTarget; }
+    EngineController* engine() const { return mEngine; }
     // Appends a time-stamped line to the Log dock.
     void log(const QString& text);
 
@@ -63,6 +66,7 @@ private:
     void createTrtTargetActions();
     void createPlotDocks();
     void createProjectActions();
+    void createEngineActions();
     void createLogDock();
     void arrangeDocks();
     void addPanelsMenu();
@@ -92,6 +96,8 @@ private:
     OutputScatterPlot* mOutputScatterPlot = nullptr;
     ProjectController* mProject = nullptr;
     TrtTargetController* mTrtTarget = nullptr;
+    EngineController* mEngine = nullptr;
+    EnginePanel* mEnginePanel = nullptr;
     QPlainTextEdit* mLog = nullptr;
     QLineEdit* mSearchEdit;
     QLabel* mStatusLabel;
@@ -101,7 +107,7 @@ private:
     QString mCoverageText;
 };
 
-// The path of a .onnx file among dropped URLs, or empty.
+// The path of a .onnx (or .qlproj) file among dropped URLs, or empty. Dropped .json files are engine reports.
 QString onnxPathFromMime(const QMimeData* mime);
 
 }  // namespace ql::ui

@@ -4,6 +4,7 @@
 
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"
+#include "ui/engine/engine_run.h"
 #include "ui/plan_edit_command.h"
 
 namespace ql::ui {
@@ -47,6 +48,7 @@ bool sameTarget(const TrtTarget& a, const TrtTarget& b) {
 }  // namespace
 
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent), mUndoStack(new QUndoStack(this)) {
+    connect(this, &ModelDocument::lintChanged, this, &ModelDocument::replanEngine);  // after every plan change
     connect(mUndoStack, &QUndoStack::cleanChanged, this, [this] {
         const bool modified = isModified();
         if (modified != mLastModified) emit modifiedChanged(mLastModified = modified);
@@ -108,6 +110,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mIsolated = loaded.isolated;
     mAnalysisPlan = loaded.plan;  // a project's analyses measured its plan
     mTuneReport.reset();
+    mEngine = loaded.model ? loaded.engine : nullptr;  // a report describes one model
     mDiagnosis.reset();
     if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
@@ -122,6 +125,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit calibrationChanged();
     emit analysisChanged();
     emit tuneReportChanged();
+    emit engineChanged();
 }
 
 void ModelDocument::setTrtTarget(TrtTarget target) {
@@ -250,6 +254,19 @@ bool ModelDocument::isAnalysisStale() const {
 void ModelDocument::setTuneReport(std::shared_ptr<const TuneReport> report) {
     mTuneReport = std::move(report);
     emit tuneReportChanged();
+}
+
+void ModelDocument::setEngineRun(std::shared_ptr<const EngineRun> run) {
+    mEngine = std::move(run);
+    setResultsModified(true);  // its files are saved in the project
+    emit engineChanged();
+}
+
+void ModelDocument::replanEngine() {
+    if (!mEngine || !mModel) return;
+    const Graph& graph = mModel->graph();
+    mEngine = replanEngineRun(*mEngine, graph, plannedFromPlan(graph, mPlan, mLint));
+    emit engineChanged();
 }
 
 bool ModelDocument::isModified() const {

@@ -34,6 +34,7 @@ class QUndoStack;
 namespace ql::ui {
 
 struct PlanEdit;
+struct EngineRun;
 
 // What a background load produces: the model with its default plan and lint report, or an error.
 struct LoadedModel {
@@ -48,6 +49,8 @@ struct LoadedModel {
     std::shared_ptr<const CalibrationResult> calibration;
     std::shared_ptr<const AnalysisReport> accumulated, isolated;
     nlohmann::json dataSettings;  // the calibration dialog's last settings (data paths, preprocessing, method)
+    std::shared_ptr<const EngineRun> engine;  // the project's engine report, read again with it
+    QString engineError;                      // why the project's engine report could not be read again
 };
 
 class ModelDocument : public QObject {
@@ -112,6 +115,12 @@ public:
     std::shared_ptr<const TuneReport> tuneReport() const { return mTuneReport; }
     void setTuneReport(std::shared_ptr<const TuneReport> report);
 
+    // What TensorRT built (File > Import Engine Report...); null when none. It describes the current model only:
+    // a new model drops it. Its mismatches follow the plan: every plan, target or calibration change recomputes
+    // them against the new effective precisions (engineChanged() follows lintChanged()).
+    std::shared_ptr<const EngineRun> engineRun() const { return mEngine; }
+    void setEngineRun(std::shared_ptr<const EngineRun> run);
+
     // The project file this document was opened from or saved to; empty for a bare model.
     QString projectPath() const { return mProjectPath; }
     void setProjectPath(const QString& path) { mProjectPath = path; }
@@ -136,10 +145,12 @@ signals:
     void calibrationChanged();
     void analysisChanged();
     void tuneReportChanged();
+    void engineChanged();
     void modifiedChanged(bool modified);
 
 private:
     void relint();
+    void replanEngine();
     void setResultsModified(bool modified);
     void pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text);
 
@@ -153,6 +164,7 @@ private:
     std::optional<PrecisionPlan> mAnalysisPlan;  // the plan the analyses measured
     std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
     std::shared_ptr<const TuneReport> mTuneReport;
+    std::shared_ptr<const EngineRun> mEngine;
     QString mProjectPath;
     nlohmann::json mDataSettings = nlohmann::json::object();
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)

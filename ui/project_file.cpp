@@ -9,6 +9,7 @@
 #include "core/common/json_util.h"
 #include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
+#include "ui/engine/engine_run.h"
 
 namespace ql::ui {
 namespace {
@@ -24,15 +25,53 @@ nlohmann::json analysesJson(const ModelDocument& document, const Graph& graph) {
     return analyses;
 }
 
-// The model the project names: relative to the project's folder first, then the absolute path saved beside it.
-QString resolveModelPath(const nlohmann::json& project, const QString& projectPath) {
+// A file the project names (`key`, e.g. "model"): relative to the project's folder first, then the absolute path
+// saved beside it (`key` + "_absolute").
+QString resolvePath(const nlohmann::json& project, const std::string& key, const QString& projectPath) {
+    if (!project.is_object()) return {};
     const QDir folder = QFileInfo(projectPath).absoluteDir();
-    const QString relative = QString::fromStdString(project.value("model", ""));
+    const QString relative = QString::fromStdString(project.value(key, ""));
     if (!relative.isEmpty() && QFileInfo::exists(folder.absoluteFilePath(relative)))
         return QDir::cleanPath(folder.absoluteFilePath(relative));
-    const QString absolute = QString::fromStdString(project.value("model_absolute", ""));
+    const QString absolute = QString::fromStdString(project.value(key + "_absolute", ""));
     if (!absolute.isEmpty() && QFileInfo::exists(absolute)) return absolute;
     return {};
+}
+
+QString resolveModelPath(const nlohmann::json& project, const QString& projectPath) {
+    return resolvePath(project, "model", projectPath);
+}
+
+// `key` and `key`_absolute for `file`, as the model is saved.
+void addPath(nlohmann::json& object, const std::string& key, const QString& file, const QString& projectPath) {
+    const QString absolute = QFileInfo(file).absoluteFilePath();
+    object[key] = QFileInfo(projectPath).absoluteDir().relativeFilePath(absolute).toStdString();
+    object[key + "_absolute"] = absolute.toStdString();
+}
+
+nlohmann::json engineJson(const EngineRun& engine, const QString& projectPath) {
+    nlohmann::json json = nlohmann::json::object();
+    addPath(json, "layers", engine.layersPath, projectPath);
+    if (!engine.profilePath.isEmpty()) addPath(json, "profile", engine.profilePath, projectPath);
+    return json;
+}
+
+// The engine report the project names, read again for the loaded model and plan.
+void restoreEngine(const nlohmann::json& project, const QString& projectPath, LoadedModel& loaded) {
+    const auto engine = project.find("engine");
+    if (engine == project.end() || !engine->is_object()) return;
+    const QString layers = resolvePath(*engine, "layers", projectPath);
+    if (layers.isEmpty()) {
+        loaded.engineError = QObject::tr("%1: the engine report '%2' was not found; import it again.")
+                                 .arg(projectPath, QString::fromStdString(engine->value("layers", "")));
+        return;
+    }
+    QStringList paths{layers};
+    if (const QString profile = resolvePath(*engine, "profile", projectPath); !profile.isEmpty()) paths << profile;
+    const EngineLoad load =
+        loadEngineRun(paths, loaded.model, plannedFromPlan(loaded.model->graph(), loaded.plan, loaded.lint));
+    loaded.engine = load.run;
+    loaded.engineError = load.error;
 }
 
 Result<nlohmann::json> readProjectJson(const std::string& path) {
@@ -113,6 +152,7 @@ Status saveProject(const ModelDocument& document, const QString& path) {
     if (const auto calibration = document.calibration())
         project["calibration"] = calibrationToJson(graph, *calibration);
     if (nlohmann::json analyses = analysesJson(document, graph); !analyses.empty()) project["analysis"] = analyses;
+    if (const auto engine = document.engineRun()) project["engine"] = engineJson(*engine, path);
     return writeFileAtomically(path.toStdString(), dumpJson(project) + "\n");
 }
 
@@ -145,6 +185,7 @@ std::shared_ptr<LoadedModel> loadProject(const QString& path) {
         return loaded;
     }
     ModelDocument::decidePrecisions(*loaded, target);  // again: the project's plan, and its calibration's guard
+    restoreEngine(*project, path, *loaded);
     loaded->projectPath = QFileInfo(path).absoluteFilePath();
     return loaded;
 }

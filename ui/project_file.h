@@ -11,7 +11,11 @@
 //     "data": { ...calibration dialog settings... },
 //     "calibration": { ...CALIB.json (docs/calibration-schema.md)... },          optional
 //     "analysis": { "accumulated": { ... }, "isolated": { ... } }                optional (analysis_file.h)
+//     "engine": { "layers": "...", "layers_absolute": "...",                     optional: the engine report's
+//                 "profile": "...", "profile_absolute": "..." }                  files, read again on load
 //   }
+// Projects without "engine" load as before; an engine report that cannot be read again (moved, edited) leaves
+// the project loaded without it and says why in LoadedModel::engineError.
 #include <QString>
 #include <memory>
 

@@ -13,5 +13,6 @@ void addCalibrateCommand(CLI::App& app, int& exitCode);
 void addCompareCommand(CLI::App& app, int& exitCode);
 void addQuantizeCommand(CLI::App& app, int& exitCode);
 void addTuneCommand(CLI::App& app, int& exitCode);
+void addEngineCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     ql::cli::addCompareCommand(app, exitCode);
     ql::cli::addQuantizeCommand(app, exitCode);
     ql::cli::addTuneCommand(app, exitCode);
+    ql::cli::addEngineCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

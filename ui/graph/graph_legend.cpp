@@ -22,23 +22,50 @@ GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent) {
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     setFont(small);
-    // What matters most first: the precision outlines and badges, then the op families.
+    rebuild({}, {});
+    fitToWidth(1200);
+}
+
+void GraphLegend::setFillKeys(const QString& title, const QVector<FillKey>& keys) {
+    rebuild(title, keys);
+    fitToWidth(width());
+}
+
+// What matters most first: the fills when they show the engine, the plan's precision outlines and badges, then
+// the op families (when the fills are theirs).
+void GraphLegend::rebuild(const QString& title, const QVector<FillKey>& keys) {
+    mEntries.clear();
+    if (!keys.isEmpty()) {
+        addEntry(Shape::Text, {}, {}, 0, title);
+        for (const FillKey& key : keys) addEntry(Shape::Box, key.color, key.color.darker(160), 1, key.label);
+        addEntry(Shape::Ring, Qt::transparent, mismatchColor(), 2, tr("differs from plan"));
+        addEntry(Shape::Text, {}, {}, 0, tr("Outline: planned"));
+    }
     for (Precision precision : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         addEntry(Shape::Box, QColor(0x56616b), precisionColor(precision), 2.5, precisionLabel(precision));
     addEntry(Shape::Box, quantBadgeColor(), Qt::black, 1, tr("Q/DQ-fed"));
     for (Severity severity : {Severity::Error, Severity::Warning})
         addEntry(Shape::Dot, severityColor(severity), Qt::white, 1,
                  tr("lint %1").arg(QString::fromLatin1(severityName(severity))));
+    if (!keys.isEmpty()) return;
     for (int i = 0; i < kOpFamilyCount; ++i) {
         const auto family = static_cast<OpFamily>(i);
         addEntry(Shape::Box, opFamilyColor(family), opFamilyColor(family).darker(160), 1, opFamilyName(family));
     }
-    fitToWidth(1200);
+}
+
+QStringList GraphLegend::labels() const {
+    QStringList labels;
+    for (const Entry& entry : mEntries) labels << entry.label;
+    return labels;
 }
 
 void GraphLegend::addEntry(Shape shape, const QColor& fill, const QColor& outline, double outlineWidth,
                            const QString& label) {
-    const int width = kSwatchWidth + 4 + QFontMetrics(font()).horizontalAdvance(label);
+    const int swatch = shape == Shape::Text ? -4 : kSwatchWidth;
+    QFont labelFont = font();
+    labelFont.setBold(shape == Shape::Text);
+    const int width = swatch + 4 + QFontMetrics(labelFont).horizontalAdvance(label);
     mEntries.append({shape, fill, outline, outlineWidth, label, width});
 }
 
@@ -76,15 +103,20 @@ void GraphLegend::paintEvent(QPaintEvent*) {
             x = kPad;
             y += kRow;
         }
-        painter.setPen(QPen(entry.outline, entry.outlineWidth));
-        painter.setBrush(entry.fill);
         const double top = y + (kRow - kSwatch) / 2.0;
+        const int swatch = entry.shape == Shape::Text ? -4 : kSwatchWidth;
+        painter.setPen(
+            QPen(entry.outline, entry.outlineWidth, entry.shape == Shape::Ring ? Qt::DashLine : Qt::SolidLine));
+        painter.setBrush(entry.fill);
         if (entry.shape == Shape::Dot)
             painter.drawEllipse(QRectF(x + 3, top, kSwatch, kSwatch));
-        else
+        else if (entry.shape != Shape::Text)
             painter.drawRoundedRect(QRectF(x, top, kSwatchWidth, kSwatch), 2, 2);
+        QFont labelFont = font();
+        labelFont.setBold(entry.shape == Shape::Text);
+        painter.setFont(labelFont);
         painter.setPen(text);
-        painter.drawText(QRect(x + kSwatchWidth + 4, y, entry.width, kRow), Qt::AlignVCenter, entry.label);
+        painter.drawText(QRect(x + swatch + 4, y, entry.width, kRow), Qt::AlignVCenter, entry.label);
         x += entry.width + kGap;
     }
 }

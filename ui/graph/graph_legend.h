@@ -4,15 +4,27 @@
 // small windows). A child widget of the view (not of its viewport, whose children scroll with the scene).
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
 namespace ql::ui {
 
+struct GraphLegendFillKey {
+    QColor color;
+    QString label;
+};
+
 class GraphLegend : public QWidget {
     Q_OBJECT
 public:
+    using FillKey = GraphLegendFillKey;
+
     explicit GraphLegend(QWidget* parent = nullptr);
+    // What the box fills mean when they do not show op families (the engine's precision or time): `keys` replace
+    // the op family entries, after `title`, with the dashed ring of a mismatch. Empty: op families again.
+    void setFillKeys(const QString& title, const QVector<FillKey>& keys);
+    QStringList labels() const;
     // Sizes the strip for `width` pixels: the entries wrap into rows.
     void fitToWidth(int width);
     QSize sizeHint() const override;
@@ -22,7 +34,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    enum class Shape { Box, Dot };
+    enum class Shape { Box, Dot, Ring, Text };
     struct Entry {
         Shape shape;
         QColor fill, outline;
@@ -31,6 +43,7 @@ private:
         int width;  // pixels the entry takes in a row
     };
     void addEntry(Shape shape, const QColor& fill, const QColor& outline, double outlineWidth, const QString& label);
+    void rebuild(const QString& title, const QVector<FillKey>& keys);
 
     QVector<Entry> mEntries;
     int mRows = 1;

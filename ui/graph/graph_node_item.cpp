@@ -68,6 +68,15 @@ void GraphNodeItem::setBadge(std::optional<Severity> severity, const QString& te
     update();
 }
 
+void GraphNodeItem::setEngineMark(std::optional<QColor> fill, const QString& text, bool mismatch) {
+    if (mEngineFill == fill && mEngineText == text && mMismatch == mismatch) return;
+    mEngineFill = fill;
+    mEngineText = text;
+    mMismatch = mismatch;
+    updateToolTip();
+    update();
+}
+
 void GraphNodeItem::updateToolTip() {
     QString tip = mBaseToolTip;
     if (mPrecision) tip += QStringLiteral("<br>Precision: %1").arg(precisionLabel(*mPrecision));
@@ -75,6 +84,7 @@ void GraphNodeItem::updateToolTip() {
     if (mBadge)
         tip += QStringLiteral("<br><b>%1:</b> %2")
                    .arg(QString::fromLatin1(severityName(*mBadge)), mBadgeText.toHtmlEscaped());
+    if (!mEngineText.isEmpty()) tip += QStringLiteral("<br>") + mEngineText.toHtmlEscaped();
     setToolTip(tip);
 }
 
@@ -86,7 +96,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QRectF box = boxRect();
     if (lod < kTextLevelOfDetail) {
-        painter->fillRect(box, isSelected() ? selectionColor() : mFill);
+        painter->fillRect(box, isSelected() ? selectionColor() : fill());
         if (mPrecision) painter->setPen(QPen(outlineColor(), 0));
         if (mPrecision) painter->drawRect(box);
         return;
@@ -99,6 +109,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     }
     const bool rounded = mKind == VisibleKind::GraphInput || mKind == VisibleKind::GraphOutput;
     const double radius = rounded ? box.height() / 2 : kRadius;
+    if (mMismatch) {
+        painter->setPen(QPen(mismatchColor(), 2.5, Qt::DashLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(box.adjusted(-6, -6, 6, 6), kRadius + 5, kRadius + 5);
+    }
     if (mKind == VisibleKind::Block) {
         // A stack of cards: the block holds many nodes.
         painter->setPen(QPen(mFill.darker(160), 1));
@@ -106,7 +121,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
         painter->drawRoundedRect(box.translated(3, -3), kRadius, kRadius);
     }
     painter->setPen(QPen(outlineColor(), mPrecision ? 2.5 : 1));
-    painter->setBrush(mFill);
+    painter->setBrush(fill());
     painter->drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
     paintText(painter);
     paintBadges(painter);

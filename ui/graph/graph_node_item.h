@@ -30,6 +30,11 @@ public:
     void setBadge(std::optional<Severity> severity, const QString& text);
     std::optional<Severity> badge() const { return mBadge; }
     bool quantized() const { return mQuantized; }
+    // What the engine report paints on the box: a fill in place of the op family's (precision or time), a line of
+    // text for the tool tip, and a dashed red ring when the engine differs from the plan.
+    void setEngineMark(std::optional<QColor> fill, const QString& text, bool mismatch);
+    QColor fill() const { return mEngineFill.value_or(mFill); }
+    bool mismatch() const { return mMismatch; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -51,6 +56,9 @@ private:
     bool mQuantized;
     std::optional<Precision> mPrecision;
     std::optional<Severity> mBadge;
+    std::optional<QColor> mEngineFill;
+    QString mEngineText;
+    bool mMismatch = false;
 };
 
 }  // namespace ql::ui

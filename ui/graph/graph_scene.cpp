@@ -27,6 +27,7 @@ void GraphScene::setGraph(const Graph& graph) {
     mVisibility.collapsedScopes.clear();
     mPrecisions.clear();
     mBadges.clear();
+    mEngineMarks.clear();
     relayout();
 }
 
@@ -36,6 +37,7 @@ void GraphScene::clearGraph() {
     mAwaitingFirstLayout = false;
     mPrecisions.clear();
     mBadges.clear();
+    mEngineMarks.clear();
     mLayout.reset();
     mItems.clear();
     mPredecessors.clear();
@@ -184,6 +186,32 @@ void GraphScene::clearNodeBadges() {
     for (GraphNodeItem* item : mItems) refreshDecorations(item);
 }
 
+void GraphScene::setNodeEngineMark(NodeId node, const EngineMark& mark) {
+    mEngineMarks[node] = mark;
+    refreshDecorationsOf(node);
+}
+
+void GraphScene::clearEngineMarks() {
+    mEngineMarks.clear();
+    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+}
+
+void GraphScene::refreshEngineMark(GraphNodeItem* item, const std::vector<NodeId>& nodes) const {
+    const EngineMark* shown = nullptr;
+    bool mismatch = false;
+    for (NodeId node : nodes) {
+        const auto mark = mEngineMarks.find(node);
+        if (mark == mEngineMarks.end()) continue;
+        mismatch = mismatch || mark->second.mismatch;
+        if (!shown || mark->second.weight > shown->weight) shown = &mark->second;
+    }
+    if (!shown) {
+        item->setEngineMark(std::nullopt, {}, false);
+        return;
+    }
+    item->setEngineMark(shown->fill, shown->text, mismatch);
+}
+
 void GraphScene::refreshDecorationsOf(NodeId node) {
     if (!mLayout || node < 0 || static_cast<size_t>(node) >= mLayout->graph.itemOfNode.size()) return;
     const int index = mLayout->graph.itemOfNode[static_cast<size_t>(node)];
@@ -207,6 +235,7 @@ void GraphScene::refreshDecorations(GraphNodeItem* item) const {
         if (!worst || badge->second.severity < worst->severity) worst = &badge->second;
     }
     item->setPrecision(uniform ? precision : std::nullopt);
+    refreshEngineMark(item, nodes);
     if (!worst) {
         item->setBadge(std::nullopt, {});
         return;

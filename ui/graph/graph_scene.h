@@ -54,6 +54,17 @@ public:
     void clearNodeBadge(NodeId node);
     void clearNodeBadges();
 
+    // The engine report's marks on a node (graph_node_item.h); a block shows the member with the highest weight
+    // (the slowest in the time colouring) and the ring when any member differs from the plan.
+    struct EngineMark {
+        std::optional<QColor> fill;
+        double weight = 0.0;
+        QString text;
+        bool mismatch = false;
+    };
+    void setNodeEngineMark(NodeId node, const EngineMark& mark);
+    void clearEngineMarks();
+
     const std::vector<GraphNodeItem*>& nodeItems() const { return mItems; }
     // The box that shows `node`: its own, its block's, or (for a hidden Q/DQ or Constant node) the box of the
     // layer it feeds. Null when there is none or no layout yet.
@@ -77,6 +88,7 @@ private:
     QString edgeToolTip(const VisibleEdge& edge) const;
     void refreshDecorations(GraphNodeItem* item) const;
     void refreshDecorationsOf(NodeId node);
+    void refreshEngineMark(GraphNodeItem* item, const std::vector<NodeId>& nodes) const;
     int visibleIndexOf(NodeId node) const;
 
     struct Badge {
@@ -97,6 +109,7 @@ private:
     std::vector<std::vector<int>> mSuccessors;
     std::unordered_map<NodeId, Precision> mPrecisions;
     std::unordered_map<NodeId, Badge> mBadges;
+    std::unordered_map<NodeId, EngineMark> mEngineMarks;
 };
 
 }  // namespace ql::ui

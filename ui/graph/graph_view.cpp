@@ -80,8 +80,14 @@ void GraphView::clearGraph() {
     mScene->clearGraph();
 }
 
+void GraphView::setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys) {
+    mLegend->setFillKeys(title, keys);
+    placeLegend();
+}
+
 void GraphView::setLegendVisible(bool visible) {
     mLegend->setVisible(visible);
+    placeLegend();
 }
 
 void GraphView::onLayoutApplied(bool newGraph) {
@@ -363,10 +369,14 @@ void GraphView::resizeEvent(QResizeEvent* event) {
     placeLegend();
 }
 
+// The legend gets a strip of its own under the viewport (a bottom viewport margin), so it never covers a box,
+// whatever the zoom or scroll position.
 void GraphView::placeLegend() {
+    mLegend->fitToWidth(viewport()->width() - 2 * kLegendMargin);
+    const int strip = mLegend->isHidden() ? 0 : mLegend->height() + 2 * kLegendMargin;
+    if (viewportMargins().bottom() != strip) setViewportMargins(0, 0, 0, strip);
     const QRect area = viewport()->geometry();
-    mLegend->fitToWidth(area.width() - 2 * kLegendMargin);
-    mLegend->move(area.left() + kLegendMargin, area.bottom() - mLegend->height() - kLegendMargin);
+    mLegend->move(area.left() + kLegendMargin, area.bottom() + 1 + kLegendMargin);
     mLegend->raise();
 }
 

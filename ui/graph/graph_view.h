@@ -16,11 +16,11 @@
 #include <QPointer>
 #include <optional>
 
+#include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_scene.h"
 
 namespace ql::ui {
 
-class GraphLegend;
 class GraphNodeItem;
 class ModelDocument;
 
@@ -44,6 +44,11 @@ public:
     void setShowQdq(bool show) { mScene->setShowQdq(show); }
     bool showQdq() const { return mScene->showQdq(); }
     void setLegendVisible(bool visible);
+    GraphLegend* legend() const { return mLegend; }
+    void setNodeEngineMark(NodeId node, const GraphScene::EngineMark& mark) { mScene->setNodeEngineMark(node, mark); }
+    void clearEngineMarks() { mScene->clearEngineMarks(); }
+    // The legend's key of the fills (graph_legend.h), placed again for the view's width.
+    void setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys);
 
     // Selects and centres the node named `text`, or the producer of the tensor named `text` (exact names first,
     // then the first node, then tensor, whose name contains it, ignoring case). Blocks hiding it are expanded

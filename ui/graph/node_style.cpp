@@ -126,6 +126,10 @@ QColor selectionColor() {
     return QColor(0xffeb3b);
 }
 
+QColor mismatchColor() {
+    return QColor(0xff1744);
+}
+
 NodeMetrics::NodeMetrics() {
     mTitleFont.setBold(true);
     mSubtitleFont.setPointSizeF(std::max(6.0, mSubtitleFont.pointSizeF() * 0.85));

@@ -18,6 +18,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "core/engine/engine_mapping.h"
+#include "ui/engine/engine_run.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 
@@ -99,6 +101,7 @@ NodePropertiesPanel::NodePropertiesPanel(ModelDocument* document, QWidget* paren
             &NodePropertiesPanel::weightsFinished);
     connect(document, &ModelDocument::modelAboutToBeReplaced, this, &NodePropertiesPanel::clear);
     connect(document, &ModelDocument::lintChanged, this, &NodePropertiesPanel::rebuild);  // after every plan change too
+    connect(document, &ModelDocument::engineChanged, this, &NodePropertiesPanel::rebuild);
     clear();
 }
 
@@ -175,6 +178,7 @@ void NodePropertiesPanel::rebuild() {
     const Node& node = graph.node(mNode);
     addNodeSection(graph, node);
     addPrecisionSection(node);
+    addEngineSection(node);
     addAttributeSection(node);
     addValueSection(graph, node, true);
     addValueSection(graph, node, false);
@@ -277,6 +281,34 @@ void NodePropertiesPanel::addFindingSection(const Node& node) {
         item->setForeground(0, severityColor(f.severity));
         addRow(item, tr("Fix"), QString::fromStdString(f.fix));
         addRow(item, tr("Rule"), QString::fromStdString(f.ruleId));
+    }
+}
+
+// The engine layer(s) holding the node, as the imported engine report says, and how they differ from the plan.
+void NodePropertiesPanel::addEngineSection(const Node& node) {
+    const auto run = mDocument->engineRun();
+    if (!run) return;
+    QTreeWidgetItem* s = section(tr("TensorRT engine"));
+    const NodeRun* nodeRun = run->run(node.id);
+    if (!nodeRun) {
+        addRow(s, tr("Layer"), tr("none: no compute layer of the engine holds this node"));
+        return;
+    }
+    addRow(s, tr("Precision"), QString::fromLatin1(enginePrecisionName(nodeRun->precision)).toUpper());
+    if (nodeRun->timeMs) addRow(s, tr("Time"), tr("%1 ms (its share of its layers)").arg(*nodeRun->timeMs, 0, 'f', 4));
+    for (size_t index : nodeRun->layers) {
+        const EngineLayer& layer = run->report->layers[index];
+        QTreeWidgetItem* item =
+            addRow(s, layer.isReformat() ? tr("Reformat") : tr("Layer"), QString::fromStdString(layer.name));
+        if (!layer.type.empty()) addRow(item, tr("Type"), QString::fromStdString(layer.type));
+        if (layer.timeMs) addRow(item, tr("Layer time"), tr("%1 ms").arg(*layer.timeMs, 0, 'f', 4));
+        if (!layer.tactic.empty()) addRow(item, tr("Tactic"), QString::fromStdString(layer.tactic));
+        if (const char* source = mappingSourceName(run->mapping.layers[index].source); *source)
+            addRow(item, tr("Found by"), QString::fromLatin1(source));
+    }
+    for (const PrecisionMismatch* mismatch : run->mismatchesOf(node.id)) {
+        QTreeWidgetItem* item = addRow(s, tr("Differs from plan"), QString::fromStdString(mismatch->reason));
+        item->setForeground(0, mismatchColor());
     }
 }
 

@@ -53,6 +53,7 @@ private:
     void addValueSection(const Graph& graph, const Node& node, bool inputs);
     void addWeightSection();
     void addFindingSection(const Node& node);
+    void addEngineSection(const Node& node);
     void weightsFinished();
     void showHistogram(int weightIndex);
     void itemSelected(QTreeWidgetItem* item);

@@ -50,7 +50,13 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
     mTable->setSortingEnabled(true);
     // The long reason text goes last, where it can stretch; the numbers stay next to the precisions.
     header->moveSection(PrecisionTableModel::ReasonColumn, PrecisionTableModel::ColumnCount - 1);
+    // What the engine ran next to what the plan says; shown once an engine report is imported.
+    header->moveSection(header->visualIndex(PrecisionTableModel::EngineColumn),
+                        header->visualIndex(PrecisionTableModel::EffectiveColumn) + 1);
+    header->moveSection(header->visualIndex(PrecisionTableModel::TimeColumn),
+                        header->visualIndex(PrecisionTableModel::EngineColumn) + 1);
     header->setStretchLastSection(true);
+    showEngineColumns();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -62,6 +68,7 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
             &PrecisionPanel::currentRowChanged);
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PrecisionPanel::updateActions);
     connect(mModel, &QAbstractItemModel::modelReset, this, &PrecisionPanel::resizeColumns);
+    connect(mDocument, &ModelDocument::engineChanged, this, &PrecisionPanel::showEngineColumns);
     connect(mDocument, &ModelDocument::tuneReportChanged, this, [this] {
         mTable->resizeColumnToContents(PrecisionTableModel::TuneColumn);
         const int width = mTable->columnWidth(PrecisionTableModel::TuneColumn);
@@ -163,6 +170,15 @@ void PrecisionPanel::updateActions() {
     mOpTypeButton->setText(op.isEmpty() ? tr("All of op type") : tr("All %1 nodes").arg(op));
     mOpTypeButton->setToolTip(op.isEmpty() ? tr("Select a row to set every node of its op type")
                                            : tr("Set every %1 node of the model to a precision").arg(op));
+}
+
+void PrecisionPanel::showEngineColumns() {
+    const bool shown = mDocument->engineRun() != nullptr;
+    for (int column : {PrecisionTableModel::EngineColumn, PrecisionTableModel::TimeColumn}) {
+        const bool wasHidden = mTable->isColumnHidden(column);
+        mTable->setColumnHidden(column, !shown);
+        if (shown && wasHidden) mTable->resizeColumnToContents(column);
+    }
 }
 
 void PrecisionPanel::resizeColumns() {

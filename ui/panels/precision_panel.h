@@ -49,6 +49,7 @@ private:
     void currentRowChanged(const QModelIndex& current);
     void updateActions();
     void resizeColumns();
+    void showEngineColumns();
 
     ModelDocument* mDocument;
     PrecisionTableModel* mModel;

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/engine/engine_overlay.h"
+#include "ui/engine/engine_run.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 
@@ -42,6 +44,15 @@ QColor fallbackBackground() {
     return QColor(255, 167, 38, 70);
 }
 
+// And a translucent red behind the engine cells of a node the engine ran otherwise than planned.
+QColor mismatchBackground() {
+    return QColor(255, 23, 68, 70);
+}
+
+QString engineTimeText(double ms) {
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', 4);
+}
+
 }  // namespace
 
 PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* parent)
@@ -57,6 +68,7 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
     connect(document, &ModelDocument::analysisChanged, this, &PrecisionTableModel::analysisChanged);
     connect(document, &ModelDocument::tuneReportChanged, this, &PrecisionTableModel::tuneReportChanged);
+    connect(document, &ModelDocument::engineChanged, this, &PrecisionTableModel::engineChanged);
     for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         mSwatches[static_cast<int>(p)] = precisionSwatch(p);
     analysisChanged();
@@ -90,6 +102,8 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     const PrecisionPlan& plan = mDocument->plan();
     const bool fallback = plan.effective(node.id) != plan.requested(node.id);
     const int column = index.column();
+    if ((column == EngineColumn || column == TimeColumn) && role != NodeIdRole && role != OpTypeRole)
+        return engineData(node, column, role);
     switch (role) {
         case Qt::DisplayRole:
             return displayData(node, column);
@@ -202,6 +216,31 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
     return tip;
 }
 
+// The Engine and Time cells: empty without a report or for a node in no compute layer.
+QVariant PrecisionTableModel::engineData(const Node& node, int column, int role) const {
+    const auto run = mDocument->engineRun();
+    const NodeRun* nodeRun = run ? run->run(node.id) : nullptr;
+    if (!nodeRun) return role == SortRole ? QVariant(kMissing) : QVariant();
+    const bool mismatch = !run->mismatchesOf(node.id).empty();
+    switch (role) {
+        case Qt::DisplayRole:
+        case Qt::EditRole:
+            if (column == EngineColumn) return QString::fromLatin1(enginePrecisionName(nodeRun->precision)).toUpper();
+            return nodeRun->timeMs ? engineTimeText(*nodeRun->timeMs) : QString();
+        case SortRole:
+            if (column == EngineColumn) return static_cast<int>(nodeRun->precision);
+            return nodeRun->timeMs.value_or(kMissing);
+        case Qt::ToolTipRole:
+            return engineNodeSummary(*run, node.id);
+        case Qt::BackgroundRole:
+            return mismatch ? QVariant(mismatchBackground()) : QVariant();
+        case Qt::TextAlignmentRole:
+            return column == TimeColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        default:
+            return {};
+    }
+}
+
 bool PrecisionTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (role != Qt::EditRole || !index.isValid() || index.column() != RequestedColumn || !mDocument->model())
         return false;
@@ -236,6 +275,14 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
                     "The remedy the last Quantize > Tune gave the layer, and its output SQNR with it alone "
                     "in INT8. Sorts by that sensitivity, least robust first: select the top rows and press "
                     "Ctrl+2 to keep them in FP16.");
+            case EngineColumn:
+                return tr(
+                    "The precision the TensorRT engine ran the node in (File > Import Engine Report...); red: "
+                    "not what the plan says");
+            case TimeColumn:
+                return tr(
+                    "The node's share of its engine layers' time per inference (a fused layer's time is split "
+                    "evenly among its nodes)");
             default:
                 return {};
         }
@@ -243,9 +290,9 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
     if (role == Qt::InitialSortOrderRole) return static_cast<int>(Qt::AscendingOrder);
     if (role != Qt::DisplayRole) return {};
     static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Node"),        QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),
-        QT_TR_NOOP("Effective"),   QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"),
-        QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),   QT_TR_NOOP("Tune")};
+        QT_TR_NOOP("Node"),   QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
+        QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"),   QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),
+        QT_TR_NOOP("Tune"),   QT_TR_NOOP("Engine"), QT_TR_NOOP("Time")};
     if (section < 0 || section >= ColumnCount) return {};
     // Stale analysis numbers must not look current.
     if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(tr(kTitles[section]));
@@ -271,6 +318,10 @@ void PrecisionTableModel::tuneReportChanged() {
     const auto report = mDocument->tuneReport();
     mRemedies = model && report ? layerRemedies(model->graph(), *report) : std::map<NodeId, LayerRemedy>();
     if (rowCount() > 0) emit dataChanged(index(0, TuneColumn), index(rowCount() - 1, TuneColumn));
+}
+
+void PrecisionTableModel::engineChanged() {
+    if (rowCount() > 0) emit dataChanged(index(0, EngineColumn), index(rowCount() - 1, TimeColumn));
 }
 
 std::vector<double> PrecisionTableModel::sqnrByNode(const Graph& graph, const AnalysisReport* report) {

@@ -5,7 +5,9 @@
 // tune's output sensitivity: least robust first). The two analysis columns are marked stale once the plan
 // differs from the one the analysis measured. `requested` is editable: setData pushes an undoable edit on the
 // document. Plan and analysis changes update the cells in place (dataChanged), so views keep their selection and
-// scroll position; only a new model resets the table.
+// scroll position; only a new model resets the table. With an engine report (File > Import Engine Report...), the
+// Engine and Time columns show the precision TensorRT ran the node in and its share of its layers' time; cells of a
+// node the engine ran otherwise than planned are tinted red.
 #include <QAbstractTableModel>
 #include <QIcon>
 #include <map>
@@ -37,6 +39,8 @@ public:
         SensitivityColumn,
         SqnrColumn,
         TuneColumn,
+        EngineColumn,
+        TimeColumn,
         ColumnCount
     };
     enum Role {
@@ -72,6 +76,8 @@ private:
     void planChanged();
     void analysisChanged();
     void tuneReportChanged();
+    void engineChanged();
+    QVariant engineData(const Node& node, int column, int role) const;
     void updateStale();
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
 

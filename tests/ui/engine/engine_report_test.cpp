@@ -1,0 +1,336 @@
+// File > Import Engine Report... in the window: the graph coloured by the engine's precision and time with the
+// planted mismatches ringed, the Engine and Time columns of the precision table, the engine dock (mismatches and
+// slowest layers; a click selects the node), node properties, staleness rules (a plan edit recomputes the
+// mismatches, a new model drops the report), dropping the JSON files, and the project round trip.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDropEvent>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "tests/ui/engine/engine_test_support.h"
+#include "ui/engine/engine_controller.h"
+#include "ui/engine/engine_overlay.h"
+#include "ui/engine/engine_panel.h"
+#include "ui/engine/engine_run.h"
+#include "ui/graph/graph_node_item.h"
+#include "ui/graph/graph_view.h"
+#include "ui/main_window.h"
+#include "ui/model_document.h"
+#include "ui/panels/node_properties_panel.h"
+#include "ui/panels/precision_panel.h"
+#include "ui/panels/precision_table_model.h"
+#include "ui/project_controller.h"
+
+using namespace ql;
+
+namespace {
+
+constexpr const char* kFp16Conv = "/block/block.3/Conv";   // planted: ran FP16, INT8 planned
+constexpr const char* kUnfusedConv = "/down/down.0/Conv";  // planted: its Q stayed an extra reformat
+constexpr const char* kStemConv = "/stem/stem.0/Conv";     // ran INT8 as planned
+
+ui::GraphNodeItem* itemOf(ui::MainWindow& window, NodeId node) {
+    return window.findChild<ui::GraphView*>()->graphScene()->itemForNode(node);
+}
+
+QTreeWidgetItem* childNamed(QTreeWidgetItem* section, const QString& name) {
+    for (int i = 0; i < section->childCount(); ++i)
+        if (section->child(i)->text(0) == name) return section->child(i);
+    return nullptr;
+}
+
+bool hasMismatch(const ui::ModelDocument& document, NodeId node) {
+    return !document.engineRun()->mismatchesOf(node).empty();
+}
+
+}  // namespace
+
+class EngineReportTest : public QObject {
+    Q_OBJECT
+private slots:
+    void importColorsNodesByEnginePrecisionAndRingsMismatches();
+    void timeColoringPaintsTheSlowestNodeHottest();
+    void precisionTableHasEngineAndTimeColumns();
+    void dockListsThePlantedMismatchesAndAClickSelectsTheNode();
+    void nodePropertiesShowTheEngineLayer();
+    void planEditRecomputesTheMismatches();
+    void newModelDropsTheReport();
+    void droppedJsonFilesAreImported();
+    void badFileLeavesTheDocumentUntouched();
+    void projectRoundTripKeepsTheReport();
+    void projectWithoutEngineStillLoads();
+};
+
+void EngineReportTest::importColorsNodesByEnginePrecisionAndRingsMismatches() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    QCOMPARE(window.engine()->coloring(), ui::NodeColoring::EnginePrecision);
+
+    ui::GraphNodeItem* fp16 = itemOf(window, test::nodeNamed(window, kFp16Conv));
+    ui::GraphNodeItem* stem = itemOf(window, test::nodeNamed(window, kStemConv));
+    ui::GraphNodeItem* unfused = itemOf(window, test::nodeNamed(window, kUnfusedConv));
+    QVERIFY(fp16 && stem && unfused);
+    QCOMPARE(fp16->fill(), ui::enginePrecisionFill(EnginePrecision::Fp16));
+    QCOMPARE(stem->fill(), ui::enginePrecisionFill(EnginePrecision::Int8));
+    QVERIFY(fp16->mismatch());
+    QVERIFY(unfused->mismatch());
+    QVERIFY(!stem->mismatch());
+    // The outline still shows the plan (INT8), so planned and built are seen together.
+    QCOMPARE(fp16->precision(), std::optional<Precision>(Precision::Int8));
+    QVERIFY(fp16->toolTip().contains(QStringLiteral("INT8 planned, FP16 ran")));
+    const QStringList legend = window.findChild<ui::GraphView*>()->legend()->labels();
+    QVERIFY(legend.contains(QStringLiteral("INT8")));
+    QVERIFY(legend.contains(QStringLiteral("FP16")));
+    QVERIFY(!legend.contains(QStringLiteral("Conv / linear")));  // fills no longer mean op families
+
+    window.engine()->setColoring(ui::NodeColoring::OpFamily);
+    QVERIFY(!fp16->mismatch());
+    QCOMPARE(fp16->fill(), ui::opFamilyColor(ui::OpFamily::ConvLinear));
+    QVERIFY(window.findChild<ui::GraphView*>()->legend()->labels().contains(QStringLiteral("Conv / linear")));
+}
+
+void EngineReportTest::timeColoringPaintsTheSlowestNodeHottest() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    window.engine()->setColoring(ui::NodeColoring::EngineTime);
+    const auto run = window.document()->engineRun();
+    const NodeRun* slowest = nullptr;
+    for (const NodeRun& node : run->analysis.nodes)
+        if (!slowest || node.timeMs.value_or(0) > slowest->timeMs.value_or(0)) slowest = &node;
+    QVERIFY(slowest && slowest->timeMs);
+    QCOMPARE(itemOf(window, slowest->node)->fill(), ui::heatColor(1.0));
+    const NodeRun* stem = run->run(test::nodeNamed(window, kStemConv));
+    QCOMPARE(itemOf(window, stem->node)->fill(), ui::heatColor(*stem->timeMs / *slowest->timeMs));
+    QVERIFY(*stem->timeMs < *slowest->timeMs);
+    QVERIFY(window.findChild<ui::GraphView*>()->legend()->labels().contains(QStringLiteral("50%")));
+}
+
+void EngineReportTest::precisionTableHasEngineAndTimeColumns() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    ui::PrecisionTableModel* model = window.findChild<ui::PrecisionPanel*>()->tableModel();
+    QAbstractItemModelTester tester(model);
+    QCOMPARE(model->headerData(ui::PrecisionTableModel::EngineColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Engine"));
+    QCOMPARE(model->headerData(ui::PrecisionTableModel::TimeColumn, Qt::Horizontal).toString(), QStringLiteral("Time"));
+    const int fp16Row = model->rowOf(test::nodeNamed(window, kFp16Conv));
+    QVERIFY(model->index(fp16Row, ui::PrecisionTableModel::EngineColumn).data().toString().isEmpty());
+    QTableView* table = window.findChild<ui::PrecisionPanel*>()->view();
+    QVERIFY(table->isColumnHidden(ui::PrecisionTableModel::EngineColumn));  // no report: no empty columns
+
+    QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+    QVERIFY(test::importEngineAndWait(window));
+    QVERIFY(!changed.isEmpty());
+    QVERIFY(!table->isColumnHidden(ui::PrecisionTableModel::EngineColumn));
+    QVERIFY(!table->isColumnHidden(ui::PrecisionTableModel::TimeColumn));
+    // Shown next to the plan's effective precision.
+    QCOMPARE(table->horizontalHeader()->visualIndex(ui::PrecisionTableModel::EngineColumn),
+             table->horizontalHeader()->visualIndex(ui::PrecisionTableModel::EffectiveColumn) + 1);
+    const QModelIndex engine = model->index(fp16Row, ui::PrecisionTableModel::EngineColumn);
+    const QModelIndex time = model->index(fp16Row, ui::PrecisionTableModel::TimeColumn);
+    QCOMPARE(engine.data().toString(), QStringLiteral("FP16"));
+    QVERIFY(engine.data(Qt::BackgroundRole).isValid());  // red: not the plan's INT8
+    QVERIFY(time.data().toString().endsWith(QStringLiteral(" ms")));
+    QVERIFY(time.data(ui::PrecisionTableModel::SortRole).toDouble() > 0.0);
+    const int stemRow = model->rowOf(test::nodeNamed(window, kStemConv));
+    QCOMPARE(model->index(stemRow, ui::PrecisionTableModel::EngineColumn).data().toString(), QStringLiteral("INT8"));
+    QVERIFY(!model->index(stemRow, ui::PrecisionTableModel::EngineColumn).data(Qt::BackgroundRole).isValid());
+}
+
+void EngineReportTest::dockListsThePlantedMismatchesAndAClickSelectsTheNode() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    auto* panel = window.findChild<ui::EnginePanel*>();
+    QTreeWidgetItem* mismatches = panel->sectionItem(ui::EnginePanel::MismatchSection);
+    QTreeWidgetItem* fp16 = childNamed(mismatches, QString::fromLatin1(kFp16Conv));
+    QTreeWidgetItem* unfused = childNamed(mismatches, QString::fromLatin1(kUnfusedConv));
+    QVERIFY(fp16 && unfused);
+    QCOMPARE(fp16->text(1), QStringLiteral("INT8 → FP16"));
+    QVERIFY(fp16->text(2).startsWith(QStringLiteral("INT8 planned, FP16 ran")));
+    QCOMPARE(unfused->text(1), QStringLiteral("extra reformat"));
+    QVERIFY(unfused->text(2).contains(QStringLiteral("Q/DQ not fused")));
+    QTreeWidgetItem* slowest = panel->sectionItem(ui::EnginePanel::SlowestSection);
+    QVERIFY(slowest->childCount() > 0);
+    QVERIFY(slowest->child(0)->text(2).contains(QStringLiteral(" ms")));
+    QVERIFY(panel->summary()->text().contains(QStringLiteral("INT8")));
+
+    auto* view = window.findChild<ui::GraphView*>();
+    QSignalSpy selected(view, &ui::GraphView::nodeSelected);
+    QTreeWidget* tree = panel->tree();
+    tree->scrollToItem(fp16);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(fp16).center());
+    const NodeId fp16Node = test::nodeNamed(window, kFp16Conv);
+    QVERIFY(QTest::qWaitFor([&] { return view->selectedNodes().contains(fp16Node); }, 5000));
+    QVERIFY(!selected.isEmpty());
+    QCOMPARE(selected.last().first().toInt(), fp16Node);
+    // A slowest layer selects a node of it (a second click, not a double click).
+    QTest::qWait(QApplication::doubleClickInterval() + 50);
+    tree->scrollToItem(slowest->child(0));
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(slowest->child(0)).center());
+    const NodeId layerNode = slowest->child(0)->data(0, ui::EnginePanel::kNodeRole).toInt();
+    QVERIFY(layerNode != kNoId);
+    QVERIFY(QTest::qWaitFor([&] { return view->selectedNodes().contains(layerNode); }, 5000));
+}
+
+void EngineReportTest::nodePropertiesShowTheEngineLayer() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    auto* properties = window.findChild<ui::NodePropertiesPanel*>();
+    properties->showNode(test::nodeNamed(window, kFp16Conv));
+    const QList<QTreeWidgetItem*> sections =
+        properties->tree()->findItems(QStringLiteral("TensorRT engine"), Qt::MatchExactly);
+    QCOMPARE(sections.size(), 1);
+    QStringList rows;
+    for (int i = 0; i < sections.first()->childCount(); ++i)
+        rows << sections.first()->child(i)->text(0) + QStringLiteral(": ") + sections.first()->child(i)->text(1);
+    QVERIFY2(rows.contains(QStringLiteral("Precision: FP16")), qPrintable(rows.join('\n')));
+    QVERIFY(rows.filter(QStringLiteral("Layer: ")).first().contains(QString::fromLatin1(kFp16Conv)));
+    QVERIFY(!rows.filter(QStringLiteral("Differs from plan: INT8 planned, FP16 ran")).isEmpty());
+}
+
+void EngineReportTest::planEditRecomputesTheMismatches() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    ui::ModelDocument* document = window.document();
+    const NodeId conv = test::nodeNamed(window, kFp16Conv);
+    QVERIFY(hasMismatch(*document, conv));
+    QSignalSpy engineChanged(document, &ui::ModelDocument::engineChanged);
+    document->setRequestedPrecision({conv}, Precision::Fp16);  // now the plan says what the engine did
+    QVERIFY(!engineChanged.isEmpty());
+    QVERIFY(!hasMismatch(*document, conv));
+    QVERIFY(!itemOf(window, conv)->mismatch());
+    QVERIFY(!childNamed(window.findChild<ui::EnginePanel*>()->sectionItem(ui::EnginePanel::MismatchSection),
+                        QString::fromLatin1(kFp16Conv)));
+    document->undoStack()->undo();
+    QVERIFY(hasMismatch(*document, conv));
+    QVERIFY(itemOf(window, conv)->mismatch());
+}
+
+void EngineReportTest::newModelDropsTheReport() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    window.document()->markSaved();  // no unsaved-changes prompt
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(!window.document()->engineRun());
+    ui::PrecisionTableModel* model = window.findChild<ui::PrecisionPanel*>()->tableModel();
+    const int row = model->rowOf(test::nodeNamed(window, kFp16Conv));
+    QVERIFY(model->index(row, ui::PrecisionTableModel::EngineColumn).data().toString().isEmpty());
+    QVERIFY(!itemOf(window, test::nodeNamed(window, kFp16Conv))->mismatch());
+    QCOMPARE(window.findChild<ui::EnginePanel*>()->tree()->topLevelItemCount(), 0);
+}
+
+void EngineReportTest::droppedJsonFilesAreImported() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QMimeData mime;
+    // The profile first: the files are told apart by content, not order or name.
+    const QStringList files = test::engineFixtureReport();
+    mime.setUrls({QUrl::fromLocalFile(files[1]), QUrl::fromLocalFile(files[0])});
+    QSignalSpy finished(window.engine(), &ui::EngineController::importFinished);
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    static_cast<QObject*>(&window)->event(&drop);
+    QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000));
+    QVERIFY(finished.first().first().toBool());
+    const auto run = window.document()->engineRun();
+    QVERIFY(run);
+    QCOMPARE(run->layersPath, files[0]);
+    QCOMPARE(run->profilePath, files[1]);
+    QVERIFY(run->report->hasProfile());
+}
+
+void EngineReportTest::badFileLeavesTheDocumentUntouched() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    const auto before = window.document()->engineRun();
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("cut.layers.json"));
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"Layers\": [{\"Name\": \"a\"");
+    file.close();
+    QSignalSpy finished(window.engine(), &ui::EngineController::importFinished);
+    QVERIFY(window.engine()->importFiles({bad}));
+    QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000));
+    QVERIFY(!finished.first().first().toBool());
+    QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("truncated")));
+    QCOMPARE(window.document()->engineRun(), before);
+}
+
+void EngineReportTest::projectRoundTripKeepsTheReport() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("digits.qlproj"));
+    size_t mismatches = 0;
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(test::openSampleAndWait(window));
+        QVERIFY(test::importEngineAndWait(window));
+        QVERIFY(window.document()->isModified());  // the report is part of the work to save
+        mismatches = window.document()->engineRun()->analysis.mismatches.size();
+        QVERIFY(window.project()->saveProjectAs(project));
+    }
+    ui::MainWindow window;
+    window.show();
+    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
+    window.openModel(project);
+    QVERIFY(QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000));
+    const auto run = window.document()->engineRun();
+    QVERIFY(run);
+    QCOMPARE(run->layersPath, test::engineFixtureReport()[0]);
+    QCOMPARE(run->profilePath, test::engineFixtureReport()[1]);
+    QCOMPARE(run->analysis.mismatches.size(), mismatches);
+    QVERIFY(hasMismatch(*window.document(), test::nodeNamed(window, kFp16Conv)));
+    QVERIFY(!window.document()->isModified());
+}
+
+void EngineReportTest::projectWithoutEngineStillLoads() {
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("old.qlproj"));
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(test::openSampleAndWait(window));
+        QVERIFY(window.project()->saveProjectAs(project));
+    }
+    QFile file(project);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json saved = nlohmann::json::parse(file.readAll().toStdString());
+    file.close();
+    QVERIFY(!saved.contains("engine"));  // a project from before engine reports looks the same
+    ui::MainWindow window;
+    window.show();
+    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
+    window.openModel(project);
+    QVERIFY(QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000));
+    QVERIFY(window.document()->model());
+    QVERIFY(!window.document()->engineRun());
+}
+
+QTEST_MAIN(EngineReportTest)
+#include "engine_report_test.moc"

@@ -1,0 +1,127 @@
+#include "ui/engine/engine_panel.h"
+
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "ui/engine/engine_overlay.h"
+#include "ui/engine/engine_run.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+namespace {
+
+QString upper(const std::string& text) {
+    return QString::fromStdString(text).toUpper();
+}
+
+QString timeText(const EngineRun& run, size_t layer) {
+    const auto time = run.report->layers[layer].timeMs;
+    if (!time) return {};
+    QString text = QStringLiteral("%1 ms").arg(*time, 0, 'f', 4);
+    if (run.analysis.totalTimeMs && *run.analysis.totalTimeMs > 0)
+        text += QStringLiteral(" (%1%)").arg(100.0 * *time / *run.analysis.totalTimeMs, 0, 'f', 1);
+    return text;
+}
+
+}  // namespace
+
+QString engineSummaryText(const EngineRun& run) {
+    const EngineAnalysis& analysis = run.analysis;
+    QString text = QFileInfo(run.layersPath).fileName();
+    text += run.profilePath.isEmpty() ? QObject::tr(" (no profile: no times)") : QObject::tr(" + profile");
+    text += QObject::tr(": %1 layers").arg(run.report->layers.size());
+    if (analysis.totalTimeMs) text += QObject::tr(", %1 ms per inference").arg(*analysis.totalTimeMs, 0, 'f', 4);
+    if (analysis.coverage.byTime)
+        text += QObject::tr(", INT8 %1% of the time").arg(100.0 * *analysis.coverage.byTime, 0, 'f', 1);
+    text += QObject::tr(", %n difference(s) from the plan", nullptr, static_cast<int>(analysis.mismatches.size()));
+    return text;
+}
+
+EnginePanel::EnginePanel(ModelDocument* document, QWidget* parent)
+    : QWidget(parent), mDocument(document), mSummary(new QLabel(this)), mTree(new QTreeWidget(this)) {
+    mSummary->setWordWrap(true);
+    mSummary->setContentsMargins(6, 4, 6, 4);
+    mSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    mTree->setObjectName(QStringLiteral("EngineTree"));
+    mTree->setHeaderLabels({tr("Node / layer"), tr("Engine"), tr("Why / time")});
+    mTree->setAlternatingRowColors(true);
+    mTree->setWordWrap(true);
+    mTree->header()->setStretchLastSection(true);
+    connect(mTree, &QTreeWidget::itemClicked, this, &EnginePanel::itemActivated);
+    connect(mTree, &QTreeWidget::itemActivated, this, &EnginePanel::itemActivated);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(mSummary);
+    layout->addWidget(mTree, 1);
+    connect(document, &ModelDocument::engineChanged, this, &EnginePanel::rebuild);
+    connect(document, &ModelDocument::modelReplaced, this, &EnginePanel::rebuild);
+    rebuild();
+}
+
+QTreeWidgetItem* EnginePanel::sectionItem(Section section) const {
+    return mTree->topLevelItem(static_cast<int>(section));
+}
+
+void EnginePanel::rebuild() {
+    mTree->clear();
+    const auto run = mDocument->engineRun();
+    const Model* model = mDocument->model();
+    if (!run || !model) {
+        mSummary->setText(
+            tr("No engine report. Build with trtexec --profilingVerbosity=detailed --exportLayerInfo=L.json "
+               "--exportProfile=P.json, then File > Import Engine Report... (or drop the JSON files here)."));
+        return;
+    }
+    mSummary->setText(engineSummaryText(*run));
+    addMismatches(*run, model->graph());
+    addSlowestLayers(*run);
+    mTree->expandAll();
+    mTree->resizeColumnToContents(0);
+    mTree->resizeColumnToContents(1);
+    mTree->setColumnWidth(0, std::min(mTree->columnWidth(0), 260));
+}
+
+void EnginePanel::addMismatches(const EngineRun& run, const Graph& graph) {
+    const auto& mismatches = run.analysis.mismatches;
+    auto* section = new QTreeWidgetItem(mTree, {tr("Differences from the plan (%1)").arg(mismatches.size())});
+    section->setFirstColumnSpanned(true);
+    for (const PrecisionMismatch& mismatch : mismatches) {
+        const QString what = mismatch.kind == MismatchKind::Reformat
+                                 ? tr("extra reformat")
+                                 : tr("%1 → %2").arg(upper(mismatch.planned), upper(mismatch.actual));
+        QString reason = QString::fromStdString(mismatch.reason);
+        if (!mismatch.rule.empty()) reason += QStringLiteral(" [%1]").arg(QString::fromStdString(mismatch.rule));
+        auto* item =
+            new QTreeWidgetItem(section, {QString::fromStdString(graph.node(mismatch.node).name), what, reason});
+        item->setData(0, kNodeRole, mismatch.node);
+        for (int column = 0; column < 3; ++column) item->setToolTip(column, reason);
+    }
+}
+
+void EnginePanel::addSlowestLayers(const EngineRun& run) {
+    auto* section = new QTreeWidgetItem(
+        mTree,
+        {run.report->hasProfile() ? tr("Slowest layers") : tr("Slowest layers (no profile was imported: no times)")});
+    section->setFirstColumnSpanned(true);
+    for (size_t layer : run.analysis.topLayers) {
+        const QString name = QString::fromStdString(run.report->layers[layer].name);
+        const QString precision =
+            QString::fromLatin1(enginePrecisionName(run.analysis.layerPrecisions[layer])).toUpper();
+        auto* item = new QTreeWidgetItem(section, {name, precision, timeText(run, layer)});
+        item->setData(0, kNodeRole, run.nodeOfLayer(layer));
+        item->setToolTip(0, name);
+    }
+}
+
+void EnginePanel::itemActivated(QTreeWidgetItem* item) {
+    if (!item || !item->data(0, kNodeRole).isValid()) return;
+    const NodeId node = item->data(0, kNodeRole).toInt();
+    if (node != kNoId) emit nodeSelected(node);
+}
+
+}  // namespace ql::ui
