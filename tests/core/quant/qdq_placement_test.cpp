@@ -88,5 +88,30 @@ TEST(QdqPlacementTest, LayerFallingBackForAMissingScaleNamesTheInput) {
     EXPECT_EQ(conv.unscaledInput, "x");
 }
 
+// A transformer's residual: x -> MatMul -> Add(bias) -> Add(., x). TensorRT fuses the bias into the MatMul, so the
+// residual Add fuses with that MatMul and its skip input x gets the Q/DQ (NVIDIA/TensorRT#3243), not the MatMul's
+// output.
+TEST(QdqPlacementTest, TheResidualAfterAMatMulsBiasAddQuantizesTheSkipInput) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 8});
+    b.initializer("w", {8, 8}, test::seededFloats(64, 5));
+    b.initializer("bias", {8}, test::seededFloats(8, 6));
+    b.node("MatMul", {"x", "w"}, {"m"}, "proj");
+    b.node("Add", {"m", "bias"}, {"mb"}, "proj_bias");
+    b.node("Add", {"mb", "x"}, {"y"}, "residual");
+    b.output("y");
+    const auto model = b.load();
+    const Graph& graph = model->graph();
+    auto placement = placeQdq(graph, allInt8(graph), {{"x", 0.8f}, {"m", 1.5f}, {"mb", 1.6f}, {"y", 2.0f}}, {});
+    ASSERT_TRUE(placement.isOk()) << placement.status().message();
+    const NodeId residual = *graph.findNode("residual");
+    const auto skip = std::find_if(placement->edges.begin(), placement->edges.end(),
+                                   [&](const QdqEdge& e) { return e.consumer == residual; });
+    ASSERT_NE(skip, placement->edges.end());
+    EXPECT_EQ(graph.value(skip->tensor).name, "x");
+    EXPECT_NE(placement->layers[static_cast<size_t>(residual)].reason.find("fused with 'proj'"), std::string::npos)
+        << placement->layers[static_cast<size_t>(residual)].reason;
+}
+
 }  // namespace
 }  // namespace ql
