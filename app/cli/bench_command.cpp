@@ -121,7 +121,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     auto options = std::make_shared<BenchCommandOptions>();
     auto* cmd = app.add_subcommand("bench", "Time the CPU executor on random inputs of the model's input shapes");
     cmd->add_option("MODEL", options->model, "ONNX model file")->required();
-    cmd->add_option("--threads", options->threads, "CPU threads")->check(CLI::Range(1, 256));
+    addThreadsOption(*cmd, options->threads);
     cmd->add_option("--iters", options->iters, "Timed runs")->check(CLI::Range(1, 100000));
     cmd->add_option("--warmup", options->warmup, "Untimed runs first")->check(CLI::Range(0, 1000));
     cmd->add_flag("--json", options->json, "Print one JSON object");

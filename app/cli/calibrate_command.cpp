@@ -10,6 +10,7 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/progress.h"
 #include "core/export/effective_plan.h"
 #include "core/export/export_files.h"
 #include "core/lint/trt_version.h"
@@ -27,6 +28,7 @@ struct CalibrateCliOptions {
     int64_t samples = 0;
     int64_t batch = 8;
     int threads = 1;
+    bool progress = false;
     std::string output;
     std::string trtCache;
     std::string trt = "10";
@@ -54,8 +56,9 @@ int runCalibrate(const CalibrateCliOptions& options) {
                                  .batchSize = options.batch,
                                  .threads = options.threads,
                                  .fullStatistics = options.fullStatistics};
-    auto result = calibrate(graph, **data, *config, run, terminalProgress("calibrating"));
-    endTerminalProgress();
+    CommandProgress progress("calibrating", options.progress);
+    auto result = calibrate(graph, **data, *config, run, progress.samples());
+    progress.finish();
     if (!result) return failWith(result.status());
     if (Status s = saveCalibration(graph, *result, options.output); !s.isOk()) return failWith(s);
     if (!options.trtCache.empty()) {
@@ -86,7 +89,8 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    addThreadsOption(*cmd, options->threads);
+    addProgressFlag(*cmd, options->progress);
     cmd->add_option("-o,--output", options->output, "Calibration file to write (CALIB.json)")->required();
     cmd->add_option("--trt-cache", options->trtCache, "Also write a TensorRT calibration cache");
     cmd->add_option("--trt", options->trt, "TensorRT version of the cache header and the diagnosis: 8.6, 10 or 11");

@@ -1,6 +1,8 @@
 #include "app/cli/cli_util.h"
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 namespace ql::cli {
 
@@ -23,6 +25,18 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path) {
         return nullptr;
     }
     return std::move(model).value();
+}
+
+void addThreadsOption(CLI::App& command, int& threads) {
+    threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    command
+        .add_option("--threads", threads, "CPU threads (default: the machine's cores, " + std::to_string(threads) + ")")
+        ->check(CLI::Range(1, 1024));
+}
+
+void addProgressFlag(CLI::App& command, bool& progress) {
+    command.add_flag("--progress", progress,
+                     "Report progress (phase, samples, time left) on stderr even when it is not a terminal");
 }
 
 }  // namespace ql::cli

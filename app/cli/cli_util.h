@@ -1,5 +1,6 @@
 #pragma once
 // Shared pieces of the CLI subcommands: exit codes, error printing, model loading.
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 
@@ -21,5 +22,10 @@ int failWith(const Status& status);
 
 // Loads a model, printing the error when it cannot be used.
 std::unique_ptr<Model> loadModelOrReport(const std::string& path);
+
+// --threads N, by default every core of this machine (a CI box has many; one thread would waste them).
+void addThreadsOption(CLI::App& command, int& threads);
+// --progress: report progress on stderr even when it is not a terminal (CI logs).
+void addProgressFlag(CLI::App& command, bool& progress);
 
 }  // namespace ql::cli

@@ -14,12 +14,12 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/progress.h"
 #include "core/common/json_util.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/quant/analysis.h"
 #include "core/quant/analysis_file.h"
-#include "core/quant/calibration_file.h"
 
 namespace ql::cli {
 
@@ -38,6 +38,7 @@ struct CompareCliOptions {
     int64_t samples = 0;
     int64_t batch = 8;
     int threads = 1;
+    bool progress = false;
     bool json = false;
 };
 
@@ -81,7 +82,7 @@ int runCompare(const CompareCliOptions& options) {
     const Graph& graph = carried->model->graph();
     const auto version = trtVersionOption(options.trt);
     if (!version) return failWith(version.status());
-    auto calibration = loadCalibration(graph, options.calib);
+    auto calibration = readCalibrationOption(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
     applyCarriedScales(*calibration, carried->scales);
     auto plan = carried->plan && options.plan.empty()
@@ -110,8 +111,10 @@ int runCompare(const CompareCliOptions& options) {
     }
     auto diagnosis = calibrationReport(graph, *plan, *calibration, *version);
     if (!diagnosis) return failWith(diagnosis.status());
-    auto report = analyzeQuantization(graph, *plan, *calibration, **data, analysis, terminalProgress("comparing"));
-    endTerminalProgress();
+    CommandProgress progress("comparing", options.progress);
+    auto report =
+        analyzeQuantization(graph, *plan, *calibration, **data, analysis, progress.samples("FP32 and quantized runs"));
+    progress.finish();
     if (!report) return failWith(report.status());
     if (options.json) {
         nlohmann::json json = analysisToJson(graph, *report);
@@ -144,7 +147,8 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    addThreadsOption(*cmd, options->threads);
+    addProgressFlag(*cmd, options->progress);
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->callback([options, &exitCode] { exitCode = runCompare(*options); });
 }

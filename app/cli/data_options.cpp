@@ -1,8 +1,8 @@
 #include "app/cli/data_options.h"
 
-#include <unistd.h>
+#include <filesystem>
 
-#include <iostream>
+#include "core/export/scale_import.h"
 
 namespace ql::cli {
 
@@ -13,23 +13,28 @@ Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std
         DataSpec spec;
         spec.path = option;
         const auto eq = option.find('=');
+        bool named = false;
         if (eq != std::string::npos)
             for (const InputSpec& input : inputs)
-                if (input.name == option.substr(0, eq)) spec = {input.name, option.substr(eq + 1), {}};
+                if (input.name == option.substr(0, eq)) {
+                    spec = {input.name, option.substr(eq + 1), {}};
+                    named = true;
+                }
+        // NAME=PATH with a NAME the model lacks (a path never holds '=' in practice): say so, not "no such file".
+        if (eq != std::string::npos && eq > 0 && !named && !std::filesystem::exists(option)) {
+            std::string names;
+            for (const InputSpec& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
+            return invalidArgument("--data '" + option + "': the model has no input '" + option.substr(0, eq) +
+                                   "' (its inputs: " + names + ")");
+        }
         specs.push_back(std::move(spec));
     }
     return openDataSource(inputs, specs);
 }
 
-ProgressFn terminalProgress(const std::string& what) {
-    if (!isatty(STDERR_FILENO)) return {};
-    return [what](int64_t done, int64_t total) {
-        std::cerr << "\r" << what << " " << done << "/" << total << " samples" << std::flush;
-    };
-}
-
-void endTerminalProgress() {
-    if (isatty(STDERR_FILENO)) std::cerr << std::endl;
+Result<CalibrationResult> readCalibrationOption(const Graph& graph, const std::string& path) {
+    QL_ASSIGN_OR_RETURN(ImportedScales imported, importScales(graph, path));
+    return std::move(imported.calibration);
 }
 
 }  // namespace ql::cli

@@ -13,9 +13,9 @@ namespace ql::cli {
 // `--data PATH` or `--data NAME=PATH` (NAME a model input; otherwise the whole text is the path).
 Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options);
 
-// "calibrating 96/512 samples" redrawn on one stderr line, only when stderr is a terminal; null otherwise.
-ProgressFn terminalProgress(const std::string& what);
-// Ends the progress line (when one was drawn).
-void endTerminalProgress();
+// --calib (and run --simulate): any format `quantize --calib` reads (scale_import.h): CALIB.json, a TensorRT
+// calibration cache, ONNX Runtime's tables, a Q/DQ model or a QuantLens project. Ranges read from formats without
+// histograms leave the calibration diagnosis less to say.
+Result<CalibrationResult> readCalibrationOption(const Graph& graph, const std::string& path);
 
 }  // namespace ql::cli

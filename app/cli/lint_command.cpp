@@ -1,22 +1,26 @@
 // quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--typing strong|weak] [--command FILE] [--json]
-//                        [--fail-on error|warning] [--calib CALIB.json]
+//                        [--fail-on error|warning] [--calib CALIB.json] [--ignore RULE]...
 // With --calib, the calib-* rules check the calibration of the tensors the (effective) plan quantizes, and the JSON
 // gains "calibration": {"tensors": [...]} with the per-tensor, per-method numbers.
 // --typing: how the engine is built (default: the version's, strong for 10 and 11; 10 builds both, 8.6 only weak,
 // 11 only strong, and asking otherwise exits 2). --command: the trtexec command line or script that builds the
 // engine; trt-precision-flags checks its builder precision flags against the target (findings on no node).
+// --ignore RULE (repeatable): the rule is not run; the JSON lists it under "ignored_rules", so a CI log says what
+// it skipped.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "app/cli/calibration_report.h"
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "app/cli/data_options.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
-#include "core/quant/calibration_file.h"
+#include "core/lint/rule_registry.h"
 #include "core/quant/default_placement.h"
 
 namespace ql::cli {
@@ -31,8 +35,20 @@ struct LintCliOptions {
     std::string typing;  // empty: the version's default
     std::string command;
     std::string failOn = "error";
+    std::vector<std::string> ignore;
     bool json = false;
 };
+
+// --ignore RULE: a rule id of the registry, or an error naming the closest one.
+Result<std::set<std::string>> ignoredRules(const std::vector<std::string>& ids) {
+    std::set<std::string> ignored;
+    for (const std::string& id : ids) {
+        if (findLintRule(id) == nullptr)
+            return invalidArgument("--ignore " + id + ": no such lint rule (docs/lint-rules.md lists them)");
+        ignored.insert(id);
+    }
+    return ignored;
+}
 
 bool reachesFailLevel(const std::vector<Finding>& findings, Severity failLevel) {
     for (const Finding& f : findings)
@@ -64,6 +80,9 @@ int runLint(const LintCliOptions& options) {
         if (!text) return failWith(text.status());
         lintOptions.trtexecCommand = std::move(text).value();
     }
+    auto ignored = ignoredRules(options.ignore);
+    if (!ignored) return failWith(ignored.status());
+    lintOptions.ignoredRules = *ignored;
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
@@ -78,7 +97,7 @@ int runLint(const LintCliOptions& options) {
     }
     std::optional<CalibrationReport> calibration;
     if (!options.calib.empty()) {
-        auto loaded = loadCalibration(graph, options.calib);
+        auto loaded = readCalibrationOption(graph, options.calib);
         if (!loaded) return failWith(loaded.status());
         auto effective = effectivePlan(graph, options.plan, version);
         if (!effective) return failWith(effective.status());
@@ -91,9 +110,12 @@ int runLint(const LintCliOptions& options) {
     if (options.json) {
         nlohmann::json json = toJson(report, graph, version);
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
+        json["ignored_rules"] = lintOptions.ignoredRules;
         std::cout << json.dump(2) << std::endl;
-    } else
+    } else {
         std::cout << model->fileName() << ": " << toText(report, graph, version);
+        for (const std::string& id : lintOptions.ignoredRules) std::cout << "ignored rule: " << id << std::endl;
+    }
     return reachesFailLevel(report.findings, failLevel) ? kExitFindings : kExitOk;
 }
 
@@ -113,6 +135,7 @@ void addLintCommand(CLI::App& app, int& exitCode) {
                     "flags (trt-precision-flags)");
     cmd->add_option("--calib", options->calib,
                     "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
+    cmd->add_option("--ignore", options->ignore, "Do not run this rule (repeatable); listed in the output");
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->add_option("--fail-on", options->failOn, "Exit 1 when a finding is at or above this severity")
         ->check(CLI::IsMember({"error", "warning"}));

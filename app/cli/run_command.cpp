@@ -1,4 +1,4 @@
-// quantlens-cli run MODEL --input NAME=FILE.npy... [--out DIR] [--threads N]
+// quantlens-cli run MODEL --input [NAME=]FILE.npy... [--out DIR] [--threads N]
 //                  [--simulate CALIB.json [--plan PLAN.json] [--trt 8.6|10|11] [--fallback fp16|fp32]
 //                   [--deconv-per-channel]]
 // Runs a model on CPU with inputs from .npy files; prints each output's type and shape and, with --out,
@@ -15,11 +15,11 @@
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "app/cli/data_options.h"
 #include "core/data/npy.h"
 #include "core/exec/executor.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
-#include "core/quant/calibration_file.h"
 #include "core/quant/simulation.h"
 
 namespace ql::cli {
@@ -38,12 +38,26 @@ struct RunCommandOptions {
     bool deconvPerChannel = false;
 };
 
-Result<NamedTensors> readInputs(const std::vector<std::string>& specs) {
+// NAME=FILE.npy per input; a bare FILE.npy when the model has one input (as calibrate --data takes it). A NAME the
+// model does not have is named as such, with the inputs it has.
+Result<NamedTensors> readInputs(const Graph& graph, const std::vector<std::string>& specs) {
+    std::string names;
+    for (ValueId v : graph.inputs()) names += (names.empty() ? "" : ", ") + graph.value(v).name;
     NamedTensors inputs;
     for (const auto& spec : specs) {
         const auto eq = spec.find('=');
+        const bool named = eq != std::string::npos && eq > 0 && graph.findValue(spec.substr(0, eq)).has_value();
+        if (!named && graph.inputs().size() == 1 && std::filesystem::exists(spec)) {
+            QL_ASSIGN_OR_RETURN(Tensor t, readNpy(spec));
+            inputs.emplace_back(graph.value(graph.inputs()[0]).name, std::move(t));
+            continue;
+        }
         if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-            return invalidArgument("--input '" + spec + "' must look like NAME=FILE.npy");
+            return invalidArgument("--input '" + spec + "' must look like NAME=FILE.npy (the model's inputs: " + names +
+                                   ")");
+        if (!named)
+            return invalidArgument("--input '" + spec + "': the model has no input '" + spec.substr(0, eq) +
+                                   "' (its inputs: " + names + ")");
         QL_ASSIGN_OR_RETURN(Tensor t, readNpy(spec.substr(eq + 1)));
         inputs.emplace_back(spec.substr(0, eq), std::move(t));
     }
@@ -61,7 +75,7 @@ Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& c
         return Status::ok();
     }
     QL_ASSIGN_OR_RETURN(const TrtVersion version, trtVersionOption(options.trt.empty() ? "10" : options.trt));
-    QL_ASSIGN_OR_RETURN(CalibrationResult calibration, loadCalibration(graph, options.simulate));
+    QL_ASSIGN_OR_RETURN(CalibrationResult calibration, readCalibrationOption(graph, options.simulate));
     applyCarriedScales(calibration, carried.scales);
     const Precision fallback = options.fallback == "fp32" ? Precision::Fp32 : Precision::Fp16;
     if (carried.plan && options.plan.empty()) {
@@ -77,7 +91,7 @@ Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& c
 int runModel(const RunCommandOptions& options) {
     auto loaded = loadModelOrReport(options.model);
     if (!loaded) return kExitBadInput;
-    auto inputs = readInputs(options.inputs);
+    auto inputs = readInputs(loaded->graph(), options.inputs);
     if (!inputs) return failWith(inputs.status());
     // Only a simulation reads a model's own Q/DQ and float16 islands back; a plain run executes the file as it is.
     auto carried = options.simulate.empty() ? Result<CarriedModel>(CarriedModel{std::move(loaded), {}, {}, 0})
@@ -107,9 +121,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     auto options = std::make_shared<RunCommandOptions>();
     auto* cmd = app.add_subcommand("run", "Run a model on CPU with inputs from .npy files");
     cmd->add_option("MODEL", options->model, "ONNX model file")->required();
-    cmd->add_option("--input", options->inputs, "NAME=FILE.npy for each model input (repeat)");
+    cmd->add_option("--input", options->inputs,
+                    "NAME=FILE.npy for each model input (repeat); FILE.npy alone for a model with one input");
     cmd->add_option("--out", options->outDir, "Write each output to DIR/<output name>.npy");
-    cmd->add_option("--threads", options->threads, "CPU threads")->check(CLI::Range(1, 256));
+    addThreadsOption(*cmd, options->threads);
     cmd->add_option("--simulate", options->simulate, "Simulate the plan in INT8/FP16 with this CALIB.json");
     cmd->add_option("--plan", options->plan, "Precision plan for --simulate (default: the default INT8 placement)");
     cmd->add_option("--trt", options->trt,

@@ -11,10 +11,10 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/progress.h"
 #include "core/common/json_util.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_policy.h"
-#include "core/quant/calibration_file.h"
 #include "core/quant/default_placement.h"
 #include "core/quant/metric_command.h"
 #include "core/quant/tuning_report.h"
@@ -39,6 +39,7 @@ struct TuneCliOptions {
     int64_t subset = 0;
     int64_t batch = 8;
     int threads = 1;
+    bool progress = false;
     bool json = false;
 };
 
@@ -129,7 +130,7 @@ int runTune(const TuneCliOptions& options) {
     auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph))
                                       : PrecisionPlan::load(graph, options.plan);
     if (!start) return failWith(start.status());
-    auto calibration = loadCalibration(graph, options.calib);
+    auto calibration = readCalibrationOption(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
     auto data = openDataOption(graph, options.data);
     if (!data) return failWith(data.status());
@@ -144,11 +145,11 @@ int runTune(const TuneCliOptions& options) {
     tuning.subsetSamples = options.subset;
     tuning.batchSize = options.batch;
     tuning.threads = options.threads;
-    const ProgressFn bar = terminalProgress("tuning");
+    CommandProgress progress("tuning", options.progress);
     auto report = tune(graph, *start, *calibration, **data, tuning, [&](const TuneProgress& p) {
-        if (bar && p.total > 0) bar(p.done, p.total);
+        if (p.total > 0) progress.update(p.phase, p.done, p.total, "");
     });
-    endTerminalProgress();
+    progress.finish();
     if (!report) return failWith(report.status());
     if (Status s = report->plan.save(graph, options.output); !s.isOk()) return failWith(s);
     if (options.json)
@@ -188,7 +189,8 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--batch", options->batch, "Batch size when the model's batch axis is not fixed (default 8)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", options->threads, "CPU threads (default 1)")->check(CLI::PositiveNumber);
+    addThreadsOption(*cmd, options->threads);
+    addProgressFlag(*cmd, options->progress);
     cmd->add_flag("--json", options->json, "Print one JSON object (the report) instead of the table");
     cmd->callback([options, &exitCode] { exitCode = runTune(*options); });
 }

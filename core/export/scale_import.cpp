@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kOtherFormats =
     "--calib reads QuantLens CALIB.json, TensorRT calibration caches, ONNX Runtime calibration.json and "
-    "calibration.cache, and Q/DQ ONNX models";
+    "calibration.cache, Q/DQ ONNX models and QuantLens projects (.qlproj)";
 
 Status lineError(const std::string& label, size_t line, const std::string& what) {
     return invalidArgument(label + ":" + std::to_string(line) + ": " + what);
@@ -156,6 +156,16 @@ Result<ImportedScales> importJson(const Graph& graph, const std::string& path, c
                          std::string("not valid JSON: ") + e.what());
     }
     if (json.is_object() && json.contains("format")) {
+        // A project saved by the window keeps its calibration inline (ui/project_file.h).
+        if (json["format"] == "quantlens-project") {
+            const auto section = json.find("calibration");
+            if (section == json.end() || !section->is_object())
+                return invalidArgument(path +
+                                       ": this project has no calibration yet; calibrate it in the window or "
+                                       "pass a CALIB.json");
+            QL_ASSIGN_OR_RETURN(auto calibration, calibrationFromJson(graph, *section, path + " (calibration)"));
+            return ImportedScales{std::move(calibration), ScaleFormat::Project, {}};
+        }
         if (json["format"] != "quantlens-calibration")
             return invalidArgument(path + ": unknown \"format\"; " + kOtherFormats);
         QL_ASSIGN_OR_RETURN(auto calibration, calibrationFromJson(graph, json, path));
@@ -179,6 +189,8 @@ const char* scaleFormatName(ScaleFormat format) {
             return "ONNX Runtime calibration.cache";
         case ScaleFormat::QdqModel:
             return "Q/DQ model";
+        case ScaleFormat::Project:
+            return "QuantLens project";
     }
     return "?";
 }

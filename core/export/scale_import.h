@@ -9,7 +9,8 @@
 //     is unwrapped. amax = max(|min|, |max|): the symmetric range that covers both ends;
 //   - ONNX Runtime's calibration.cache text: "name value" lines, value = the tensor's amax (what ORT's
 //     TensorRT provider reads as the dynamic range);
-//   - a Q/DQ ONNX model (qdq_import.h): its activation scales.
+//   - a Q/DQ ONNX model (qdq_import.h): its activation scales;
+//   - a QuantLens project (.qlproj, written by the window): the calibration it keeps.
 // ONNX Runtime's binary calibration.flatbuffers is not read: it holds the same numbers as the two text files.
 // The format is detected from the content. Names the model does not have are skipped and listed (a TensorRT
 // cache also names TensorRT's own internal tensors); a bad file is an error naming it and the line.
@@ -24,7 +25,7 @@
 
 namespace ql {
 
-enum class ScaleFormat { QuantLens, TensorRtCache, OrtJson, OrtCacheText, QdqModel };
+enum class ScaleFormat { QuantLens, TensorRtCache, OrtJson, OrtCacheText, QdqModel, Project };
 const char* scaleFormatName(ScaleFormat format);  // "QuantLens calibration", "TensorRT calibration cache", ...
 
 // One tensor's range as a file gives it.

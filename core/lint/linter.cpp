@@ -58,7 +58,8 @@ std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
 
 std::vector<Finding> lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
     const LintContext context(graph, plan, options);
-    return runRules(context, [](const LintRule&) { return true; });
+    return runRules(context,
+                    [&](const LintRule& rule) { return !options.ignoredRules.contains(std::string(rule.info().id)); });
 }
 
 }  // namespace
@@ -79,7 +80,7 @@ bool isCalibrationRule(std::string_view ruleId) {
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
     const LintContext context(graph, plan, options);
     LintReport report;
-    report.findings = runRules(context, [](const LintRule&) { return true; });
+    report.findings = lintOneGraph(graph, plan, options);
     report.coverage = coverageOf(context, report.findings);
     lintSubgraphs(graph, options, &lintOneGraph, report.findings);
     sortFindings(report.findings);

@@ -1,6 +1,7 @@
 #pragma once
 // Runs every lint rule that applies to the target TensorRT version and derives the INT8 coverage of the
 // weighted layers: which run INT8 and which fall back, with the rule that says why.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct LintOptions {
     // precision flags it passes. Empty: not checked. ({} keeps `{version}` aggregate inits free of
     // -Wmissing-field-initializers.)
     std::string trtexecCommand{};
+    // Rule ids not to run (lint --ignore, a project's silenced rules): their findings are not produced at all, so a
+    // layer one of them would make fall back counts as INT8.
+    std::set<std::string> ignoredRules{};
 };
 
 struct LayerFallback {

@@ -163,6 +163,13 @@ Result<PrecisionPlan> PrecisionPlan::load(const Graph& graph, const std::string&
     text << in.rdbuf();
     const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return invalidArgument(path + ": not valid JSON; a precision plan is a JSON object");
+    // A project saved by the window keeps its plan inline (ui/project_file.h).
+    if (json.is_object() && json.value("format", "") == "quantlens-project") {
+        const auto section = json.find("plan");
+        if (section == json.end() || !section->is_object())
+            return invalidArgument(path + ": this project has no precision plan");
+        return fromJson(graph, *section, path + " (plan)");
+    }
     return fromJson(graph, json, path);
 }
 

@@ -87,6 +87,7 @@ public:
     nlohmann::json toJson(const Graph& graph) const;
     // `label` names the source (a file) in messages.
     static Result<PrecisionPlan> fromJson(const Graph& graph, const nlohmann::json& json, const std::string& label);
+    // A plan file, or a QuantLens project (.qlproj) whose "plan" section is read.
     static Result<PrecisionPlan> load(const Graph& graph, const std::string& path);
     Status save(const Graph& graph, const std::string& path) const;
 

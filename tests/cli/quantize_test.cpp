@@ -334,8 +334,8 @@ TEST(QuantizeCliTest, StronglyTypedExportReexportsTheSameIslandsAndScales) {
 
     const auto lint = test::runCli({"lint", q11, "--trt", "11", "--json"});
     EXPECT_EQ(lint.exitCode, 0) << lint.err;
-    for (const auto& finding : nlohmann::json::parse(lint.out)["findings"])
-        EXPECT_NE(finding["severity"], "error") << finding.dump();
+    const auto lintJson = nlohmann::json::parse(lint.out);  // a temporary's member would dangle in the loop
+    for (const auto& finding : lintJson["findings"]) EXPECT_NE(finding["severity"], "error") << finding.dump();
 
     Tensor x(DataType::Float, {1, 3, 6, 6});
     const auto values = test::seededFloats(108, 3, -2.0f, 2.0f);

@@ -82,7 +82,8 @@ TEST(LintCliTest, CalibChecksTheCalibrationAndFailsOnWarningWhereTheRangeClips) 
     EXPECT_EQ(first["methods"].size(), 4u);
     const auto clean = test::runCli({"lint", kModel, "--calib", c.automatic, "--json"});
     ASSERT_EQ(clean.exitCode, 0) << clean.err;
-    for (const auto& f : nlohmann::json::parse(clean.out)["findings"])
+    const auto cleanJson = nlohmann::json::parse(clean.out);  // a temporary's member would dangle in the loop
+    for (const auto& f : cleanJson["findings"])
         EXPECT_NE(f["rule"].get<std::string>().substr(0, 6), "calib-") << f.dump();
 }
 

@@ -21,7 +21,8 @@ public:
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
         const CalibrationDiagnosis* diagnosis = context.calibration();
-        if (!diagnosis || diagnosis->tensors.empty()) return;
+        // 0 samples: ranges imported from a file that does not count them (a TensorRT cache, ONNX Runtime's table).
+        if (!diagnosis || diagnosis->tensors.empty() || diagnosis->samples == 0) return;
         if (diagnosis->samples < DiagnosisThresholds::kMinSamples) {  // one finding for the whole calibration
             findings.push_back(tensorFinding(
                 context, kInfo, diagnosis->tensors.front(), Severity::Info,

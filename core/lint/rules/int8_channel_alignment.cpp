@@ -1,6 +1,9 @@
 // trt-int8-channel-alignment: INT8 tensor-core kernels want channel counts that are multiples of 16.
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
+#include "core/model/attention_pattern.h"
+#include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 
 namespace ql::rules {
 
@@ -10,9 +13,22 @@ constexpr RuleInfo kInfo{
     "trt-int8-channel-alignment", Severity::Warning, kAllTrtVersions,
     "TensorRT's INT8 tensor-core kernels process channels in blocks of 16 (32 on some GPUs). A convolution or matrix "
     "multiply whose input channels (C) or output channels (K) are not a multiple of 16 is padded, so INT8 may be no "
-    "faster than FP16 for it while still costing accuracy. It still builds and runs.",
+    "faster than FP16 for it while still costing accuracy. It still builds and runs. The first layer of an image "
+    "model reads 1 or 3 channels: NVIDIA's placement quantizes it anyway, so only its output channels are checked; "
+    "and a MatMul of two computed tensors (attention's Q x K^T, P x V) has no channels: its sizes are sequence "
+    "lengths and head sizes, which trt-int8-attention-shape checks.",
     "NVIDIA TensorRT Engine Explorer (TREx) linters: \"INT8 convolution ... C and K divisible by 16\"; "
-    "TRT-INT8-RULES.md rule table (trt-int8-channel-alignment)"};
+    "TRT-INT8-RULES.md rule table (trt-int8-channel-alignment); NVIDIA Model Optimizer int8.py (the first conv is "
+    "kept INT8 whatever its input channels, TRT11.md §3)"};
+
+// The layer reads a model input (through Q/DQ and data movement): the image's 1 or 3 channels are exempt.
+bool readsModelInput(const LintContext& context, const Node& node) {
+    const ValueId source = context.throughQdq(node.inputs[0]);
+    if (source == kNoId) return false;
+    if (context.graph().value(source).isGraphInput) return true;
+    const Node* p = computingProducer(context.graph(), source);
+    return p == nullptr && !isConstant(context.graph(), source);
+}
 
 struct Channels {
     int64_t c = -1;  // input channels / reduction size
@@ -34,7 +50,8 @@ std::optional<Channels> channelsOf(const LintContext& context, const Node& node)
         if (w.size() != 2) return std::nullopt;
         return node.intAttribute("transB", 0) ? Channels{w[1], w[0]} : Channels{w[0], w[1]};
     }
-    if (a.empty() || w.size() < 2) return std::nullopt;  // MatMul
+    if (a.empty() || w.size() < 2) return std::nullopt;                         // MatMul
+    if (isComputedValue(context.graph(), node.inputs[1])) return std::nullopt;  // attention's batched products
     return Channels{at(a, a.size() - 1), at(w, w.size() - 1)};
 }
 
@@ -48,7 +65,7 @@ public:
             const auto ch = channelsOf(context, node);
             if (!ch || ch->c < 0 || ch->k < 0) continue;
             std::string odd;
-            if (ch->c % 16 != 0) odd = lintText("C=", ch->c);
+            if (ch->c % 16 != 0 && !readsModelInput(context, node)) odd = lintText("C=", ch->c);
             if (ch->k % 16 != 0) odd += lintText(odd.empty() ? "" : " and ", "K=", ch->k);
             if (odd.empty()) continue;
             findings.push_back(context.finding(

@@ -8,11 +8,13 @@ namespace {
 
 constexpr const char* kRule = "trt-int8-channel-alignment";
 
-std::unique_ptr<Model> conv(int64_t c, int64_t k) {
+// A conv inside the network (after a Relu), or the first layer reading the model's input.
+std::unique_ptr<Model> conv(int64_t c, int64_t k, bool firstLayer = false) {
     test::ModelBuilder b;
     b.input("x", DataType::Float, {1, c, 4, 4});
     b.initializer("w", {k, c, 1, 1}, test::seededFloats(static_cast<size_t>(c * k)));
-    b.node("Conv", {"x", "w"}, {"y"}, "conv");
+    if (!firstLayer) b.node("Relu", {"x"}, {"r"}, "relu");
+    b.node("Conv", {firstLayer ? "x" : "r", "w"}, {"y"}, "conv");
     b.output("y");
     return b.load();
 }
@@ -27,6 +29,24 @@ TEST(Int8ChannelAlignmentRuleTest, UnalignedChannelsAreAPerformanceWarning) {
 
 TEST(Int8ChannelAlignmentRuleTest, MultiplesOfSixteenAreFine) {
     EXPECT_TRUE(test::findingsOf(*conv(16, 32), kRule).empty());
+}
+
+// NVIDIA's placement quantizes the first conv of an image model whatever its 1 or 3 input channels.
+TEST(Int8ChannelAlignmentRuleTest, TheFirstLayersImageChannelsAreExempt) {
+    EXPECT_TRUE(test::findingsOf(*conv(3, 16, true), kRule).empty());
+    const auto f = test::findingsOf(*conv(3, 24, true), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_NE(f[0].message.find(": K=24 not"), std::string::npos) << f[0].message;
+}
+
+// Q x K^T over 197 tokens: the 197 is a sequence length, not an output channel count.
+TEST(Int8ChannelAlignmentRuleTest, AttentionsBatchedMatMulsHaveNoChannels) {
+    test::ModelBuilder b(17);
+    b.input("q", DataType::Float, {1, 3, 197, 64});
+    b.input("kT", DataType::Float, {1, 3, 64, 197});
+    b.node("MatMul", {"q", "kT"}, {"scores"}, "qk");
+    b.output("scores");
+    EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
 }
 
 }  // namespace
