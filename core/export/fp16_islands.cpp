@@ -77,13 +77,19 @@ Result<std::string> Fp16IslandWriter::float16Input(const std::string& name, std:
 
 // Whether anything reads `value` as float32: a graph output, a node outside the islands, or an island node's slot
 // that keeps float32.
-bool Fp16IslandWriter::readAsFloat32(ValueId value) const {
+const Fp16Form& Fp16IslandWriter::formOf(const Node& node) {
+    auto it = mForms.find(node.id);
+    if (it == mForms.end()) it = mForms.emplace(node.id, fp16Form(mPrepared, node)).first;
+    return it->second;
+}
+
+bool Fp16IslandWriter::readAsFloat32(ValueId value) {
     const Value& v = mPrepared.value(value);
     if (v.isGraphOutput) return true;
     for (NodeId c : v.consumers) {
         const Node& consumer = mPrepared.node(c);
         if (!mIsland[static_cast<size_t>(c)]) return true;
-        const Fp16Form form = fp16Form(mPrepared, consumer);
+        const Fp16Form& form = formOf(consumer);
         for (size_t slot = 0; slot < consumer.inputs.size(); ++slot)
             if (consumer.inputs[slot] == value && !form.inputs[slot]) return true;
     }
@@ -93,7 +99,7 @@ bool Fp16IslandWriter::readAsFloat32(ValueId value) const {
 Status Fp16IslandWriter::visit(const Node& node, onnx::NodeProto& proto, std::vector<onnx::NodeProto>& before,
                                std::vector<onnx::NodeProto>& after) {
     if (!mIsland[static_cast<size_t>(node.id)]) return Status::ok();
-    const Fp16Form form = fp16Form(mPrepared, node);
+    const Fp16Form& form = formOf(node);
     if (!form.possible())
         return internalError("node '" + node.name + "' planned FP16 without an FP16 form: " + form.blocker);
     ++mStats.nodes;

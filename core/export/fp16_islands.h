@@ -18,6 +18,7 @@
 
 #include "core/common/status.h"
 #include "core/export/proto_graph.h"
+#include "core/model/fp16_form.h"
 #include "core/model/graph.h"
 
 namespace ql {
@@ -43,7 +44,9 @@ public:
 
 private:
     Result<std::string> float16Input(const std::string& name, std::vector<onnx::NodeProto>& before);
-    bool readAsFloat32(ValueId value) const;
+    bool readAsFloat32(ValueId value);
+    // The node's FP16 form (a schema lookup), computed once per island node: every output asks about its consumers.
+    const Fp16Form& formOf(const Node& node);
     onnx::NodeProto cast(const std::string& input, const std::string& output, int to);
     void addValueInfo(const std::string& original, const std::string& name, int elemType);
 
@@ -55,6 +58,7 @@ private:
     std::unordered_map<std::string, std::string> mFloat16;    // float32 name -> its float16 tensor
     std::unordered_map<std::string, onnx::TypeProto> mTypes;  // value_info and graph I/O types by name
     std::vector<onnx::ValueInfoProto> mNewInfo;
+    std::unordered_map<NodeId, Fp16Form> mForms;
     Fp16IslandStats mStats;
 };
 
