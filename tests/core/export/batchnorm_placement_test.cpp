@@ -5,6 +5,7 @@
 #include "core/export/qdq_export.h"
 #include "core/quant/batchnorm_fold.h"
 #include "core/quant/qdq_placement.h"
+#include "tests/support/calibration_fixture.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -39,18 +40,6 @@ std::unique_ptr<Model> model() {
     return b.load();
 }
 
-CalibrationResult calibration(const Graph& graph) {
-    CalibrationResult result;
-    for (const Value& value : graph.values())
-        if (value.initializer < 0) {
-            TensorRange range;
-            range.name = value.name;
-            range.amax = 4.0f;
-            result.activations.push_back(range);
-        }
-    return result;
-}
-
 std::map<std::string, std::vector<float>> weightScales(const Graph& graph, const QdqPlacement& placement) {
     std::map<std::string, std::vector<float>> scales;
     for (const auto& edge : placement.edges)
@@ -62,9 +51,10 @@ TEST(BatchNormPlacementTest, UnfoldedPlacementHasTheExportsFoldedWeightScales) {
     const auto original = model();
     const Graph& graph = original->graph();
     const PrecisionPlan plan(graph, Precision::Int8);
-    auto exported = exportQdq(*original, plan, calibration(graph));
+    auto exported = exportQdq(*original, plan, test::uniformCalibration(graph, {}, 4.0f));
     ASSERT_TRUE(exported) << exported.status().message();
-    auto unfolded = placeQdq(graph, effectivePrecisions(graph, plan), *activationAmax(calibration(graph), plan), {});
+    auto unfolded = placeQdq(graph, effectivePrecisions(graph, plan),
+                             *activationAmax(test::uniformCalibration(graph, {}, 4.0f), plan), {});
     ASSERT_TRUE(unfolded) << unfolded.status().message();
     EXPECT_EQ(weightScales(graph, *unfolded), weightScales(exported->prepared->graph(), exported->placement));
     ASSERT_TRUE(foldedBatchNorm(graph, graph.node(*graph.findNode("conv0"))));
@@ -86,7 +76,8 @@ TEST(BatchNormPlacementTest, ResidualAddFusesThroughAFoldedBatchNorm) {
     const auto m = b.load();
     const Graph& graph = m->graph();
     const PrecisionPlan plan(graph, Precision::Int8);
-    auto placement = placeQdq(graph, effectivePrecisions(graph, plan), *activationAmax(calibration(graph), plan), {});
+    auto placement = placeQdq(graph, effectivePrecisions(graph, plan),
+                              *activationAmax(test::uniformCalibration(graph, {}, 4.0f), plan), {});
     ASSERT_TRUE(placement) << placement.status().message();
     bool skipQuantized = false;
     for (const auto& edge : placement->edges)

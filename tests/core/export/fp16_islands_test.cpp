@@ -14,6 +14,7 @@
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"
 #include "core/quant/simulation.h"
+#include "tests/support/calibration_fixture.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -23,22 +24,6 @@ using test::ModelBuilder;
 using test::seededFloats;
 
 constexpr TrtTarget kTrt11{TrtVersion::Trt11, TrtTyping::Strong};
-
-// Activation ranges [-amax, amax] (observed extremes too) for every float tensor, `amax` per name or 2.
-CalibrationResult rangesFor(const Graph& graph, const std::map<std::string, float>& amax = {}) {
-    CalibrationResult result;
-    for (const Value& value : graph.values()) {
-        if (value.initializer >= 0) continue;
-        auto it = amax.find(value.name);
-        TensorRange range;
-        range.name = value.name;
-        range.amax = it == amax.end() ? 2.0f : it->second;
-        range.min = -range.amax;
-        range.max = range.amax;
-        result.activations.push_back(range);
-    }
-    return result;
-}
 
 // x -> conv1 (INT8) -> relu1 -> conv2 (FP16) -> relu2 -> conv3 (INT8) -> sigmoid (FP16) -> y
 std::unique_ptr<Model> threeConvs(float conv2WeightScale = 1.0f) {
@@ -129,7 +114,7 @@ void expectFileEqualsSimulation(const Model& source, const PrecisionPlan& plan, 
 
 TEST(Fp16IslandsTest, Fp16LayersBecomeFloat16BetweenCastsAndTheFileComputesWhatTheSimulationPredicts) {
     auto model = threeConvs();
-    const auto calibration = rangesFor(model->graph());
+    const auto calibration = test::uniformCalibration(model->graph());
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv2"}, calibration);
     auto result = exportQdq(*model, plan, calibration, {}, {.trt = kTrt11});
     ASSERT_TRUE(result) << result.status().message();
@@ -150,7 +135,7 @@ TEST(Fp16IslandsTest, Fp16LayersBecomeFloat16BetweenCastsAndTheFileComputesWhatT
 
 TEST(Fp16IslandsTest, TheModelsInputAndOutputTypesAreKeptUnlessAsked) {
     auto model = threeConvs();
-    const auto calibration = rangesFor(model->graph());
+    const auto calibration = test::uniformCalibration(model->graph());
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv1", "conv2"}, calibration);
     auto kept = exportQdq(*model, plan, calibration, {}, {.trt = kTrt11});
     ASSERT_TRUE(kept);
@@ -174,7 +159,7 @@ TEST(Fp16IslandsTest, TheModelsInputAndOutputTypesAreKeptUnlessAsked) {
 
 TEST(Fp16IslandsTest, ActivationsBeyondFp16sSafeRangeKeepTheLayerFp32WithTheReason) {
     auto model = threeConvs();
-    const auto calibration = rangesFor(model->graph(), {{"c2", 1000.0f}});
+    const auto calibration = test::uniformCalibration(model->graph(), {{"c2", 1000.0f}});
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv2"}, calibration);
     const NodeId conv2 = *model->graph().findNode("conv2");
     EXPECT_EQ(plan.effective(conv2), Precision::Fp32);  // the simulation sees it FP32 too
@@ -195,7 +180,7 @@ TEST(Fp16IslandsTest, ActivationsBeyondFp16sSafeRangeKeepTheLayerFp32WithTheReas
 
 TEST(Fp16IslandsTest, InitializersBeyondFloat16KeepTheLayerFp32) {
     auto model = threeConvs(1e5f);
-    const auto calibration = rangesFor(model->graph());
+    const auto calibration = test::uniformCalibration(model->graph());
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv2"}, calibration);
     const NodeId conv2 = *model->graph().findNode("conv2");
     EXPECT_EQ(plan.effective(conv2), Precision::Fp32);
@@ -216,7 +201,7 @@ TEST(Fp16IslandsTest, BatchNormalizationIsFoldedBeforeTheGuardDecides) {
     b.node("BatchNormalization", {"c", "gamma", "beta", "mean", "var"}, {"y"}, "bn");
     b.output("y");
     auto model = b.load();
-    const auto calibration = rangesFor(model->graph(), {{"c", 2000.0f}, {"y", 20.0f}});
+    const auto calibration = test::uniformCalibration(model->graph(), {{"c", 2000.0f}, {"y", 20.0f}});
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv", "bn"}, calibration);
     EXPECT_EQ(plan.effective(*model->graph().findNode("conv")), Precision::Fp16) << plan.reason(0);
     auto result = exportQdq(*model, plan, calibration, {}, {.trt = kTrt11});
@@ -228,7 +213,7 @@ TEST(Fp16IslandsTest, BatchNormalizationIsFoldedBeforeTheGuardDecides) {
 
 TEST(Fp16IslandsTest, WeaklyTypedExportWritesNoFloat16) {
     auto model = threeConvs();
-    const auto calibration = rangesFor(model->graph());
+    const auto calibration = test::uniformCalibration(model->graph());
     const PrecisionPlan plan = planWithFp16(model->graph(), {"conv2"}, calibration);
     auto result = exportQdq(*model, plan, calibration, {}, {.trt = {TrtVersion::Trt10, TrtTyping::Weak}});
     ASSERT_TRUE(result);

@@ -7,6 +7,7 @@
 #include "core/exec/executor.h"
 #include "core/exec/random_inputs.h"
 #include "core/model/tensor_data.h"
+#include "tests/support/calibration_fixture.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -15,21 +16,6 @@ namespace {
 using test::ModelBuilder;
 using test::seededFloats;
 
-// Every float tensor that is not an initializer gets amax `fallback`, or its entry in `amax`.
-CalibrationResult calibrationFor(const Graph& graph, const std::map<std::string, float>& amax = {},
-                                 float fallback = 2.0f) {
-    CalibrationResult result;
-    for (const Value& value : graph.values()) {
-        if (value.initializer >= 0) continue;
-        auto it = amax.find(value.name);
-        TensorRange range;
-        range.name = value.name;
-        range.amax = it == amax.end() ? fallback : it->second;
-        result.activations.push_back(range);
-    }
-    return result;
-}
-
 // Exports with every node at `precision` unless listed in `overrides`; checks the result passes the ONNX
 // checker and runs in the executor.
 QdqExport exportModel(const Model& model, const QdqOptions& options = {},
@@ -37,7 +23,7 @@ QdqExport exportModel(const Model& model, const QdqOptions& options = {},
                       const std::map<std::string, float>& amax = {}) {
     PrecisionPlan plan(model.graph(), Precision::Int8);
     for (const auto& [name, precision] : overrides) plan.setRequested(*model.graph().findNode(name), precision);
-    auto result = exportQdq(model, plan, calibrationFor(model.graph(), amax), options);
+    auto result = exportQdq(model, plan, test::uniformCalibration(model.graph(), amax), options);
     EXPECT_TRUE(result) << result.status().message();
     if (!result) return {};
     EXPECT_NO_THROW(onnx::checker::check_model(result->proto));
@@ -336,7 +322,8 @@ TEST(QdqExportTest, Float16LayerFallsBackBecauseQuantizeLinearTakesFloat) {
     b.node("MatMul", {"x", "w"}, {"y"}, "mm");
     b.output("y", DataType::Float16);
     auto model = b.load();
-    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), calibrationFor(model->graph()));
+    auto result =
+        exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), test::uniformCalibration(model->graph()));
     ASSERT_TRUE(result) << result.status().message();
     EXPECT_EQ(countOp(result->proto, "DequantizeLinear"), 0);
     EXPECT_EQ(result->placement.layers.at(0).precision, Precision::Fp32);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/calibration_fixture.h"
 #include "tests/support/model_builder.h"
 #include "tests/support/process.h"
 
@@ -13,18 +14,6 @@ namespace ql {
 namespace {
 
 using test::ModelBuilder;
-
-CalibrationResult amaxEverywhere(const Graph& graph) {
-    CalibrationResult result;
-    for (const Value& value : graph.values()) {
-        if (value.initializer >= 0) continue;
-        TensorRange range;
-        range.name = value.name;
-        range.amax = 3.0f;
-        result.activations.push_back(range);
-    }
-    return result;
-}
 
 // conv (INT8) -> relu (INT8) -> "head/soft max" (FP16) -> split (FP16, two outputs) -> "a:b" Sigmoid (FP32)
 // and an unnamed Identity (FP32); an ArgMax (FP32, INT64 output) is never pinned.
@@ -51,7 +40,7 @@ QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max",
     plan.setRequested(*graph.findNode("relu"), Precision::Int8);
     plan.setRequested(*graph.findNode(softmaxName), softmaxPrecision);
     plan.setRequested(*graph.findNode("split"), Precision::Fp16);
-    auto result = exportQdq(*model, plan, amaxEverywhere(graph), {}, {.trt = target});
+    auto result = exportQdq(*model, plan, test::uniformCalibration(graph, {}, 3.0f), {}, {.trt = target});
     EXPECT_TRUE(result) << result.status().message();
     return result ? std::move(*result) : QdqExport{};
 }
@@ -123,7 +112,8 @@ TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
     b.node("Conv", {"x", "w"}, {"y"}, "conv");
     b.output("y");
     auto model = b.load();
-    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8), amaxEverywhere(model->graph()), {},
+    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Int8),
+                            test::uniformCalibration(model->graph(), {}, 3.0f), {},
                             {.trt = {TrtVersion::Trt86, TrtTyping::Weak}});
     ASSERT_TRUE(result) << result.status().message();
     auto text = trtexecCommand(*result, "q.onnx");
