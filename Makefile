@@ -4,7 +4,7 @@ JOBS ?= 2
 SAMPLE ?= resources/samples/digits_cnn.onnx
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DQL_WERROR=ON
 
-.PHONY: run test build deps configure screenshots clean format fuzz
+.PHONY: run test build deps configure screenshots clean format fuzz package check-package
 
 deps:
 	@sh packaging/install-deps.sh
@@ -28,6 +28,14 @@ screenshots: build
 	  XDG_CONFIG_HOME=$$cfg xvfb-run -a -s "-screen 0 1600x1000x24" ./$(BUILD_DIR)/tests/ui/ql_calibration_snapshot \
 	    docs/quantlens-$$theme.png $$([ $$theme = dark ] && echo --dark) || exit 1; \
 	done; rm -rf $$cfg
+
+# The Debian package (CPack): build/quantlens_<version>_<arch>.deb.
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
+
+# Installs that package into a clean Debian 12 root (debootstrap, needs Debian's mirror) and runs both binaries there.
+check-package: package
+	sh packaging/check_package.sh $(BUILD_DIR)/quantlens_*.deb
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QSettings>
 #include <QTextStream>
 #include <QTimer>
@@ -64,6 +65,10 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("QuantLens"));
     QApplication::setOrganizationName(QStringLiteral("QuantLens"));
     QApplication::setApplicationVersion(QStringLiteral(QL_VERSION));
+    QIcon icon;  // the same icon the package installs in the desktop's icon theme (packaging/icons)
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/quantlens-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Put ONNX models on TensorRT in INT8"));
