@@ -20,6 +20,7 @@
 #include "core/export/effective_plan.h"
 #include "core/quant/analysis.h"
 #include "core/quant/analysis_file.h"
+#include "core/quant/output_kind.h"
 
 namespace ql::cli {
 
@@ -48,7 +49,37 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
-void printTable(const Graph& graph, const AnalysisReport& report) {
+// The first output's own error, from the per-layer table (accumulated mode lists every float output).
+const LayerError* firstOutputError(const Graph& graph, const AnalysisReport& report) {
+    if (graph.outputs().empty()) return nullptr;
+    for (const LayerError& l : report.layers)
+        if (l.output == graph.outputs()[0]) return &l;
+    return nullptr;
+}
+
+// Output metrics by what the output holds (output_kind.h): top-1 agreement and accuracy for class scores (or when
+// labels are given), SQNR, cosine and the largest error otherwise; the line says which.
+void printOutputMetrics(const Graph& graph, const AnalysisReport& report, OutputKind kind) {
+    const OutputAgreement& o = report.outputs;
+    if (kind == OutputKind::ClassScores || o.hasLabels) {
+        if (o.samples == 0) return;
+        std::printf("output metric: top-1 agreement with FP32 (class scores): %.2f%% of %lld samples\n",
+                    100.0 * o.top1Agreement, static_cast<long long>(o.samples));
+        if (o.hasLabels)
+            std::printf("accuracy: fp32 %.2f%%, quantized %.2f%%, delta %+.2f points\n", 100.0 * o.accuracyFp32,
+                        100.0 * o.accuracyQuant, 100.0 * (o.accuracyQuant - o.accuracyFp32));
+        return;
+    }
+    const LayerError* out = firstOutputError(graph, report);
+    if (out == nullptr) return;
+    std::printf(
+        "output metric: SQNR, cosine and max error (the output '%s' holds values, not class scores, so top-1 "
+        "agreement means nothing): sqnr %s dB, cosine %.6f, max_abs %.4e\n",
+        graph.value(out->output).name.c_str(), format("%.2f", out->metrics.sqnrDb).c_str(), out->metrics.cosine,
+        out->metrics.maxAbs);
+}
+
+void printTable(const Graph& graph, const AnalysisReport& report, OutputKind kind) {
     std::printf("%-28s %-14s %-5s %9s %9s %11s %11s  %s\n", "node", "op", "prec", "sqnr_db", "cosine", "mse", "max_abs",
                 "output");
     for (const LayerError& l : report.layers) {
@@ -62,13 +93,7 @@ void printTable(const Graph& graph, const AnalysisReport& report) {
                     g.group.name.c_str(), static_cast<long long>(g.group.begin), static_cast<long long>(g.group.end),
                     static_cast<long long>(g.group.axis), format("%.2f", g.metrics.sqnrDb).c_str(), g.metrics.cosine,
                     g.metrics.maxAbs);
-    const OutputAgreement& o = report.outputs;
-    if (o.samples == 0) return;
-    std::printf("top-1 agreement: %.2f%% of %lld samples\n", 100.0 * o.top1Agreement,
-                static_cast<long long>(o.samples));
-    if (o.hasLabels)
-        std::printf("accuracy: fp32 %.2f%%, quantized %.2f%%, delta %+.2f points\n", 100.0 * o.accuracyFp32,
-                    100.0 * o.accuracyQuant, 100.0 * (o.accuracyQuant - o.accuracyFp32));
+    printOutputMetrics(graph, report, kind);
 }
 
 int runCompare(const CompareCliOptions& options) {
@@ -111,6 +136,7 @@ int runCompare(const CompareCliOptions& options) {
     }
     auto diagnosis = calibrationReport(graph, *plan, *calibration, *version);
     if (!diagnosis) return failWith(diagnosis.status());
+    const OutputKind kind = firstOutputKind(graph);
     CommandProgress progress("comparing", options.progress);
     auto report =
         analyzeQuantization(graph, *plan, *calibration, **data, analysis, progress.samples("FP32 and quantized runs"));
@@ -118,10 +144,11 @@ int runCompare(const CompareCliOptions& options) {
     if (!report) return failWith(report.status());
     if (options.json) {
         nlohmann::json json = analysisToJson(graph, *report);
+        json["outputs"]["kind"] = outputKindName(kind);  // which output metrics mean something (output_kind.h)
         json["calibration"] = calibrationReportJson(graph, *diagnosis);
         std::cout << dumpJson(json) << std::endl;
     } else {
-        printTable(graph, *report);
+        printTable(graph, *report, kind);
         std::cout << calibrationFindingsText(diagnosis->findings);
     }
     return kExitOk;

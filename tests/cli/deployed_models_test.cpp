@@ -103,12 +103,16 @@ TEST(DeployedModelsTest, CompareReportsTheDetectorsBoxAndScoreChannelsApart) {
     EXPECT_EQ(json["output_groups"][0]["end"], 4);
     EXPECT_EQ(json["output_groups"][1]["name"], "scores");
     EXPECT_TRUE(json["output_groups"][1]["sqnr_db"].is_number());
+    // A detection tensor is no class vector: its output metric is SQNR, not top-1 agreement, and the CLI says so.
+    EXPECT_EQ(json["outputs"]["kind"], "values");
     // Named by the user; a range past the output's channels is refused before any work.
     const auto named =
         test::runCli({"compare", kTune + "detector.onnx", "--calib", calib, "--data", kTune + "detector_holdout.npy",
                       "--samples", "8", "--output-split", "xy=0:2,wh=2:4,cls=4:7", "--output-axis", "2"});
     ASSERT_EQ(named.exitCode, 0) << named.err;
     EXPECT_NE(named.out.find("output channels wh [2, 4) on axis 2"), std::string::npos) << named.out;
+    EXPECT_NE(named.out.find("output metric: SQNR, cosine and max error"), std::string::npos) << named.out;
+    EXPECT_EQ(named.out.find("top-1 agreement with FP32"), std::string::npos) << named.out;
     const auto tooWide =
         test::runCli({"compare", kTune + "detector.onnx", "--calib", calib, "--data", kTune + "detector_holdout.npy",
                       "--output-split", "all=0:9", "--output-axis", "2"});
