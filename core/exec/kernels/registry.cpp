@@ -26,10 +26,12 @@
 #include "core/exec/kernels/gemm.h"
 #include "core/exec/kernels/global_pool.h"
 #include "core/exec/kernels/identity.h"
+#include "core/exec/kernels/if.h"
 #include "core/exec/kernels/instance_normalization.h"
 #include "core/exec/kernels/is_inf_nan.h"
 #include "core/exec/kernels/layer_normalization.h"
 #include "core/exec/kernels/logical.h"
+#include "core/exec/kernels/loop.h"
 #include "core/exec/kernels/lrn.h"
 #include "core/exec/kernels/matmul.h"
 #include "core/exec/kernels/max_pool.h"
@@ -44,6 +46,7 @@
 #include "core/exec/kernels/reduce.h"
 #include "core/exec/kernels/reshape.h"
 #include "core/exec/kernels/resize.h"
+#include "core/exec/kernels/scan.h"
 #include "core/exec/kernels/scatter_elements.h"
 #include "core/exec/kernels/scatter_nd.h"
 #include "core/exec/kernels/shape.h"
@@ -120,6 +123,7 @@ const KernelRegistration kKernels[] = {
     {"", "HardSwish", 14, kLatest, &make<ActivationKernel>},
     {"", "Hardmax", 1, kLatest, &make<SoftmaxKernel>},
     {"", "Identity", 1, kLatest, &make<IdentityKernel>},
+    {"", "If", 1, kLatest, &make<IfKernel>},
     {"", "InstanceNormalization", 6, kLatest, &make<InstanceNormalizationKernel>},
     {"", "IsInf", 10, kLatest, &make<IsInfNanKernel>},
     {"", "IsNaN", 9, kLatest, &make<IsInfNanKernel>},
@@ -130,6 +134,7 @@ const KernelRegistration kKernels[] = {
     {"", "LessOrEqual", 12, kLatest, &make<ComparisonKernel>},
     {"", "Log", 6, kLatest, &make<UnaryMathKernel>},
     {"", "LogSoftmax", 1, kLatest, &make<SoftmaxKernel>},
+    {"", "Loop", 1, kLatest, &make<LoopKernel>},
     {"", "MatMul", 1, kLatest, &make<MatMulKernel>},
     {"", "Max", 6, kLatest, &make<VariadicKernel>},
     {"", "MaxPool", 1, kLatest, &make<MaxPoolKernel>},
@@ -162,6 +167,7 @@ const KernelRegistration kKernels[] = {
     {"", "Reshape", 5, kLatest, &make<ReshapeKernel>},
     {"", "Resize", 10, kLatest, &make<ResizeKernel>},
     {"", "Round", 11, kLatest, &make<UnaryMathKernel>},
+    {"", "Scan", 8, kLatest, &make<ScanKernel>},
     {"", "Scatter", 9, 10, &make<ScatterElementsKernel>},
     {"", "ScatterElements", 11, kLatest, &make<ScatterElementsKernel>},
     {"", "ScatterND", 11, kLatest, &make<ScatterNDKernel>},
