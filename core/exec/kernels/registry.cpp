@@ -25,6 +25,7 @@
 #include "core/exec/kernels/gather_nd.h"
 #include "core/exec/kernels/gemm.h"
 #include "core/exec/kernels/global_pool.h"
+#include "core/exec/kernels/gru.h"
 #include "core/exec/kernels/identity.h"
 #include "core/exec/kernels/if.h"
 #include "core/exec/kernels/instance_normalization.h"
@@ -33,6 +34,7 @@
 #include "core/exec/kernels/logical.h"
 #include "core/exec/kernels/loop.h"
 #include "core/exec/kernels/lrn.h"
+#include "core/exec/kernels/lstm.h"
 #include "core/exec/kernels/matmul.h"
 #include "core/exec/kernels/max_pool.h"
 #include "core/exec/kernels/mod.h"
@@ -46,6 +48,7 @@
 #include "core/exec/kernels/reduce.h"
 #include "core/exec/kernels/reshape.h"
 #include "core/exec/kernels/resize.h"
+#include "core/exec/kernels/rnn.h"
 #include "core/exec/kernels/scan.h"
 #include "core/exec/kernels/scatter_elements.h"
 #include "core/exec/kernels/scatter_nd.h"
@@ -111,6 +114,7 @@ const KernelRegistration kKernels[] = {
     {"", "EyeLike", 9, kLatest, &make<EyeLikeKernel>},
     {"", "Flatten", 1, kLatest, &make<FlattenKernel>},
     {"", "Floor", 6, kLatest, &make<UnaryMathKernel>},
+    {"", "GRU", 7, kLatest, &make<GruKernel>},
     {"", "Gather", 1, kLatest, &make<GatherKernel>},
     {"", "GatherElements", 11, kLatest, &make<GatherElementsKernel>},
     {"", "GatherND", 11, kLatest, &make<GatherNDKernel>},
@@ -128,6 +132,7 @@ const KernelRegistration kKernels[] = {
     {"", "IsInf", 10, kLatest, &make<IsInfNanKernel>},
     {"", "IsNaN", 9, kLatest, &make<IsInfNanKernel>},
     {"", "LRN", 1, kLatest, &make<LrnKernel>},
+    {"", "LSTM", 7, kLatest, &make<LstmKernel>},
     {"", "LayerNormalization", 17, kLatest, &make<LayerNormalizationKernel>},
     {"", "LeakyRelu", 6, kLatest, &make<ActivationKernel>},
     {"", "Less", 7, kLatest, &make<ComparisonKernel>},
@@ -151,6 +156,7 @@ const KernelRegistration kKernels[] = {
     {"", "Pad", 2, kLatest, &make<PadKernel>},
     {"", "Pow", 7, kLatest, &make<PowKernel>},
     {"", "QuantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
+    {"", "RNN", 7, kLatest, &make<RnnKernel>},
     {"", "Range", 11, kLatest, &make<RangeKernel>},
     {"", "Reciprocal", 6, kLatest, &make<UnaryMathKernel>},
     {"", "ReduceL1", 1, kLatest, &make<ReduceKernel>},
