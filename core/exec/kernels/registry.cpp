@@ -25,18 +25,23 @@
 #include "core/exec/kernels/gather_nd.h"
 #include "core/exec/kernels/gemm.h"
 #include "core/exec/kernels/global_pool.h"
+#include "core/exec/kernels/group_normalization.h"
 #include "core/exec/kernels/gru.h"
 #include "core/exec/kernels/identity.h"
 #include "core/exec/kernels/if.h"
+#include "core/exec/kernels/image_scaler.h"
 #include "core/exec/kernels/instance_normalization.h"
 #include "core/exec/kernels/is_inf_nan.h"
 #include "core/exec/kernels/layer_normalization.h"
 #include "core/exec/kernels/logical.h"
 #include "core/exec/kernels/loop.h"
+#include "core/exec/kernels/lp_normalization.h"
+#include "core/exec/kernels/lp_pool.h"
 #include "core/exec/kernels/lrn.h"
 #include "core/exec/kernels/lstm.h"
 #include "core/exec/kernels/matmul.h"
 #include "core/exec/kernels/max_pool.h"
+#include "core/exec/kernels/mean_variance_normalization.h"
 #include "core/exec/kernels/mod.h"
 #include "core/exec/kernels/non_zero.h"
 #include "core/exec/kernels/one_hot.h"
@@ -48,6 +53,8 @@
 #include "core/exec/kernels/reduce.h"
 #include "core/exec/kernels/reshape.h"
 #include "core/exec/kernels/resize.h"
+#include "core/exec/kernels/reverse_sequence.h"
+#include "core/exec/kernels/rms_normalization.h"
 #include "core/exec/kernels/rnn.h"
 #include "core/exec/kernels/scan.h"
 #include "core/exec/kernels/scatter_elements.h"
@@ -118,16 +125,20 @@ const KernelRegistration kKernels[] = {
     {"", "Gather", 1, kLatest, &make<GatherKernel>},
     {"", "GatherElements", 11, kLatest, &make<GatherElementsKernel>},
     {"", "GatherND", 11, kLatest, &make<GatherNDKernel>},
+    {"", "Gelu", 20, kLatest, &make<ActivationKernel>},
     {"", "Gemm", 6, kLatest, &make<GemmKernel>},
     {"", "GlobalAveragePool", 1, kLatest, &make<GlobalPoolKernel>},
+    {"", "GlobalLpPool", 1, kLatest, &make<LpPoolKernel>},
     {"", "GlobalMaxPool", 1, kLatest, &make<GlobalPoolKernel>},
     {"", "Greater", 7, kLatest, &make<ComparisonKernel>},
     {"", "GreaterOrEqual", 12, kLatest, &make<ComparisonKernel>},
+    {"", "GroupNormalization", 18, kLatest, &make<GroupNormalizationKernel>},
     {"", "HardSigmoid", 6, kLatest, &make<ActivationKernel>},
     {"", "HardSwish", 14, kLatest, &make<ActivationKernel>},
     {"", "Hardmax", 1, kLatest, &make<SoftmaxKernel>},
     {"", "Identity", 1, kLatest, &make<IdentityKernel>},
     {"", "If", 1, kLatest, &make<IfKernel>},
+    {"", "ImageScaler", 1, kLatest, &make<ImageScalerKernel>},
     {"", "InstanceNormalization", 6, kLatest, &make<InstanceNormalizationKernel>},
     {"", "IsInf", 10, kLatest, &make<IsInfNanKernel>},
     {"", "IsNaN", 9, kLatest, &make<IsInfNanKernel>},
@@ -140,11 +151,15 @@ const KernelRegistration kKernels[] = {
     {"", "Log", 6, kLatest, &make<UnaryMathKernel>},
     {"", "LogSoftmax", 1, kLatest, &make<SoftmaxKernel>},
     {"", "Loop", 1, kLatest, &make<LoopKernel>},
+    {"", "LpNormalization", 1, kLatest, &make<LpNormalizationKernel>},
+    {"", "LpPool", 1, kLatest, &make<LpPoolKernel>},
     {"", "MatMul", 1, kLatest, &make<MatMulKernel>},
     {"", "Max", 6, kLatest, &make<VariadicKernel>},
     {"", "MaxPool", 1, kLatest, &make<MaxPoolKernel>},
     {"", "Mean", 6, kLatest, &make<VariadicKernel>},
+    {"", "MeanVarianceNormalization", 9, kLatest, &make<MeanVarianceNormalizationKernel>},
     {"", "Min", 6, kLatest, &make<VariadicKernel>},
+    {"", "Mish", 18, kLatest, &make<ActivationKernel>},
     {"", "Mod", 10, kLatest, &make<ModKernel>},
     {"", "Mul", 7, kLatest, &make<ArithmeticKernel>},
     {"", "Neg", 6, kLatest, &make<UnaryMathKernel>},
@@ -154,8 +169,10 @@ const KernelRegistration kKernels[] = {
     {"", "Or", 7, kLatest, &make<LogicalKernel>},
     {"", "PRelu", 7, kLatest, &make<PReluKernel>},
     {"", "Pad", 2, kLatest, &make<PadKernel>},
+    {"", "ParametricSoftplus", 1, kLatest, &make<ActivationKernel>},
     {"", "Pow", 7, kLatest, &make<PowKernel>},
     {"", "QuantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
+    {"", "RMSNormalization", 23, kLatest, &make<RmsNormalizationKernel>},
     {"", "RNN", 7, kLatest, &make<RnnKernel>},
     {"", "Range", 11, kLatest, &make<RangeKernel>},
     {"", "Reciprocal", 6, kLatest, &make<UnaryMathKernel>},
@@ -172,7 +189,9 @@ const KernelRegistration kKernels[] = {
     {"", "Relu", 6, kLatest, &make<UnaryMathKernel>},
     {"", "Reshape", 5, kLatest, &make<ReshapeKernel>},
     {"", "Resize", 10, kLatest, &make<ResizeKernel>},
+    {"", "ReverseSequence", 10, kLatest, &make<ReverseSequenceKernel>},
     {"", "Round", 11, kLatest, &make<UnaryMathKernel>},
+    {"", "ScaledTanh", 1, kLatest, &make<ActivationKernel>},
     {"", "Scan", 8, kLatest, &make<ScanKernel>},
     {"", "Scatter", 9, 10, &make<ScatterElementsKernel>},
     {"", "ScatterElements", 11, kLatest, &make<ScatterElementsKernel>},
