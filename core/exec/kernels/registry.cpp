@@ -12,6 +12,7 @@
 #include "core/exec/kernels/concat.h"
 #include "core/exec/kernels/constant.h"
 #include "core/exec/kernels/conv.h"
+#include "core/exec/kernels/conv_integer.h"
 #include "core/exec/kernels/conv_transpose.h"
 #include "core/exec/kernels/cum_sum.h"
 #include "core/exec/kernels/depth_to_space.h"
@@ -40,6 +41,7 @@
 #include "core/exec/kernels/lrn.h"
 #include "core/exec/kernels/lstm.h"
 #include "core/exec/kernels/matmul.h"
+#include "core/exec/kernels/matmul_integer.h"
 #include "core/exec/kernels/max_pool.h"
 #include "core/exec/kernels/mean_variance_normalization.h"
 #include "core/exec/kernels/mod.h"
@@ -48,6 +50,8 @@
 #include "core/exec/kernels/pad.h"
 #include "core/exec/kernels/pow.h"
 #include "core/exec/kernels/prelu.h"
+#include "core/exec/kernels/qlinear_conv.h"
+#include "core/exec/kernels/qlinear_matmul.h"
 #include "core/exec/kernels/quantize_linear.h"
 #include "core/exec/kernels/range.h"
 #include "core/exec/kernels/reduce.h"
@@ -103,6 +107,7 @@ const KernelRegistration kKernels[] = {
     {"", "Constant", 1, kLatest, &make<ConstantKernel>},
     {"", "ConstantOfShape", 9, kLatest, &make<ConstantOfShapeKernel>},
     {"", "Conv", 1, kLatest, &make<ConvKernel>},
+    {"", "ConvInteger", 10, kLatest, &make<ConvIntegerKernel>},
     {"", "ConvTranspose", 1, kLatest, &make<ConvTransposeKernel>},
     {"", "Cos", 7, kLatest, &make<UnaryMathKernel>},
     {"", "Cosh", 9, kLatest, &make<UnaryMathKernel>},
@@ -154,6 +159,7 @@ const KernelRegistration kKernels[] = {
     {"", "LpNormalization", 1, kLatest, &make<LpNormalizationKernel>},
     {"", "LpPool", 1, kLatest, &make<LpPoolKernel>},
     {"", "MatMul", 1, kLatest, &make<MatMulKernel>},
+    {"", "MatMulInteger", 10, kLatest, &make<MatMulIntegerKernel>},
     {"", "Max", 6, kLatest, &make<VariadicKernel>},
     {"", "MaxPool", 1, kLatest, &make<MaxPoolKernel>},
     {"", "Mean", 6, kLatest, &make<VariadicKernel>},
@@ -171,6 +177,8 @@ const KernelRegistration kKernels[] = {
     {"", "Pad", 2, kLatest, &make<PadKernel>},
     {"", "ParametricSoftplus", 1, kLatest, &make<ActivationKernel>},
     {"", "Pow", 7, kLatest, &make<PowKernel>},
+    {"", "QLinearConv", 10, kLatest, &make<QLinearConvKernel>},
+    {"", "QLinearMatMul", 10, kLatest, &make<QLinearMatMulKernel>},
     {"", "QuantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
     {"", "RMSNormalization", 23, kLatest, &make<RmsNormalizationKernel>},
     {"", "RNN", 7, kLatest, &make<RnnKernel>},

@@ -1,0 +1,45 @@
+#pragma once
+// The arithmetic of ONNX's integer ops (ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul), shared so that
+// they agree to the bit. Operands are 8-bit integers minus their zero points; their products summed in double
+// are exact integers (|sum| < 2^53 for any K below 2^37), so the double GEMM Eigen vectorises gives the int32
+// results an integer GEMM would (wrapping past int32 as integer arithmetic does).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/exec/kernel.h"
+#include "core/exec/tensor.h"
+
+namespace ql {
+
+// int8 or uint8 input `i`, failing naming the node for another type.
+Status checkEightBit(const KernelContext& ctx, size_t input, const std::string& name);
+
+// The zero points of input `i` as int32: `count` copies of a scalar (or of 0 when the input is omitted), or a
+// tensor of exactly `count` values (per row, column or channel). Fails naming `name` otherwise.
+Result<std::vector<int32_t>> readZeroPoints(const KernelContext& ctx, size_t input, size_t count,
+                                            const std::string& name);
+// Float scales of input `i`: a scalar repeated `count` times, or exactly `count` values.
+Result<std::vector<float>> readScales(const KernelContext& ctx, size_t input, size_t count, const std::string& name);
+
+// Values of an int8/uint8 tensor as doubles.
+std::vector<double> eightBitValues(const Tensor& t);
+
+// c[M x N] = a[M x K] · b[K x N] (row-major doubles holding integers), rounded to int32 with wrap-around.
+void exactGemm(const double* a, const double* b, int32_t* c, int64_t m, int64_t n, int64_t k);
+
+// Requantizes int32 sums to the 8-bit type of `zero`'s tensor: clamp(round_half_even(acc * multiplier) + zero), as
+// ONNX Runtime does with a float multiplier (x_scale * w_scale / y_scale).
+struct Requantizer {
+    DataType type = DataType::UInt8;
+    int32_t zero = 0;
+    int32_t lo() const { return type == DataType::Int8 ? -128 : 0; }
+    int32_t hi() const { return type == DataType::Int8 ? 127 : 255; }
+    int32_t level(int32_t acc, float multiplier) const;
+    // y[i] = level(acc[i], multipliers[i / inner % multipliers.size()]) into `y` (int8 / uint8, acc's size): the
+    // multiplier per channel (inner = spatial size), per column (inner = 1) or per tensor (one multiplier).
+    void apply(const Tensor& acc, std::span<const float> multipliers, int64_t inner, Tensor& y) const;
+};
+
+}  // namespace ql
