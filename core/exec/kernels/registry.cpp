@@ -45,6 +45,7 @@
 #include "core/exec/kernels/max_pool.h"
 #include "core/exec/kernels/mean_variance_normalization.h"
 #include "core/exec/kernels/mod.h"
+#include "core/exec/kernels/negative_log_likelihood_loss.h"
 #include "core/exec/kernels/non_zero.h"
 #include "core/exec/kernels/one_hot.h"
 #include "core/exec/kernels/pad.h"
@@ -67,6 +68,7 @@
 #include "core/exec/kernels/shrink.h"
 #include "core/exec/kernels/slice.h"
 #include "core/exec/kernels/softmax.h"
+#include "core/exec/kernels/softmax_cross_entropy_loss.h"
 #include "core/exec/kernels/split.h"
 #include "core/exec/kernels/tile.h"
 #include "core/exec/kernels/top_k.h"
@@ -169,6 +171,7 @@ const KernelRegistration kKernels[] = {
     {"", "Mod", 10, kLatest, &make<ModKernel>},
     {"", "Mul", 7, kLatest, &make<ArithmeticKernel>},
     {"", "Neg", 6, kLatest, &make<UnaryMathKernel>},
+    {"", "NegativeLogLikelihoodLoss", 12, kLatest, &make<NegativeLogLikelihoodLossKernel>},
     {"", "NonZero", 9, kLatest, &make<NonZeroKernel>},
     {"", "Not", 1, kLatest, &make<LogicalKernel>},
     {"", "OneHot", 9, kLatest, &make<OneHotKernel>},
@@ -214,6 +217,7 @@ const KernelRegistration kKernels[] = {
     {"", "Size", 1, kLatest, &make<SizeKernel>},
     {"", "Slice", 1, kLatest, &make<SliceKernel>},
     {"", "Softmax", 1, kLatest, &make<SoftmaxKernel>},
+    {"", "SoftmaxCrossEntropyLoss", 12, kLatest, &make<SoftmaxCrossEntropyLossKernel>},
     {"", "Softplus", 1, kLatest, &make<UnaryMathKernel>},
     {"", "Softsign", 1, kLatest, &make<UnaryMathKernel>},
     {"", "SpaceToDepth", 1, kLatest, &make<SpaceToDepthKernel>},
