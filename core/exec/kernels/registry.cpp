@@ -9,6 +9,7 @@
 #include "core/exec/kernels/cast.h"
 #include "core/exec/kernels/clip.h"
 #include "core/exec/kernels/comparison.h"
+#include "core/exec/kernels/compress.h"
 #include "core/exec/kernels/concat.h"
 #include "core/exec/kernels/constant.h"
 #include "core/exec/kernels/conv.h"
@@ -46,6 +47,7 @@
 #include "core/exec/kernels/mean_variance_normalization.h"
 #include "core/exec/kernels/mod.h"
 #include "core/exec/kernels/negative_log_likelihood_loss.h"
+#include "core/exec/kernels/non_max_suppression.h"
 #include "core/exec/kernels/non_zero.h"
 #include "core/exec/kernels/one_hot.h"
 #include "core/exec/kernels/pad.h"
@@ -75,6 +77,7 @@
 #include "core/exec/kernels/transpose.h"
 #include "core/exec/kernels/trilu.h"
 #include "core/exec/kernels/unary_math.h"
+#include "core/exec/kernels/unique.h"
 #include "core/exec/kernels/variadic.h"
 #include "core/exec/kernels/where.h"
 
@@ -105,6 +108,7 @@ const KernelRegistration kKernels[] = {
     {"", "Ceil", 6, kLatest, &make<UnaryMathKernel>},
     {"", "Celu", 12, kLatest, &make<ActivationKernel>},
     {"", "Clip", 6, kLatest, &make<ClipKernel>},
+    {"", "Compress", 9, kLatest, &make<CompressKernel>},
     {"", "Concat", 4, kLatest, &make<ConcatKernel>},
     {"", "Constant", 1, kLatest, &make<ConstantKernel>},
     {"", "ConstantOfShape", 9, kLatest, &make<ConstantOfShapeKernel>},
@@ -172,6 +176,7 @@ const KernelRegistration kKernels[] = {
     {"", "Mul", 7, kLatest, &make<ArithmeticKernel>},
     {"", "Neg", 6, kLatest, &make<UnaryMathKernel>},
     {"", "NegativeLogLikelihoodLoss", 12, kLatest, &make<NegativeLogLikelihoodLossKernel>},
+    {"", "NonMaxSuppression", 10, kLatest, &make<NonMaxSuppressionKernel>},
     {"", "NonZero", 9, kLatest, &make<NonZeroKernel>},
     {"", "Not", 1, kLatest, &make<LogicalKernel>},
     {"", "OneHot", 9, kLatest, &make<OneHotKernel>},
@@ -233,6 +238,7 @@ const KernelRegistration kKernels[] = {
     {"", "TopK", 1, kLatest, &make<TopKKernel>},
     {"", "Transpose", 1, kLatest, &make<TransposeKernel>},
     {"", "Trilu", 14, kLatest, &make<TriluKernel>},
+    {"", "Unique", 11, kLatest, &make<UniqueKernel>},
     {"", "Unsqueeze", 1, kLatest, &make<UnsqueezeKernel>},
     {"", "Upsample", 7, 10, &make<ResizeKernel>},
     {"", "Where", 9, kLatest, &make<WhereKernel>},
