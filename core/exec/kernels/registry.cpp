@@ -27,6 +27,7 @@
 #include "core/exec/kernels/gather_nd.h"
 #include "core/exec/kernels/gemm.h"
 #include "core/exec/kernels/global_pool.h"
+#include "core/exec/kernels/grid_sample.h"
 #include "core/exec/kernels/group_normalization.h"
 #include "core/exec/kernels/gru.h"
 #include "core/exec/kernels/identity.h"
@@ -143,6 +144,7 @@ const KernelRegistration kKernels[] = {
     {"", "GlobalMaxPool", 1, kLatest, &make<GlobalPoolKernel>},
     {"", "Greater", 7, kLatest, &make<ComparisonKernel>},
     {"", "GreaterOrEqual", 12, kLatest, &make<ComparisonKernel>},
+    {"", "GridSample", 16, kLatest, &make<GridSampleKernel>},
     {"", "GroupNormalization", 18, kLatest, &make<GroupNormalizationKernel>},
     {"", "HardSigmoid", 6, kLatest, &make<ActivationKernel>},
     {"", "HardSwish", 14, kLatest, &make<ActivationKernel>},
