@@ -17,6 +17,7 @@
 #include "core/exec/kernels/conv_transpose.h"
 #include "core/exec/kernels/cum_sum.h"
 #include "core/exec/kernels/depth_to_space.h"
+#include "core/exec/kernels/det.h"
 #include "core/exec/kernels/dropout.h"
 #include "core/exec/kernels/dynamic_quantize_linear.h"
 #include "core/exec/kernels/einsum.h"
@@ -81,6 +82,7 @@
 #include "core/exec/kernels/unique.h"
 #include "core/exec/kernels/variadic.h"
 #include "core/exec/kernels/where.h"
+#include "core/exec/kernels/window.h"
 
 namespace ql {
 
@@ -104,6 +106,7 @@ const KernelRegistration kKernels[] = {
     {"", "AveragePool", 7, kLatest, &make<AveragePoolKernel>},
     {"", "BatchNormalization", 9, kLatest, &make<BatchNormalizationKernel>},
     {"", "BitShift", 11, kLatest, &make<BitShiftKernel>},
+    {"", "BlackmanWindow", 17, kLatest, &make<WindowKernel>},
     {"", "Cast", 6, kLatest, &make<CastKernel>},
     {"", "CastLike", 15, kLatest, &make<CastKernel>},
     {"", "Ceil", 6, kLatest, &make<UnaryMathKernel>},
@@ -121,6 +124,7 @@ const KernelRegistration kKernels[] = {
     {"", "CumSum", 11, kLatest, &make<CumSumKernel>},
     {"", "DepthToSpace", 1, kLatest, &make<DepthToSpaceKernel>},
     {"", "DequantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
+    {"", "Det", 11, kLatest, &make<DetKernel>},
     {"", "Div", 7, kLatest, &make<ArithmeticKernel>},
     {"", "Dropout", 7, kLatest, &make<DropoutKernel>},
     {"", "DynamicQuantizeLinear", 11, kLatest, &make<DynamicQuantizeLinearKernel>},
@@ -146,6 +150,8 @@ const KernelRegistration kKernels[] = {
     {"", "GreaterOrEqual", 12, kLatest, &make<ComparisonKernel>},
     {"", "GridSample", 16, kLatest, &make<GridSampleKernel>},
     {"", "GroupNormalization", 18, kLatest, &make<GroupNormalizationKernel>},
+    {"", "HammingWindow", 17, kLatest, &make<WindowKernel>},
+    {"", "HannWindow", 17, kLatest, &make<WindowKernel>},
     {"", "HardSigmoid", 6, kLatest, &make<ActivationKernel>},
     {"", "HardSwish", 14, kLatest, &make<ActivationKernel>},
     {"", "Hardmax", 1, kLatest, &make<SoftmaxKernel>},
