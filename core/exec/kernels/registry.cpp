@@ -18,6 +18,7 @@
 #include "core/exec/kernels/cum_sum.h"
 #include "core/exec/kernels/depth_to_space.h"
 #include "core/exec/kernels/det.h"
+#include "core/exec/kernels/dft.h"
 #include "core/exec/kernels/dropout.h"
 #include "core/exec/kernels/dynamic_quantize_linear.h"
 #include "core/exec/kernels/einsum.h"
@@ -46,6 +47,7 @@
 #include "core/exec/kernels/matmul.h"
 #include "core/exec/kernels/matmul_integer.h"
 #include "core/exec/kernels/max_pool.h"
+#include "core/exec/kernels/max_unpool.h"
 #include "core/exec/kernels/mean_variance_normalization.h"
 #include "core/exec/kernels/mod.h"
 #include "core/exec/kernels/negative_log_likelihood_loss.h"
@@ -65,6 +67,7 @@
 #include "core/exec/kernels/reverse_sequence.h"
 #include "core/exec/kernels/rms_normalization.h"
 #include "core/exec/kernels/rnn.h"
+#include "core/exec/kernels/roi_align.h"
 #include "core/exec/kernels/scan.h"
 #include "core/exec/kernels/scatter_elements.h"
 #include "core/exec/kernels/scatter_nd.h"
@@ -74,6 +77,7 @@
 #include "core/exec/kernels/softmax.h"
 #include "core/exec/kernels/softmax_cross_entropy_loss.h"
 #include "core/exec/kernels/split.h"
+#include "core/exec/kernels/stft.h"
 #include "core/exec/kernels/tile.h"
 #include "core/exec/kernels/top_k.h"
 #include "core/exec/kernels/transpose.h"
@@ -122,6 +126,7 @@ const KernelRegistration kKernels[] = {
     {"", "Cos", 7, kLatest, &make<UnaryMathKernel>},
     {"", "Cosh", 9, kLatest, &make<UnaryMathKernel>},
     {"", "CumSum", 11, kLatest, &make<CumSumKernel>},
+    {"", "DFT", 17, kLatest, &make<DftKernel>},
     {"", "DepthToSpace", 1, kLatest, &make<DepthToSpaceKernel>},
     {"", "DequantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
     {"", "Det", 11, kLatest, &make<DetKernel>},
@@ -176,6 +181,7 @@ const KernelRegistration kKernels[] = {
     {"", "MatMulInteger", 10, kLatest, &make<MatMulIntegerKernel>},
     {"", "Max", 6, kLatest, &make<VariadicKernel>},
     {"", "MaxPool", 1, kLatest, &make<MaxPoolKernel>},
+    {"", "MaxUnpool", 9, kLatest, &make<MaxUnpoolKernel>},
     {"", "Mean", 6, kLatest, &make<VariadicKernel>},
     {"", "MeanVarianceNormalization", 9, kLatest, &make<MeanVarianceNormalizationKernel>},
     {"", "Min", 6, kLatest, &make<VariadicKernel>},
@@ -214,7 +220,9 @@ const KernelRegistration kKernels[] = {
     {"", "Reshape", 5, kLatest, &make<ReshapeKernel>},
     {"", "Resize", 10, kLatest, &make<ResizeKernel>},
     {"", "ReverseSequence", 10, kLatest, &make<ReverseSequenceKernel>},
+    {"", "RoiAlign", 10, kLatest, &make<RoiAlignKernel>},
     {"", "Round", 11, kLatest, &make<UnaryMathKernel>},
+    {"", "STFT", 17, kLatest, &make<StftKernel>},
     {"", "ScaledTanh", 1, kLatest, &make<ActivationKernel>},
     {"", "Scan", 8, kLatest, &make<ScanKernel>},
     {"", "Scatter", 9, 10, &make<ScatterElementsKernel>},

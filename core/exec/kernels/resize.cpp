@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/exec/kernels/copy_util.h"
+#include "core/exec/kernels/resize_bilinear.h"
 #include "core/exec/kernels/type_dispatch.h"
 
 namespace ql {
@@ -192,6 +193,7 @@ Result<ResizeKernel::Plan> ResizeKernel::plan(const KernelContext& ctx) const {
             return ctx.fail("tf_crop_and_resize needs roi with 2 values per axis");
         roi = ctx.input(1).toFloats();
     }
+    p.scales = scales;
     for (size_t d = 0; d < rank; ++d) {
         p.taps.push_back(resizeTaps(mOptions, in.dim(d), p.shape[d], scales[d], roi.empty() ? 0.0f : roi[d],
                                     roi.empty() ? 1.0f : roi[rank + d]));
@@ -209,6 +211,11 @@ Status ResizeKernel::compute(KernelContext& ctx) {
     if (in.elementCount() == 0) return ctx.fail("cannot resize an empty tensor to " + shapeString(p.shape));
     if (mOptions.mode == ResizeMode::Nearest && !p.crops) {
         nearestGather(in, out, p.taps);
+        return Status::ok();
+    }
+    if (bilinearCase(in, p.shape, mOptions)) {
+        const size_t rank = in.rank();
+        resizeBilinear(in, out, mOptions.coordinates, p.scales[rank - 2], p.scales[rank - 1]);
         return Status::ok();
     }
     std::vector<float> values = interpolate(in, p.shape, p.taps);

@@ -8,7 +8,8 @@ namespace ql {
 
 // Resize (opsets 10-17: nearest / linear / cubic, every coordinate_transformation_mode and nearest_mode,
 // cubic_coeff_a, exclude_outside, extrapolation_value; scales or sizes) and the deprecated Upsample
-// (opsets 7-9), which is Resize with asymmetric coordinates.
+// (opsets 7-9), which is Resize with asymmetric coordinates. Float bilinear resizing of the last two axes follows
+// ONNX Runtime's arithmetic exactly (resize_bilinear.h).
 class ResizeKernel final : public Kernel {
 public:
     Status init(const KernelInit& info) override;
@@ -19,7 +20,8 @@ private:
     struct Plan {
         Shape shape;
         std::vector<AxisTaps> taps;
-        bool crops = false;  // tf_crop_and_resize puts some outputs outside the input
+        std::vector<float> scales;  // per axis, output / input
+        bool crops = false;         // tf_crop_and_resize puts some outputs outside the input
     };
     Result<Plan> plan(const KernelContext& ctx) const;
 
