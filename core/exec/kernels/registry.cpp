@@ -60,6 +60,7 @@
 #include "core/exec/kernels/qlinear_conv.h"
 #include "core/exec/kernels/qlinear_matmul.h"
 #include "core/exec/kernels/quantize_linear.h"
+#include "core/exec/kernels/random.h"
 #include "core/exec/kernels/range.h"
 #include "core/exec/kernels/reduce.h"
 #include "core/exec/kernels/reshape.h"
@@ -204,6 +205,10 @@ const KernelRegistration kKernels[] = {
     {"", "QuantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
     {"", "RMSNormalization", 23, kLatest, &make<RmsNormalizationKernel>},
     {"", "RNN", 7, kLatest, &make<RnnKernel>},
+    {"", "RandomNormal", 1, kLatest, &make<RandomKernel>},
+    {"", "RandomNormalLike", 1, kLatest, &make<RandomKernel>},
+    {"", "RandomUniform", 1, kLatest, &make<RandomKernel>},
+    {"", "RandomUniformLike", 1, kLatest, &make<RandomKernel>},
     {"", "Range", 11, kLatest, &make<RangeKernel>},
     {"", "Reciprocal", 6, kLatest, &make<UnaryMathKernel>},
     {"", "ReduceL1", 1, kLatest, &make<ReduceKernel>},
