@@ -69,6 +69,7 @@
 #include "core/exec/kernels/rms_normalization.h"
 #include "core/exec/kernels/rnn.h"
 #include "core/exec/kernels/roi_align.h"
+#include "core/exec/kernels/rotary_embedding.h"
 #include "core/exec/kernels/scan.h"
 #include "core/exec/kernels/scatter_elements.h"
 #include "core/exec/kernels/scatter_nd.h"
@@ -79,6 +80,7 @@
 #include "core/exec/kernels/softmax_cross_entropy_loss.h"
 #include "core/exec/kernels/split.h"
 #include "core/exec/kernels/stft.h"
+#include "core/exec/kernels/tensor_scatter.h"
 #include "core/exec/kernels/tile.h"
 #include "core/exec/kernels/top_k.h"
 #include "core/exec/kernels/transpose.h"
@@ -226,6 +228,7 @@ const KernelRegistration kKernels[] = {
     {"", "Resize", 10, kLatest, &make<ResizeKernel>},
     {"", "ReverseSequence", 10, kLatest, &make<ReverseSequenceKernel>},
     {"", "RoiAlign", 10, kLatest, &make<RoiAlignKernel>},
+    {"", "RotaryEmbedding", 23, kLatest, &make<RotaryEmbeddingKernel>},
     {"", "Round", 11, kLatest, &make<UnaryMathKernel>},
     {"", "STFT", 17, kLatest, &make<StftKernel>},
     {"", "ScaledTanh", 1, kLatest, &make<ActivationKernel>},
@@ -254,6 +257,7 @@ const KernelRegistration kKernels[] = {
     {"", "Sum", 6, kLatest, &make<VariadicKernel>},
     {"", "Tan", 7, kLatest, &make<UnaryMathKernel>},
     {"", "Tanh", 6, kLatest, &make<UnaryMathKernel>},
+    {"", "TensorScatter", 24, kLatest, &make<TensorScatterKernel>},
     {"", "ThresholdedRelu", 10, kLatest, &make<ActivationKernel>},
     {"", "Tile", 6, kLatest, &make<TileKernel>},
     {"", "TopK", 1, kLatest, &make<TopKKernel>},
