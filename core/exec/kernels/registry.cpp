@@ -16,6 +16,7 @@
 #include "core/exec/kernels/conv_integer.h"
 #include "core/exec/kernels/conv_transpose.h"
 #include "core/exec/kernels/cum_sum.h"
+#include "core/exec/kernels/deform_conv.h"
 #include "core/exec/kernels/depth_to_space.h"
 #include "core/exec/kernels/det.h"
 #include "core/exec/kernels/dft.h"
@@ -130,6 +131,7 @@ const KernelRegistration kKernels[] = {
     {"", "Cosh", 9, kLatest, &make<UnaryMathKernel>},
     {"", "CumSum", 11, kLatest, &make<CumSumKernel>},
     {"", "DFT", 17, kLatest, &make<DftKernel>},
+    {"", "DeformConv", 19, kLatest, &make<DeformConvKernel>},
     {"", "DepthToSpace", 1, kLatest, &make<DepthToSpaceKernel>},
     {"", "DequantizeLinear", 10, kLatest, &make<QuantizeLinearKernel>},
     {"", "Det", 11, kLatest, &make<DetKernel>},
