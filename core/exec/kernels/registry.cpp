@@ -3,6 +3,7 @@
 #include "core/exec/kernels/activation.h"
 #include "core/exec/kernels/arg_extreme.h"
 #include "core/exec/kernels/arithmetic.h"
+#include "core/exec/kernels/attention.h"
 #include "core/exec/kernels/average_pool.h"
 #include "core/exec/kernels/batch_normalization.h"
 #include "core/exec/kernels/bit_shift.h"
@@ -111,6 +112,7 @@ const KernelRegistration kKernels[] = {
     {"", "Asinh", 9, kLatest, &make<UnaryMathKernel>},
     {"", "Atan", 7, kLatest, &make<UnaryMathKernel>},
     {"", "Atanh", 9, kLatest, &make<UnaryMathKernel>},
+    {"", "Attention", 23, kLatest, &make<AttentionKernel>},
     {"", "AveragePool", 7, kLatest, &make<AveragePoolKernel>},
     {"", "BatchNormalization", 9, kLatest, &make<BatchNormalizationKernel>},
     {"", "BitShift", 11, kLatest, &make<BitShiftKernel>},
