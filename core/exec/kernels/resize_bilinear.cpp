@@ -21,6 +21,7 @@ float originalCoordinate(CoordinateMode mode, float resized, float scale, float 
             return (resized + 0.5f) / scale;
         case CoordinateMode::Asymmetric:
         case CoordinateMode::TfCropAndResize:
+        case CoordinateMode::HalfPixelSymmetric:  // not an ONNX Runtime bilinear mode: bilinearCase excludes it
             break;
     }
     return resized / scale;
@@ -59,7 +60,8 @@ Axis axisPlan(CoordinateMode mode, int64_t in, int64_t out, float scale) {
 bool bilinearCase(const Tensor& in, const Shape& outShape, const ResizeOptions& options) {
     if (in.dtype() != DataType::Float || in.rank() < 2 || in.rank() > 4 || options.mode != ResizeMode::Linear ||
         options.coordinates == CoordinateMode::TfCropAndResize ||
-        options.coordinates == CoordinateMode::TfHalfPixelForNearest)
+        options.coordinates == CoordinateMode::TfHalfPixelForNearest ||
+        options.coordinates == CoordinateMode::HalfPixelSymmetric)
         return false;
     for (size_t d = 0; d + 2 < in.rank(); ++d)
         if (outShape[d] != in.dim(d)) return false;
