@@ -12,7 +12,7 @@ namespace ql {
 namespace {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-enum Input : size_t { kQ = 0, kK, kV, kMask, kPastKey, kPastValue };
+enum Input : size_t { kQ = 0, kK, kV, kMask, kPastKey, kPastValue, kNonPadLength };
 constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
 // A Q, K or V input as [batch, heads, seq, head_size] floats: 4-D as given, 3-D split into `heads` and transposed.
@@ -54,7 +54,9 @@ struct MaskView {
     std::vector<float> values;
     Shape shape;  // padded to rank 4 with leading 1s
     bool boolean = false;
+    std::vector<int64_t> validKeys;  // opset 24's nonpad_kv_seqlen: per batch entry, keys past it are masked
     float at(int64_t b, int64_t h, int64_t i, int64_t j) const {
+        if (!validKeys.empty() && j >= validKeys[static_cast<size_t>(b)]) return kMinusInfinity;
         if (values.empty()) return 0.0f;
         if (j >= shape[3]) return kMinusInfinity;
         const int64_t c[] = {b, h, i, j};
@@ -149,6 +151,11 @@ Status AttentionKernel::compute(KernelContext& ctx) {
         mask.boolean = m.dtype() == DataType::Bool;
         mask.shape = m.shape();
         mask.shape.insert(mask.shape.begin(), 4 - m.rank(), 1);
+    }
+    if (ctx.hasInput(kNonPadLength)) {
+        QL_ASSIGN_OR_RETURN(mask.validKeys, readInt64Input(ctx, kNonPadLength));
+        if (static_cast<int64_t>(mask.validKeys.size()) != batch)
+            return ctx.fail("nonpad_kv_seqlen needs one length per batch entry");
     }
     const float scale = mScale != 0.0f ? mScale : 1.0f / std::sqrt(static_cast<float>(d));
     const Problem p{batch, qHeads, kvHeads, qSeq, total, d, dv, scale, mSoftcap, mQkMode, mCausal};

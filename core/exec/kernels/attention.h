@@ -7,8 +7,9 @@ namespace ql {
 // 3-D [batch, seq, heads * head_size] (q_num_heads / kv_num_heads); grouped-query attention (query head h reads
 // key/value head h / (q_heads / kv_heads)); past_key / past_value concatenated before K / V (outputs present_key,
 // present_value); attn_mask boolean (false: masked) or additive, broadcast to [batch, q_heads, q_seq, total_seq] and
-// padded with -inf when shorter; is_causal (the spec's upper-left alignment); softcap; qk_matmul_output modes 0-3;
-// scale (default 1 / sqrt(head_size)). Float, double, float16 and bfloat16 (computed in float).
+// padded with -inf when shorter; opset 24's nonpad_kv_seqlen (keys past each batch entry's length masked); is_causal
+// (the spec's upper-left alignment); softcap; qk_matmul_output modes 0-3; scale (default 1 / sqrt(head_size)). Float,
+// double, float16 and bfloat16 (computed in float).
 class AttentionKernel final : public Kernel {
 public:
     Status init(const KernelInit& info) override;

@@ -126,6 +126,23 @@ TEST(AttentionTest, ThreeDInputsSplitTheirHeads) {
     expectNear(*out, {4, 6, 4, 6});
 }
 
+TEST(AttentionTest, Opset24NonPadLengthsMaskTrailingKeys) {
+    // Batch entry 0 sees only its first key (value 2), entry 1 both (mean 4).
+    const Tensor q = floats({2, 1, 1, 1}, {1, 1}), k = floats({2, 1, 2, 1}, {1, 1, 1, 1}),
+                 v = floats({2, 1, 2, 1}, {2, 6, 2, 6});
+    auto out = runOne(NodeSpec("Attention",
+                               {{"q", q},
+                                {"k", k},
+                                {"v", v},
+                                {"", Tensor()},
+                                {"", Tensor()},
+                                {"", Tensor()},
+                                {"lengths", int64s({2}, {1, 2})}},
+                               {}, 24));
+    ASSERT_TRUE(out) << out.status().message();
+    expectNear(*out, {2, 4});
+}
+
 TEST(AttentionTest, MismatchedHeadSizesAreAnErrorNamingTheNode) {
     auto out = runOne(NodeSpec("Attention",
                                {{"q", floats({1, 1, 1, 2}, {1, 2})},
