@@ -77,3 +77,32 @@ void Requantizer::apply(const Tensor& acc, std::span<const float> multipliers, i
 }
 
 }  // namespace ql
+
+namespace ql {
+
+int32_t Quantization::quantize(float v) const {
+    const float lo = type == DataType::Int8 ? -128.0f : 0.0f, hi = type == DataType::Int8 ? 127.0f : 255.0f;
+    return static_cast<int32_t>(std::clamp(std::nearbyint(v / scale) + static_cast<float>(zero), lo, hi));
+}
+
+Result<Quantization> readQuantization(const KernelContext& ctx, size_t scaleInput, size_t zeroInput, DataType type,
+                                      const std::string& name) {
+    QL_ASSIGN_OR_RETURN(const std::vector<float> scale, readScales(ctx, scaleInput, 1, name + "_scale"));
+    QL_ASSIGN_OR_RETURN(const std::vector<int32_t> zero, readZeroPoints(ctx, zeroInput, 1, name + "_zero_point"));
+    if (scale.size() != 1) return ctx.fail(name + "_scale must be one value (per tensor)");
+    const DataType zeroType = ctx.hasInput(zeroInput) ? ctx.input(zeroInput).dtype() : type;
+    return Quantization{scale[0], zero[0], zeroType};
+}
+
+int32_t eightBitAt(const Tensor& t, int64_t i) {
+    return t.dtype() == DataType::Int8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
+}
+
+void setEightBit(Tensor& t, int64_t i, int32_t v) {
+    if (t.dtype() == DataType::Int8)
+        t.data<int8_t>()[i] = static_cast<int8_t>(v);
+    else
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+}
+
+}  // namespace ql

@@ -42,4 +42,21 @@ struct Requantizer {
     void apply(const Tensor& acc, std::span<const float> multipliers, int64_t inner, Tensor& y) const;
 };
 
+// The (per-tensor) quantization of an 8-bit tensor: ONNX Runtime's com.microsoft QLinear* ops take a scale and an
+// optional zero point (0 of the tensor's type when omitted).
+struct Quantization {
+    float scale = 1.0f;
+    int32_t zero = 0;
+    DataType type = DataType::UInt8;
+    float dequantize(int32_t q) const { return static_cast<float>(q - zero) * scale; }
+    // clamp(round_half_even(v / scale) + zero) as an integer of `type`.
+    int32_t quantize(float v) const;
+};
+// Scale from input `scaleInput`, zero point from `zeroInput` (optional); `type` is the quantized tensor's.
+Result<Quantization> readQuantization(const KernelContext& ctx, size_t scaleInput, size_t zeroInput, DataType type,
+                                      const std::string& name);
+// The 8-bit value at i of an int8 / uint8 tensor, and storing one.
+int32_t eightBitAt(const Tensor& t, int64_t i);
+void setEightBit(Tensor& t, int64_t i, int32_t v);
+
 }  // namespace ql

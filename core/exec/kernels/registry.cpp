@@ -59,7 +59,11 @@
 #include "core/exec/kernels/pad.h"
 #include "core/exec/kernels/pow.h"
 #include "core/exec/kernels/prelu.h"
+#include "core/exec/kernels/qlinear_binary.h"
+#include "core/exec/kernels/qlinear_concat.h"
 #include "core/exec/kernels/qlinear_conv.h"
+#include "core/exec/kernels/qlinear_global_average_pool.h"
+#include "core/exec/kernels/qlinear_lookup.h"
 #include "core/exec/kernels/qlinear_matmul.h"
 #include "core/exec/kernels/quantize_linear.h"
 #include "core/exec/kernels/random.h"
@@ -99,7 +103,7 @@ namespace {
 
 constexpr int kLatest = 99;
 
-// One row per (op, opset range). Keep rows sorted by op type.
+// One row per (op, opset range). Keep rows sorted by op type, the default domain first.
 const KernelRegistration kKernels[] = {
     {"", "Abs", 6, kLatest, &make<UnaryMathKernel>},
     {"", "Acos", 7, kLatest, &make<UnaryMathKernel>},
@@ -272,6 +276,13 @@ const KernelRegistration kKernels[] = {
     {"", "Upsample", 7, 10, &make<ResizeKernel>},
     {"", "Where", 9, kLatest, &make<WhereKernel>},
     {"", "Xor", 7, kLatest, &make<LogicalKernel>},
+    // ONNX Runtime's contrib ops of its QOperator quantization format.
+    {"com.microsoft", "QLinearAdd", 1, kLatest, &make<QLinearBinaryKernel>},
+    {"com.microsoft", "QLinearMul", 1, kLatest, &make<QLinearBinaryKernel>},
+    {"com.microsoft", "QLinearSigmoid", 1, kLatest, &make<QLinearLookupKernel>},
+    {"com.microsoft", "QLinearLeakyRelu", 1, kLatest, &make<QLinearLookupKernel>},
+    {"com.microsoft", "QLinearGlobalAveragePool", 1, kLatest, &make<QLinearGlobalAveragePoolKernel>},
+    {"com.microsoft", "QLinearConcat", 1, kLatest, &make<QLinearConcatKernel>},
 };
 
 }  // namespace
