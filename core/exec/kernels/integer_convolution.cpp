@@ -34,27 +34,33 @@ Lifted lift(const Shape& x, const Shape& w, const ConvGeometry& g) {
     return l;
 }
 
-// Columns [rows = channels x kernel taps][count] of output positions first..first+count for one image's group of
-// `channels` input channels starting at `plane`.
-void im2col(const double* plane, int64_t channels, const Lifted& l, int64_t first, int64_t count, double* col) {
-    int64_t row = 0;
-    for (int64_t c = 0; c < channels; ++c)
-        for (int64_t k0 = 0; k0 < l.kernel[0]; ++k0)
-            for (int64_t k1 = 0; k1 < l.kernel[1]; ++k1)
-                for (int64_t k2 = 0; k2 < l.kernel[2]; ++k2, ++row) {
-                    double* dst = col + row * count;
-                    const double* src = plane + c * l.inSize();
-                    for (int64_t p = 0; p < count; ++p) {
-                        const int64_t o = first + p, o2 = o % l.out[2], o1 = o / l.out[2] % l.out[1],
-                                      o0 = o / (l.out[2] * l.out[1]);
-                        const int64_t i0 = o0 * l.stride[0] - l.pad[0] + k0 * l.dilation[0],
-                                      i1 = o1 * l.stride[1] - l.pad[1] + k1 * l.dilation[1],
-                                      i2 = o2 * l.stride[2] - l.pad[2] + k2 * l.dilation[2];
-                        const bool inside =
-                            i0 >= 0 && i0 < l.in[0] && i1 >= 0 && i1 < l.in[1] && i2 >= 0 && i2 < l.in[2];
-                        dst[p] = inside ? src[(i0 * l.in[1] + i1) * l.in[2] + i2] : 0.0;
-                    }
-                }
+// Columns [rows = channels x kernel taps][count] of whole output rows starting at output row `firstRow` for one
+// image's group of `channels` input channels starting at `plane`: per output row, the taps' input row (or zeros
+// outside), then the run along the last axis, a plain copy between zero edges when the stride is 1.
+void im2col(const float* plane, int64_t channels, const Lifted& l, int64_t firstRow, int64_t rows, float* col) {
+    const int64_t taps = l.kernelSize(), width = l.out[2], count = rows * width;
+#pragma omp parallel for schedule(static)
+    for (int64_t row = 0; row < channels * taps; ++row) {
+        const int64_t c = row / taps, tap = row % taps, k2 = tap % l.kernel[2], k1 = tap / l.kernel[2] % l.kernel[1],
+                      k0 = tap / (l.kernel[2] * l.kernel[1]);
+        const float* src = plane + c * l.inSize();
+        for (int64_t r = 0; r < rows; ++r) {
+            const int64_t o1 = (firstRow + r) % l.out[1], o0 = (firstRow + r) / l.out[1];
+            const int64_t i0 = o0 * l.stride[0] - l.pad[0] + k0 * l.dilation[0],
+                          i1 = o1 * l.stride[1] - l.pad[1] + k1 * l.dilation[1];
+            float* dst = col + row * count + r * width;
+            if (i0 < 0 || i0 >= l.in[0] || i1 < 0 || i1 >= l.in[1]) {
+                std::fill(dst, dst + width, 0.0f);
+                continue;
+            }
+            const float* line = src + (i0 * l.in[1] + i1) * l.in[2];
+            const int64_t start = k2 * l.dilation[2] - l.pad[2], step = l.stride[2];
+            for (int64_t o2 = 0; o2 < width; ++o2) {
+                const int64_t i2 = o2 * step + start;
+                dst[o2] = i2 >= 0 && i2 < l.in[2] ? line[i2] : 0.0f;
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -65,21 +71,25 @@ Result<Tensor> integerConvolution(const KernelContext& ctx, const ConvAttributes
     const Lifted l = lift(in.x.shape(), in.w.shape(), g);
     const int64_t batch = in.x.dim(0), channels = in.x.dim(1), outChannels = in.w.dim(0), groups = attrs.group;
     const int64_t groupIn = channels / groups, groupOut = outChannels / groups, rows = groupIn * l.kernelSize();
-    std::vector<double> x = eightBitValues(in.x), w = eightBitValues(in.w);
-    for (double& v : x) v -= in.xZero;
+    std::vector<float> x = eightBitValues(in.x), w = eightBitValues(in.w);
+    for (float& v : x) v -= static_cast<float>(in.xZero);
     for (int64_t m = 0; m < outChannels; ++m)
-        for (int64_t r = 0; r < rows; ++r) w[static_cast<size_t>(m * rows + r)] -= in.wZero[static_cast<size_t>(m)];
+        for (int64_t r = 0; r < rows; ++r)
+            w[static_cast<size_t>(m * rows + r)] -= static_cast<float>(in.wZero[static_cast<size_t>(m)]);
     Tensor y(DataType::Int32, g.outputShape);
     const int64_t outSize = l.outSize();
-    const int64_t tile =
-        std::clamp<int64_t>((int64_t{1} << 22) / std::max<int64_t>(1, rows), 1, std::max<int64_t>(1, outSize));
-    std::vector<double> col(static_cast<size_t>(rows * tile));
-    std::vector<int32_t> result(static_cast<size_t>(groupOut * tile));
+    // Tiles of whole output rows, their columns at most 16 MB.
+    const int64_t outRows = l.out[0] * l.out[1], width = l.out[2];
+    const int64_t tileRows =
+        std::clamp<int64_t>((int64_t{1} << 22) / std::max<int64_t>(1, rows * width), 1, std::max<int64_t>(1, outRows));
+    std::vector<float> col(static_cast<size_t>(rows * tileRows * width));
+    std::vector<int32_t> result(static_cast<size_t>(groupOut * tileRows * width));
     for (int64_t n = 0; n < batch; ++n)
         for (int64_t grp = 0; grp < groups; ++grp)
-            for (int64_t first = 0; first < outSize; first += tile) {
-                const int64_t count = std::min(tile, outSize - first);
-                im2col(x.data() + (n * channels + grp * groupIn) * l.inSize(), groupIn, l, first, count, col.data());
+            for (int64_t firstRow = 0; firstRow < outRows; firstRow += tileRows) {
+                const int64_t tile = std::min(tileRows, outRows - firstRow), first = firstRow * width,
+                              count = tile * width;
+                im2col(x.data() + (n * channels + grp * groupIn) * l.inSize(), groupIn, l, firstRow, tile, col.data());
                 exactGemm(w.data() + grp * groupOut * rows, col.data(), result.data(), groupOut, count, rows);
                 for (int64_t m = 0; m < groupOut; ++m) {
                     const int64_t channel = grp * groupOut + m;

@@ -51,9 +51,10 @@ Result<Tensor> integerMatMul(const KernelContext& ctx, const IntegerMatMulInputs
     if (in.a.rank() > 1) outShape.push_back(m);
     if (in.b.rank() > 1) outShape.push_back(n);
     Tensor y(DataType::Int32, outShape);
-    std::vector<double> a = eightBitValues(in.a), b = eightBitValues(in.b);
-    for (size_t i = 0; i < a.size(); ++i) a[i] -= in.aZero[i / static_cast<size_t>(k) % static_cast<size_t>(m)];
-    for (size_t i = 0; i < b.size(); ++i) b[i] -= in.bZero[i % static_cast<size_t>(n)];
+    std::vector<float> a = eightBitValues(in.a), b = eightBitValues(in.b);
+    for (size_t i = 0; i < a.size(); ++i)
+        a[i] -= static_cast<float>(in.aZero[i / static_cast<size_t>(k) % static_cast<size_t>(m)]);
+    for (size_t i = 0; i < b.size(); ++i) b[i] -= static_cast<float>(in.bZero[i % static_cast<size_t>(n)]);
     const int64_t count = shapeElementCount(*batch);
     for (int64_t i = 0; i < count; ++i)
         exactGemm(a.data() + batchOffset(i, *batch, batchA, m * k), b.data() + batchOffset(i, *batch, batchB, k * n),

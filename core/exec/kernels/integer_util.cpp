@@ -1,6 +1,7 @@
 #include "core/exec/kernels/integer_util.h"
 
-#include <Eigen/Core>
+#include <oneapi/dnnl/dnnl.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -38,8 +39,8 @@ Result<std::vector<float>> readScales(const KernelContext& ctx, size_t input, si
     return values;
 }
 
-std::vector<double> eightBitValues(const Tensor& t) {
-    std::vector<double> out(static_cast<size_t>(t.elementCount()));
+std::vector<float> eightBitValues(const Tensor& t) {
+    std::vector<float> out(static_cast<size_t>(t.elementCount()));
     if (t.dtype() == DataType::Int8)
         std::copy(t.data<int8_t>(), t.data<int8_t>() + t.elementCount(), out.begin());
     else
@@ -47,11 +48,18 @@ std::vector<double> eightBitValues(const Tensor& t) {
     return out;
 }
 
-void exactGemm(const double* a, const double* b, int32_t* c, int64_t m, int64_t n, int64_t k) {
-    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    const Matrix product = Eigen::Map<const Matrix>(a, m, k) * Eigen::Map<const Matrix>(b, k, n);
+void exactGemm(const float* a, const float* b, int32_t* c, int64_t m, int64_t n, int64_t k) {
+    constexpr int64_t kExactSlice = 256;  // 256 * 255 * 255 < 2^24
+    std::vector<int64_t> total(static_cast<size_t>(m * n), 0);
+    std::vector<float> part(static_cast<size_t>(m * n));
+    for (int64_t k0 = 0; k0 < k; k0 += kExactSlice) {
+        const int64_t width = std::min(kExactSlice, k - k0);
+        // oneDNN's sgemm picks the CPU's widest vectors at run time (Eigen here is built for the baseline ISA).
+        dnnl_sgemm('N', 'N', m, n, width, 1.0f, a + k0, k, b + k0 * n, n, 0.0f, part.data(), n);
+        for (size_t i = 0; i < part.size(); ++i) total[i] += static_cast<int64_t>(part[i]);
+    }
     for (int64_t i = 0; i < m * n; ++i)
-        c[i] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(product.data()[i])));
+        c[i] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(total[static_cast<size_t>(i)])));
 }
 
 int32_t Requantizer::level(int32_t acc, float multiplier) const {

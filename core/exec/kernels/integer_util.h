@@ -1,8 +1,9 @@
 #pragma once
 // The arithmetic of ONNX's integer ops (ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul), shared so that
-// they agree to the bit. Operands are 8-bit integers minus their zero points; their products summed in double
-// are exact integers (|sum| < 2^53 for any K below 2^37), so the double GEMM Eigen vectorises gives the int32
-// results an integer GEMM would (wrapping past int32 as integer arithmetic does).
+// they agree to the bit. Operands are 8-bit integers minus their zero points, so |operand| <= 255 and every product is
+// below 2^16: 256 of them add up below 2^24, which float holds exactly. exactGemm runs oneDNN's sgemm over slices
+// of 256 along K (exact, whatever order or FMA it uses) and adds the slices in int64, so the int32 results are an
+// integer GEMM's (wrapping past int32 as integer arithmetic does).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -23,11 +24,11 @@ Result<std::vector<int32_t>> readZeroPoints(const KernelContext& ctx, size_t inp
 // Float scales of input `i`: a scalar repeated `count` times, or exactly `count` values.
 Result<std::vector<float>> readScales(const KernelContext& ctx, size_t input, size_t count, const std::string& name);
 
-// Values of an int8/uint8 tensor as doubles.
-std::vector<double> eightBitValues(const Tensor& t);
+// Values of an int8/uint8 tensor as floats.
+std::vector<float> eightBitValues(const Tensor& t);
 
-// c[M x N] = a[M x K] · b[K x N] (row-major doubles holding integers), rounded to int32 with wrap-around.
-void exactGemm(const double* a, const double* b, int32_t* c, int64_t m, int64_t n, int64_t k);
+// c[M x N] = a[M x K] · b[K x N] (row-major floats holding integers of magnitude <= 255), as int32 with wrap-around.
+void exactGemm(const float* a, const float* b, int32_t* c, int64_t m, int64_t n, int64_t k);
 
 // Requantizes int32 sums to the 8-bit type of `zero`'s tensor: clamp(round_half_even(acc * multiplier) + zero), as
 // ONNX Runtime does with a float multiplier (x_scale * w_scale / y_scale).

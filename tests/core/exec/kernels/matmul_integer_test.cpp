@@ -52,6 +52,22 @@ TEST(MatMulIntegerTest, PerRowAndColumnZeroPointsWithBatchBroadcast) {
     EXPECT_EQ(int64sOf((*out)[0]), expected);
 }
 
+TEST(MatMulIntegerTest, SumsBeyondFloatPrecisionStayExact) {
+    // K = 20,000 products of 255 * 255 add up to 1,300,500,000, far past 2^24: float accumulators would round.
+    const int64_t k = 20000;
+    const Tensor a = uint8s({1, k}, std::vector<uint8_t>(k, 255)), b = uint8s({k, 2}, std::vector<uint8_t>(2 * k, 255));
+    auto out = runNode(NodeSpec("MatMulInteger", {{"a", a}, {"b", b}}, {DataType::Int32}, 10));
+    ASSERT_TRUE(out) << out.status().message();
+    EXPECT_EQ(int64sOf((*out)[0]), (std::vector<int64_t>{1300500000, 1300500000}));
+    // Odd sums near 2^24 too: one product of 1 on top of 258 of 255 * 255 (16,776,451 + 1).
+    std::vector<uint8_t> row(259, 255), column(259, 255);
+    row.back() = column.back() = 1;
+    auto odd = runNode(NodeSpec("MatMulInteger", {{"a", uint8s({1, 259}, row)}, {"b", uint8s({259, 1}, column)}},
+                                {DataType::Int32}, 10));
+    ASSERT_TRUE(odd) << odd.status().message();
+    EXPECT_EQ(int64sOf((*odd)[0]), (std::vector<int64_t>{258 * 65025 + 1}));
+}
+
 TEST(MatMulIntegerTest, AZeroPointOfTheWrongLengthIsAnError) {
     auto out = runNode(NodeSpec("MatMulInteger",
                                 {{"a", uint8s({2, 2}, {1, 2, 3, 4})},
