@@ -48,14 +48,26 @@ std::vector<fs::path> dataSets(const fs::path& testDir) {
     return sets;
 }
 
-// Why the executor cannot take this model at all (ops without kernels, non-tensor values), or empty.
+// The ops of `graph` and of the subgraphs nested in it that have no kernel, as "domain.Op (opset N)".
+void collectMissingOps(const onnx::GraphProto& graph, const Graph& model, std::set<std::string>& missing) {
+    for (const auto& node : graph.node()) {
+        const std::string domain = node.domain() == "ai.onnx" ? std::string() : node.domain();
+        const int64_t opset = model.opsetVersion(domain);
+        if (!findKernel(domain, node.op_type(), opset))
+            missing.insert((domain.empty() ? std::string() : domain + ".") + node.op_type() + " (opset " +
+                           std::to_string(opset) + ")");
+        for (const auto& attr : node.attribute()) {
+            if (attr.has_g()) collectMissingOps(attr.g(), model, missing);
+            for (const auto& sub : attr.graphs()) collectMissingOps(sub, model, missing);
+        }
+    }
+}
+
+// Why the executor cannot take this model at all (ops without kernels, subgraphs' included, non-tensor values), or
+// empty.
 std::string skipReason(const Model& model) {
     std::set<std::string> missing;
-    const Graph& graph = model.graph();
-    for (const Node& node : graph.nodes())
-        if (!findKernel(node.domain, node.opType, graph.opsetVersion(node.domain)))
-            missing.insert((node.domain.empty() ? std::string() : node.domain + ".") + node.opType + " (opset " +
-                           std::to_string(graph.opsetVersion(node.domain)) + ")");
+    collectMissingOps(model.proto().graph(), model.graph(), missing);
     if (!missing.empty()) {
         std::string reason = "op not registered:";
         for (const auto& op : missing) reason += " " + op;

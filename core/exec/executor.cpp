@@ -90,12 +90,25 @@ Status Executor::prepare() {
         QL_RETURN_IF_ERROR(kernel->init(KernelInit{node, mGraph, opset}));
         if (auto* caching = dynamic_cast<WeightCachingKernel*>(kernel.get()))
             caching->setCacheWeights(mOptions.cacheWeights);
-        mNodeSteps.push_back(Step{&node, kernel.get(), node.inputs, node.outputs, {}, {node.id}, 0});
+        Step step{&node, kernel.get(), node.inputs, node.outputs, {}, {node.id}, 0};
+        QL_RETURN_IF_ERROR(addOuterScopeInputs(*kernel, step));
+        mNodeSteps.push_back(std::move(step));
         mKernels.push_back(std::move(kernel));
     }
     mPlan.clear();
     for (const Step& step : mNodeSteps) mPlan.push_back(&step);
     return mOptions.fuse ? prepareFusion() : Status::ok();
+}
+
+Status Executor::addOuterScopeInputs(const Kernel& kernel, Step& step) const {
+    for (const std::string& name : kernel.outerScopeInputs()) {
+        const auto id = mGraph.findValue(name);
+        if (!id)
+            return invalidModel(nodeErrorMessage(
+                *step.node, "a subgraph reads '" + name + "', which the enclosing graph does not define"));
+        step.inputs.push_back(*id);
+    }
+    return Status::ok();
 }
 
 Status Executor::bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const {
@@ -184,6 +197,7 @@ Status Executor::runStep(const Step& step, const RunOptions& options, std::vecto
         for (size_t i = 0; i < nodeInputs.size(); ++i) inputPtrs[i] = nodeInputs[i].empty() ? nullptr : &nodeInputs[i];
     }
     KernelContext ctx(node, inputPtrs, outputs, mOptions.threads);
+    ctx.setRunOptions(&options);
     QL_RETURN_IF_ERROR(step.kernel->compute(ctx));
     if (intercepted) {
         for (Tensor& t : outputs) t = onednn::toPlain(t);

@@ -36,6 +36,16 @@ public:
     // True when observe() also takes tensors in a oneDNN layout (Tensor::isPlain() false), e.g. statistics
     // that do not depend on element order; the executor then skips the reorder to plain for them.
     virtual bool acceptsLayouts() const { return false; }
+    // Tensors produced inside the subgraphs of control-flow nodes (If, Loop, Scan), named by where they are: the
+    // node, the subgraph attribute and the tensor, "If_0/then_branch/x", "Loop_1/body/If_2/else_branch/y". A Loop or
+    // Scan body shows its tensors once per iteration, under the same path. By default none are wanted.
+    virtual bool wantsNested(const std::string& path) const {
+        (void)path;
+        return false;
+    }
+    virtual void observeNested(const std::string& path, const Node& producer, const Tensor& tensor) {
+        (void)path, (void)producer, (void)tensor;
+    }
 };
 
 // Lets a caller change what a node sees and produces (quantization simulation: quantize-dequantize the
@@ -114,6 +124,8 @@ private:
     void wrapActivations();
     // Lets each of `steps` leave its output in a oneDNN layout when every reader (per stepOfNode) takes it.
     void allowLayoutOutputs(const std::vector<const Step*>& stepOfNode, const std::vector<const Step*>& steps);
+    // Appends to a node's step the enclosing-graph values its kernel's subgraphs read (Kernel::outerScopeInputs).
+    Status addOuterScopeInputs(const Kernel& kernel, Step& step) const;
     Status bindInputs(const NamedTensors& inputs, std::vector<Tensor>& values) const;
     std::vector<const Step*> planFor(const RunOptions& options) const;
     // A step of the fused plan runs split into its nodes when the observer wants a hidden value, or when the

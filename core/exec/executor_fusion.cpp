@@ -14,11 +14,27 @@
 
 namespace ql {
 
+namespace {
+
+// Whether a group would hide a value that a subgraph reads from outer scope: such reads are not consumers in
+// the Graph, so fusion does not see them.
+bool hidesOuterScopeRead(const std::vector<ValueId>& hidden, const std::vector<bool>& outerRead) {
+    return std::any_of(hidden.begin(), hidden.end(), [&](ValueId v) { return outerRead[static_cast<size_t>(v)]; });
+}
+
+}  // namespace
+
 Status Executor::prepareFusion() {
+    std::vector<bool> outerRead(mGraph.values().size(), false);
+    for (const Step& step : mNodeSteps)
+        for (size_t i = step.node->inputs.size(); i < step.inputs.size(); ++i)
+            outerRead[static_cast<size_t>(step.inputs[i])] = true;
     auto groups = findConvFusions(mGraph);
     const auto normRelu = findNormReluFusions(mGraph, groups);
     groups.insert(groups.end(), normRelu.begin(), normRelu.end());
-    const auto chains = findElementwiseChains(mGraph, groups);
+    std::erase_if(groups, [&](const FusionGroup& g) { return hidesOuterScopeRead(g.hidden, outerRead); });
+    auto chains = findElementwiseChains(mGraph, groups);
+    std::erase_if(chains, [&](const ElementwiseChain& c) { return hidesOuterScopeRead(c.hidden, outerRead); });
     mGroupSteps.clear();
     mGroupKernels.clear();
     mGroupSteps.reserve(groups.size() + chains.size());  // stepOfNode points into it

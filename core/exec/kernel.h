@@ -13,6 +13,8 @@
 
 namespace ql {
 
+struct RunOptions;  // core/exec/executor.h
+
 // What a kernel sees when the executor is built: the node, the graph and the opset in force.
 struct KernelInit {
     const Node& node;
@@ -38,6 +40,10 @@ public:
     // Sets output i to an existing tensor (e.g. a view of an input for Reshape/Identity).
     void setOutput(size_t i, Tensor tensor);
     int threads() const { return mThreads; }
+    // The options of the run that calls the kernel (observer, stop token), for kernels that run subgraphs
+    // (If, Loop, Scan); null outside an executor run.
+    const RunOptions* runOptions() const { return mRun; }
+    void setRunOptions(const RunOptions* run) { mRun = run; }
 
     // An error that names the node: "Node (name) Op (type): what".
     Status fail(const std::string& what) const;
@@ -47,6 +53,7 @@ private:
     std::span<const Tensor* const> mInputs;
     std::vector<Tensor>& mOutputs;
     int mThreads;
+    const RunOptions* mRun = nullptr;
 };
 
 class Kernel {
@@ -58,6 +65,10 @@ public:
         return Status::ok();
     }
     virtual Status compute(KernelContext& ctx) = 0;
+    // Values of the enclosing graph the kernel reads by name besides its inputs: what the subgraphs of If, Loop
+    // and Scan use from outer scope. The executor gives them to compute() as inputs after the node's own, in
+    // this order, and keeps them alive until then.
+    virtual std::vector<std::string> outerScopeInputs() const { return {}; }
 };
 
 // "Node (name) Op (type): what" — the one spelling of node errors.

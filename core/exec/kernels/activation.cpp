@@ -1,6 +1,7 @@
 #include "core/exec/kernels/activation.h"
 
 #include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
 #include <utility>
 
 #include "core/exec/kernels/elementwise_util.h"
@@ -11,11 +12,12 @@ namespace {
 
 using Op = ActivationKernel::Op;
 
-// Op and its default alpha (ONNX defaults).
+// Op and its default alpha and beta (ONNX defaults; 1 for the experimental ops, which have none).
 struct ActivationInfo {
     std::string_view name;
     Op op;
     float alpha;
+    float beta = 0.5f;
 };
 constexpr ActivationInfo kOps[] = {
     {"Elu", Op::Elu, 1.0f},
@@ -25,7 +27,18 @@ constexpr ActivationInfo kOps[] = {
     {"HardSwish", Op::HardSwish, 0.0f},
     {"Selu", Op::Selu, 1.67326319217681884765625f},
     {"ThresholdedRelu", Op::ThresholdedRelu, 1.0f},
+    {"Gelu", Op::Gelu, 0.0f},
+    {"Mish", Op::Mish, 0.0f},
+    {"ScaledTanh", Op::ScaledTanh, 1.0f, 1.0f},
+    {"ParametricSoftplus", Op::ParametricSoftplus, 1.0f, 1.0f},
 };
+
+// log(1 + e^v) without overflow for large v.
+template <typename In>
+auto softplus(const In& v) {
+    using T = typename In::Scalar;
+    return (v > T(20)).select(v, (T(1) + v.exp()).log());
+}
 
 template <typename In, typename Out>
 void apply(Op op, const In& x, Out y, typename In::Scalar alpha, typename In::Scalar beta, typename In::Scalar gamma) {
@@ -52,6 +65,21 @@ void apply(Op op, const In& x, Out y, typename In::Scalar alpha, typename In::Sc
         case Op::ThresholdedRelu:
             y = (x > alpha).select(x, T(0));
             break;
+        case Op::Gelu:
+            y = T(0.5) * x * (T(1) + (x * T(0.70710678118654752440)).erf());
+            break;
+        case Op::GeluTanh:
+            y = T(0.5) * x * (T(1) + (T(0.79788456080286535588) * (x + T(0.044715) * x.cube())).tanh());
+            break;
+        case Op::Mish:
+            y = x * softplus(x).tanh();
+            break;
+        case Op::ScaledTanh:
+            y = alpha * (beta * x).tanh();
+            break;
+        case Op::ParametricSoftplus:
+            y = alpha * softplus((beta * x).eval());
+            break;
     }
 }
 
@@ -72,9 +100,15 @@ Status ActivationKernel::init(const KernelInit& info) {
         if (a.name == node.opType) {
             mOp = a.op;
             mAlpha = node.floatAttribute("alpha", a.alpha);
-            mBeta = node.floatAttribute("beta", 0.5f);
+            mBeta = node.floatAttribute("beta", a.beta);
             mGamma = node.floatAttribute("gamma", 1.05070102214813232421875f);
             if (mOp == Op::Celu && mAlpha == 0.0f) return info.fail("alpha must not be 0");
+            if (mOp == Op::Gelu) {
+                const std::string approximate = node.stringAttribute("approximate", "none");
+                if (approximate != "none" && approximate != "tanh")
+                    return info.fail("approximate must be \"none\" or \"tanh\", not \"" + approximate + "\"");
+                if (approximate == "tanh") mOp = Op::GeluTanh;
+            }
             return Status::ok();
         }
     return info.fail("is not an activation op");

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/exec/kernels/copy_util.h"
+#include "core/exec/kernels/resize_bilinear.h"
 #include "core/exec/kernels/type_dispatch.h"
 
 namespace ql {
@@ -151,7 +153,8 @@ Status ResizeKernel::init(const KernelInit& info) {
                                                    {"asymmetric", CoordinateMode::Asymmetric},
                                                    {"tf_half_pixel_for_nearest", CoordinateMode::TfHalfPixelForNearest},
                                                    {"tf_half_pixel_for_nn", CoordinateMode::TfHalfPixelForNearest},
-                                                   {"tf_crop_and_resize", CoordinateMode::TfCropAndResize}}));
+                                                   {"tf_crop_and_resize", CoordinateMode::TfCropAndResize},
+                                                   {"half_pixel_symmetric", CoordinateMode::HalfPixelSymmetric}}));
     QL_ASSIGN_OR_RETURN(mOptions.nearest, parseEnum<NearestMode>(info, "nearest_mode", "round_prefer_floor",
                                                                  {{"round_prefer_floor", NearestMode::RoundPreferFloor},
                                                                   {"round_prefer_ceil", NearestMode::RoundPreferCeil},
@@ -161,6 +164,52 @@ Status ResizeKernel::init(const KernelInit& info) {
     mOptions.excludeOutside = info.node.intAttribute("exclude_outside", 0) != 0;
     mExtrapolation = info.node.floatAttribute("extrapolation_value", 0.0f);
     if (info.node.intAttribute("antialias", 0) != 0) return info.fail("antialias (opset 18) is not supported");
+    mAxes = info.node.intsAttribute("axes");
+    mAspectPolicy = info.node.stringAttribute("keep_aspect_ratio_policy", "stretch");
+    if (mAspectPolicy != "stretch" && mAspectPolicy != "not_larger" && mAspectPolicy != "not_smaller")
+        return info.fail("keep_aspect_ratio_policy '" + mAspectPolicy + "' is not stretch, not_larger or not_smaller");
+    return Status::ok();
+}
+
+Status ResizeKernel::fullScales(const KernelContext& ctx, std::vector<float>& scales, Shape& shape) const {
+    const Tensor& in = ctx.input(0);
+    const size_t rank = in.rank();
+    QL_ASSIGN_OR_RETURN(const std::vector<int64_t> axes,
+                        normalizeAxes(ctx, mAxes.empty() ? std::vector<int64_t>() : mAxes, static_cast<int64_t>(rank)));
+    std::vector<size_t> given;  // the axes the inputs list, in their order
+    for (size_t i = 0; i < (axes.empty() ? rank : axes.size()); ++i)
+        given.push_back(axes.empty() ? i : static_cast<size_t>(axes[i]));
+    std::vector<float> partial = mScales;
+    if (mScalesInput > 0 && ctx.hasInput(static_cast<size_t>(mScalesInput)))
+        partial = ctx.input(static_cast<size_t>(mScalesInput)).toFloats();
+    scales.assign(rank, 1.0f);
+    shape = in.shape();
+    if (!partial.empty()) {
+        if (partial.size() != given.size()) return ctx.fail("scales must hold one value per resized axis");
+        for (size_t i = 0; i < given.size(); ++i) {
+            if (partial[i] <= 0) return ctx.fail("scales must be positive");
+            scales[given[i]] = partial[i];
+            shape[given[i]] = static_cast<int64_t>(std::floor(static_cast<double>(in.dim(given[i])) * partial[i]));
+        }
+        return Status::ok();
+    }
+    if (!mHasRoiAndSizes || !ctx.hasInput(3)) return ctx.fail("needs either scales or sizes");
+    QL_ASSIGN_OR_RETURN(const std::vector<int64_t> sizes, readInt64Input(ctx, 3));
+    if (sizes.size() != given.size() || std::any_of(sizes.begin(), sizes.end(), [](int64_t d) { return d < 0; }))
+        return ctx.fail("sizes must hold one non-negative value per resized axis of " + shapeString(in.shape()));
+    std::optional<float> kept;  // keep_aspect_ratio_policy: one scale for every listed axis
+    for (size_t i = 0; i < given.size() && mAspectPolicy != "stretch"; ++i) {
+        const float s = static_cast<float>(sizes[i]) / static_cast<float>(std::max<int64_t>(1, in.dim(given[i])));
+        kept = !kept ? s : (mAspectPolicy == "not_larger" ? std::min(*kept, s) : std::max(*kept, s));
+    }
+    for (size_t i = 0; i < given.size(); ++i) {
+        const size_t d = given[i];
+        const int64_t inDim = in.dim(d);
+        shape[d] = kept
+                       ? static_cast<int64_t>(std::floor(static_cast<double>(*kept) * static_cast<double>(inDim) + 0.5))
+                       : sizes[i];
+        scales[d] = kept ? *kept : (inDim == 0 ? 1.0f : static_cast<float>(sizes[i]) / static_cast<float>(inDim));
+    }
     return Status::ok();
 }
 
@@ -168,30 +217,24 @@ Result<ResizeKernel::Plan> ResizeKernel::plan(const KernelContext& ctx) const {
     const Tensor& in = ctx.input(0);
     const size_t rank = in.rank();
     Plan p;
-    std::vector<float> scales = mScales;
-    if (mScalesInput > 0 && ctx.hasInput(static_cast<size_t>(mScalesInput)))
-        scales = ctx.input(static_cast<size_t>(mScalesInput)).toFloats();
-    if (!scales.empty()) {
-        if (scales.size() != rank) return ctx.fail("scales must hold one value per axis of " + shapeString(in.shape()));
-        for (size_t d = 0; d < rank; ++d) {
-            if (scales[d] <= 0) return ctx.fail("scales must be positive");
-            p.shape.push_back(static_cast<int64_t>(std::floor(static_cast<double>(in.dim(d)) * scales[d])));
-        }
-    } else if (mHasRoiAndSizes && ctx.hasInput(3)) {
-        QL_ASSIGN_OR_RETURN(p.shape, readInt64Input(ctx, 3));
-        if (p.shape.size() != rank || std::any_of(p.shape.begin(), p.shape.end(), [](int64_t d) { return d < 0; }))
-            return ctx.fail("sizes must hold one non-negative value per axis of " + shapeString(in.shape()));
-        for (size_t d = 0; d < rank; ++d)
-            scales.push_back(in.dim(d) == 0 ? 1.0f : static_cast<float>(p.shape[d]) / static_cast<float>(in.dim(d)));
-    } else {
-        return ctx.fail("needs either scales or sizes");
-    }
-    std::vector<float> roi;
+    std::vector<float> scales;
+    QL_RETURN_IF_ERROR(fullScales(ctx, scales, p.shape));
+    std::vector<float> roi;  // per axis: starts then ends, over every axis
     if (mOptions.coordinates == CoordinateMode::TfCropAndResize) {
-        if (!ctx.hasInput(1) || ctx.input(1).elementCount() != static_cast<int64_t>(2 * rank))
-            return ctx.fail("tf_crop_and_resize needs roi with 2 values per axis");
-        roi = ctx.input(1).toFloats();
+        const size_t listed = mAxes.empty() ? rank : mAxes.size();
+        if (!ctx.hasInput(1) || ctx.input(1).elementCount() != static_cast<int64_t>(2 * listed))
+            return ctx.fail("tf_crop_and_resize needs roi with 2 values per resized axis");
+        const std::vector<float> given = ctx.input(1).toFloats();
+        roi.assign(rank, 0.0f);
+        roi.resize(2 * rank, 1.0f);
+        for (size_t i = 0; i < listed; ++i) {
+            const size_t d =
+                mAxes.empty() ? i : static_cast<size_t>(*normalizeAxis(mAxes[i], static_cast<int64_t>(rank)));
+            roi[d] = given[i];
+            roi[rank + d] = given[listed + i];
+        }
     }
+    p.scales = scales;
     for (size_t d = 0; d < rank; ++d) {
         p.taps.push_back(resizeTaps(mOptions, in.dim(d), p.shape[d], scales[d], roi.empty() ? 0.0f : roi[d],
                                     roi.empty() ? 1.0f : roi[rank + d]));
@@ -209,6 +252,11 @@ Status ResizeKernel::compute(KernelContext& ctx) {
     if (in.elementCount() == 0) return ctx.fail("cannot resize an empty tensor to " + shapeString(p.shape));
     if (mOptions.mode == ResizeMode::Nearest && !p.crops) {
         nearestGather(in, out, p.taps);
+        return Status::ok();
+    }
+    if (bilinearCase(in, p.shape, mOptions)) {
+        const size_t rank = in.rank();
+        resizeBilinear(in, out, mOptions.coordinates, p.scales[rank - 2], p.scales[rank - 1]);
         return Status::ok();
     }
     std::vector<float> values = interpolate(in, p.shape, p.taps);

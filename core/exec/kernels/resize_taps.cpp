@@ -9,10 +9,14 @@ namespace ql {
 namespace {
 
 // Where output coordinate x falls in the input (ONNX reference: interpolate_1d_with_x).
-// `out` is scale * in, not rounded: the reference aligns corners of the unrounded output.
-double originalCoordinate(CoordinateMode mode, double x, int64_t in, double out, double scale, double roiStart,
-                          double roiEnd) {
+// `out` is scale * in, not rounded: the reference aligns corners of the unrounded output; `outSize` is the rounded one.
+double originalCoordinate(CoordinateMode mode, double x, int64_t in, double out, int64_t outSize, double scale,
+                          double roiStart, double roiEnd) {
     switch (mode) {
+        case CoordinateMode::HalfPixelSymmetric: {
+            const double center = static_cast<double>(in) / 2, adjustment = static_cast<double>(outSize) / out;
+            return center * (1 - adjustment) + (x + 0.5) / scale - 0.5;
+        }
         case CoordinateMode::HalfPixel:
             return (x + 0.5) / scale - 0.5;
         case CoordinateMode::PytorchHalfPixel:
@@ -75,8 +79,8 @@ AxisTaps resizeTaps(const ResizeOptions& options, int64_t inSize, int64_t outSiz
     double width = static_cast<double>(scale) * static_cast<double>(inSize);
     if (std::abs(width - static_cast<double>(outSize)) < 1e-4) width = static_cast<double>(outSize);
     for (int64_t o = 0; o < outSize; ++o) {
-        const double x =
-            originalCoordinate(options.coordinates, static_cast<double>(o), inSize, width, scale, roiStart, roiEnd);
+        const double x = originalCoordinate(options.coordinates, static_cast<double>(o), inSize, width, outSize, scale,
+                                            roiStart, roiEnd);
         if (options.coordinates == CoordinateMode::TfCropAndResize && (x < 0 || x > static_cast<double>(inSize - 1)))
             t.outside[static_cast<size_t>(o)] = true;
         if (options.mode == ResizeMode::Nearest) {

@@ -14,7 +14,8 @@ enum class CoordinateMode {
     AlignCorners,
     Asymmetric,
     TfHalfPixelForNearest,
-    TfCropAndResize
+    TfCropAndResize,
+    HalfPixelSymmetric  // opset 19
 };
 // Simple: floor when upsampling, ceil when downsampling (Upsample and Resize-10, as ONNX Runtime).
 enum class NearestMode { RoundPreferFloor, RoundPreferCeil, Floor, Ceil, Simple };

@@ -55,6 +55,24 @@ TEST(ConformanceTest, UnregisteredOpIsSkippedNamingTheOp) {
     EXPECT_NE(r.reason.find("StringNormalizer"), std::string::npos) << r.reason;
 }
 
+TEST(ConformanceTest, AnUnregisteredOpInsideASubgraphIsSkippedNamingTheOp) {
+    TempDir root;
+    const std::string dir = root.file("test_nested_skip");
+    std::filesystem::create_directories(dir + "/test_data_set_0");
+    ModelBuilder branch;
+    branch.node("StringNormalizer", {"x"}, {"b"});
+    branch.output("b");
+    ModelBuilder b;
+    b.input("c", DataType::Bool, {});
+    b.input("x", DataType::Float, {1});
+    b.node("If", {"c"}, {"y"}).graph("then_branch", branch.graph()).graph("else_branch", branch.graph());
+    b.output("y");
+    b.save(dir + "/model.onnx");
+    const auto r = runConformanceTest(dir);
+    EXPECT_EQ(r.status, ConformanceStatus::Skipped) << r.reason;
+    EXPECT_NE(r.reason.find("StringNormalizer (opset 13)"), std::string::npos) << r.reason;
+}
+
 TEST(ConformanceTest, FolderWithoutDataSetsFails) {
     TempDir root;
     const std::string dir = writeTest(root, "test_empty", "Identity", floats({1}), floats({1}));

@@ -69,3 +69,53 @@ TEST(ActivationKernelTest, IntegerInputIsRejected) {
 
 }  // namespace
 }  // namespace ql
+
+namespace ql {
+namespace {
+
+using test::expectNear;
+using test::floats;
+using test::NodeBuilder;
+using test::NodeSpec;
+using test::runOne;
+
+Tensor activateAt(const std::string& op, int64_t opset, std::function<void(NodeBuilder&)> attrs = {},
+                  DataType dtype = DataType::Float) {
+    Tensor x = floats({3}, {-1.0f, 0.0f, 1.0f});
+    if (dtype != DataType::Float) x = fromFloatTensor(x, dtype);
+    auto y = runOne(NodeSpec{op, {{"x", x}}, {}, opset, std::move(attrs)});
+    EXPECT_TRUE(y.isOk()) << y.status().message();
+    return y.isOk() ? y.value() : Tensor();
+}
+
+TEST(ActivationKernelTest, GeluSpecExamplesExactAndTanh) {
+    // The ONNX spec's examples (opset 20).
+    expectNear(activateAt("Gelu", 20), {-0.15865529f, 0.0f, 0.84134471f});
+    expectNear(activateAt("Gelu", 20, [](NodeBuilder& n) { n.s("approximate", "tanh"); }),
+               {-0.15880801f, 0.0f, 0.84119199f});
+    expectNear(activateAt("Gelu", 22, {}, DataType::Float16), {-0.15865529f, 0.0f, 0.84134471f}, 2e-3f);
+}
+
+TEST(ActivationKernelTest, GeluRefusesAnUnknownApproximation) {
+    auto y =
+        runOne(NodeSpec{"Gelu", {{"x", floats({1}, {1})}}, {}, 20, [](NodeBuilder& n) { n.s("approximate", "fast"); }});
+    ASSERT_FALSE(y);
+    EXPECT_NE(y.status().message().find("approximate must be \"none\" or \"tanh\""), std::string::npos);
+}
+
+TEST(ActivationKernelTest, MishIsXTimesTanhOfSoftplus) {
+    expectNear(activateAt("Mish", 18), {-0.30340144f, 0.0f, 0.86509836f});
+    auto big = runOne(NodeSpec{"Mish", {{"x", floats({2}, {100.0f, -100.0f})}}, {}, 18});
+    ASSERT_TRUE(big) << big.status().message();
+    expectNear(*big, {100.0f, 0.0f});  // no overflow in softplus
+}
+
+TEST(ActivationKernelTest, ExperimentalScaledTanhAndParametricSoftplus) {
+    expectNear(activateAt("ScaledTanh", 9, [](NodeBuilder& n) { n.f("alpha", 2.0f).f("beta", 0.5f); }),
+               {2.0f * std::tanh(-0.5f), 0.0f, 2.0f * std::tanh(0.5f)});
+    expectNear(activateAt("ParametricSoftplus", 9, [](NodeBuilder& n) { n.f("alpha", 2.0f).f("beta", 3.0f); }),
+               {2.0f * std::log1p(std::exp(-3.0f)), 2.0f * std::log(2.0f), 2.0f * std::log1p(std::exp(3.0f))});
+}
+
+}  // namespace
+}  // namespace ql

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "core/exec/kernels/elementwise_util.h"
 #include "tests/core/exec/kernels/kernel_test_util.h"
 
 namespace ql {
@@ -70,3 +71,47 @@ TEST(QuantizeLinearKernelTest, ScaleLengthNotMatchingTheAxisFails) {
 
 }  // namespace
 }  // namespace ql
+
+namespace ql::test {
+
+TEST(QuantizeLinearBlockedTest, Opset21BlocksAlongAnAxisShareAScale) {
+    // x [2, 4], blocks of 2 along axis 1: scale [2, 2].
+    const Tensor x = floats({2, 4}, {1, 2, 30, 40, -1, -2, -30, -40});
+    const Tensor scale = floats({2, 2}, {1, 10, 1, 10});
+    auto q = runOne(NodeSpec("QuantizeLinear",
+                             {{"x", x},
+                              {"scale", scale},
+                              {"zero", Tensor::fromVector(DataType::Int8, {2, 2}, std::vector<int8_t>{0, 0, 0, 0})}},
+                             {DataType::Int8}, 21, [](NodeBuilder& n) { n.i("axis", 1).i("block_size", 2); }));
+    ASSERT_TRUE(q) << q.status().message();
+    EXPECT_EQ(valuesOf<int8_t>(*q), (std::vector<int8_t>{1, 2, 3, 4, -1, -2, -3, -4}));
+    auto dq = runOne(NodeSpec("DequantizeLinear", {{"q", *q}, {"scale", scale}}, {DataType::Float}, 21,
+                              [](NodeBuilder& n) { n.i("axis", 1).i("block_size", 2); }));
+    ASSERT_TRUE(dq) << dq.status().message();
+    expectNear(*dq, {1, 2, 30, 40, -1, -2, -30, -40});
+    auto bad = runOne(NodeSpec("QuantizeLinear", {{"x", x}, {"scale", floats({2, 3}, {1, 1, 1, 1, 1, 1})}},
+                               {DataType::UInt8}, 21, [](NodeBuilder& n) { n.i("axis", 1).i("block_size", 2); }));
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.status().message().find("blocks of 2 need [2,2]"), std::string::npos) << bad.status().message();
+}
+
+TEST(QuantizeLinearBlockedTest, Opset21OutputDtypeAnd16BitTypes) {
+    auto q = runOne(NodeSpec("QuantizeLinear", {{"x", floats({3}, {-70000, 1.5f, 300})}, {"scale", floats({}, {1})}},
+                             {DataType::Int16}, 21, [](NodeBuilder& n) { n.i("output_dtype", 5); }));
+    ASSERT_TRUE(q) << q.status().message();
+    EXPECT_EQ(q->dtype(), DataType::Int16);
+    EXPECT_EQ(valuesOf<int16_t>(*q), (std::vector<int16_t>{-32768, 2, 300}));
+}
+
+TEST(QuantizeLinearBlockedTest, Opset19DequantizesIntoTheScalesType) {
+    const Tensor halfScale = fromFloatTensor(floats({}, {0.5f}), DataType::Float16);
+    auto dq = runOne(
+        NodeSpec("DequantizeLinear",
+                 {{"q", Tensor::fromVector(DataType::Int8, {2}, std::vector<int8_t>{4, -6})}, {"scale", halfScale}},
+                 {DataType::Float16}, 19));
+    ASSERT_TRUE(dq) << dq.status().message();
+    EXPECT_EQ(dq->dtype(), DataType::Float16);
+    expectNear(*dq, {2, -3});
+}
+
+}  // namespace ql::test

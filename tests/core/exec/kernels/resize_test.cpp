@@ -216,3 +216,58 @@ TEST(ResizeKernelTest, RandomResizesMatchTheOnnxReference) {
 
 }  // namespace
 }  // namespace ql
+
+namespace ql::test {
+
+namespace {
+
+const Tensor kTwoByFour = floats({1, 1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+
+Result<Tensor> resizeSizes(const Tensor& x, const std::vector<int64_t>& sizes, int64_t opset,
+                           const std::function<void(NodeBuilder&)>& attrs) {
+    return runOne(NodeSpec(
+        "Resize",
+        {{"x", x}, {"", Tensor()}, {"", Tensor()}, {"sizes", int64s({static_cast<int64_t>(sizes.size())}, sizes)}}, {},
+        opset, attrs));
+}
+
+}  // namespace
+
+TEST(ResizeOpset18Test, SizesForListedAxesKeepingTheAspectRatio) {
+    // The spec's examples: sizes [1, 3] for axes 2 and 3; one scale (0.5 not larger, 0.75 not smaller) for both.
+    auto notLarger = resizeSizes(kTwoByFour, {1, 3}, 18, [](NodeBuilder& n) {
+        n.ints("axes", {2, 3}).s("keep_aspect_ratio_policy", "not_larger").s("mode", "nearest");
+    });
+    ASSERT_TRUE(notLarger) << notLarger.status().message();
+    EXPECT_EQ(notLarger->shape(), (Shape{1, 1, 1, 2}));
+    expectNear(*notLarger, {1, 3});
+    auto notSmaller = resizeSizes(kTwoByFour, {1, 3}, 18, [](NodeBuilder& n) {
+        n.ints("axes", {2, 3}).s("keep_aspect_ratio_policy", "not_smaller").s("mode", "nearest");
+    });
+    ASSERT_TRUE(notSmaller) << notSmaller.status().message();
+    EXPECT_EQ(notSmaller->shape(), (Shape{1, 1, 2, 3}));
+    expectNear(*notSmaller, {1, 2, 4, 5, 6, 8});
+}
+
+TEST(ResizeOpset18Test, ScalesForListedAxes) {
+    auto out = runOne(
+        NodeSpec("Resize", {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})}, {"", Tensor()}, {"scales", floats({2}, {2, 3})}},
+                 {}, 18, [](NodeBuilder& n) {
+                     n.ints("axes", {2, 3}).s("mode", "nearest");
+                 }));
+    ASSERT_TRUE(out) << out.status().message();
+    EXPECT_EQ(out->shape(), (Shape{1, 1, 4, 6}));
+    expectNear(*out, {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4});
+}
+
+TEST(ResizeOpset18Test, Opset19HalfPixelSymmetricDownsampling) {
+    // The spec's example: [1, 2, 3, 4] at scale 0.6 gives [1.6666666, 3.3333333].
+    auto out = runOne(NodeSpec(
+        "Resize", {{"x", floats({1, 1, 1, 4}, {1, 2, 3, 4})}, {"", Tensor()}, {"scales", floats({4}, {1, 1, 1, 0.6f})}},
+        {}, 19,
+        [](NodeBuilder& n) { n.s("mode", "linear").s("coordinate_transformation_mode", "half_pixel_symmetric"); }));
+    ASSERT_TRUE(out) << out.status().message();
+    expectNear(*out, {1.6666666f, 3.3333333f}, 1e-5f);
+}
+
+}  // namespace ql::test

@@ -1,0 +1,163 @@
+#include "core/exec/subgraph.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <optional>
+#include <unordered_set>
+
+#include "core/exec/executor.h"
+#include "core/model/external_data.h"
+#include "core/model/graph_builder.h"
+
+namespace ql {
+
+namespace {
+
+// Shows a body's tensors to the enclosing run's observer under "<node>/<attribute>/<tensor>"; tensors of
+// subgraphs nested in the body arrive already prefixed by their own ScopedObserver and gain this prefix too.
+class ScopedObserver final : public TensorObserver {
+public:
+    ScopedObserver(TensorObserver& outer, std::string prefix, const Graph& graph)
+        : mOuter(outer), mPrefix(std::move(prefix)), mGraph(graph) {}
+
+    bool wants(ValueId value) const override { return mOuter.wantsNested(path(value)); }
+    bool acceptsLayouts() const override { return mOuter.acceptsLayouts(); }
+    void observe(const Node& producer, ValueId value, const Tensor& tensor) override {
+        mOuter.observeNested(path(value), producer, tensor);
+    }
+    bool wantsNested(const std::string& inner) const override { return mOuter.wantsNested(mPrefix + inner); }
+    void observeNested(const std::string& inner, const Node& producer, const Tensor& tensor) override {
+        mOuter.observeNested(mPrefix + inner, producer, tensor);
+    }
+
+private:
+    std::string path(ValueId value) const { return mPrefix + mGraph.value(value).name; }
+
+    TensorObserver& mOuter;
+    std::string mPrefix;
+    const Graph& mGraph;
+};
+
+void addNames(const onnx::GraphProto& graph, std::unordered_set<std::string>& defined) {
+    for (const auto& input : graph.input()) defined.insert(input.name());
+    for (const auto& init : graph.initializer()) defined.insert(init.name());
+    for (const auto& sparse : graph.sparse_initializer()) defined.insert(sparse.values().name());
+    for (const auto& node : graph.node())
+        for (const auto& output : node.output()) defined.insert(output);
+}
+
+}  // namespace
+
+std::vector<std::string> outerScopeNames(const onnx::GraphProto& graph) {
+    std::unordered_set<std::string> defined;
+    addNames(graph, defined);
+    std::vector<std::string> names;
+    std::unordered_set<std::string> seen;
+    auto use = [&](const std::string& name) {
+        if (!name.empty() && !defined.contains(name) && seen.insert(name).second) names.push_back(name);
+    };
+    for (const auto& node : graph.node()) {
+        for (const auto& input : node.input()) use(input);
+        for (const auto& attr : node.attribute()) {
+            if (attr.has_g())
+                for (const auto& name : outerScopeNames(attr.g())) use(name);
+            for (const auto& sub : attr.graphs())
+                for (const auto& name : outerScopeNames(sub)) use(name);
+        }
+    }
+    for (const auto& output : graph.output()) use(output.name());
+    return names;
+}
+
+Subgraph::Subgraph(const Node& node, std::string attribute) : mNode(node), mAttribute(std::move(attribute)) {}
+
+Subgraph::~Subgraph() = default;
+
+Result<std::unique_ptr<Subgraph>> Subgraph::create(const KernelInit& info, const std::string& attribute) {
+    const onnx::AttributeProto* attr = info.node.attribute(attribute);
+    if (!attr || !attr->has_g())
+        return invalidModel(nodeErrorMessage(info.node, "the '" + attribute + "' subgraph attribute is missing"));
+    std::unique_ptr<Subgraph> subgraph(new Subgraph(info.node, attribute));
+    QL_RETURN_IF_ERROR(subgraph->build(info, attr->g()));
+    return subgraph;
+}
+
+Status Subgraph::build(const KernelInit& info, const onnx::GraphProto& body) {
+    mModel = std::make_unique<onnx::ModelProto>();
+    mModel->set_ir_version(onnx::IR_VERSION);
+    for (const auto& [domain, version] : info.graph.opsets()) {
+        auto* opset = mModel->add_opset_import();
+        opset->set_domain(domain);
+        opset->set_version(version);
+    }
+    onnx::GraphProto& graph = *mModel->mutable_graph();
+    graph = body;
+    for (const auto& input : body.input()) mFormalInputs.push_back(input.name());
+    mOuterNames = outerScopeNames(body);
+    for (const auto& name : mOuterNames) graph.add_input()->set_name(name);
+    auto context = [&](const Status& status) {
+        return Status(status.code(), nodeErrorMessage(mNode, "in " + mAttribute + ": " + status.message()));
+    };
+    ExternalDataResolver noExternalData{std::string()};
+    auto built = GraphBuilder::build(*mModel, noExternalData);
+    if (!built) return context(built.status());
+    mGraph = std::move(built).value();
+    auto executor = Executor::create(mGraph);
+    if (!executor) return context(executor.status());
+    mExecutor = std::move(executor).value();
+    return Status::ok();
+}
+
+std::vector<std::string> Subgraph::bindOuterScope(std::span<Subgraph* const> subgraphs, size_t firstSlot) {
+    std::vector<std::string> names;
+    for (Subgraph* subgraph : subgraphs) {
+        subgraph->mOuterSlots.clear();
+        for (const std::string& name : subgraph->mOuterNames) {
+            auto it = std::find(names.begin(), names.end(), name);
+            subgraph->mOuterSlots.push_back(firstSlot + static_cast<size_t>(it - names.begin()));
+            if (it == names.end()) names.push_back(name);
+        }
+    }
+    return names;
+}
+
+const TensorType& Subgraph::outputType(size_t i) const {
+    return mGraph.value(mGraph.outputs().at(i)).type;
+}
+
+Result<std::vector<Tensor>> Subgraph::run(const KernelContext& ctx, std::vector<Tensor> formalInputs) {
+    if (formalInputs.size() != mFormalInputs.size())
+        return ctx.fail("the " + mAttribute + " subgraph takes " + std::to_string(mFormalInputs.size()) +
+                        " inputs, the node gives it " + std::to_string(formalInputs.size()) +
+                        ": fix the model's subgraph inputs");
+    NamedTensors inputs;
+    for (size_t i = 0; i < formalInputs.size(); ++i) inputs.emplace_back(mFormalInputs[i], std::move(formalInputs[i]));
+    for (size_t j = 0; j < mOuterNames.size(); ++j) {
+        if (j >= mOuterSlots.size() || !ctx.hasInput(mOuterSlots[j]))
+            return ctx.fail("the " + mAttribute + " subgraph reads '" + mOuterNames[j] +
+                            "' from the enclosing graph, which this run did not give the node");
+        inputs.emplace_back(mOuterNames[j], ctx.input(mOuterSlots[j]));
+    }
+    RunOptions options;
+    std::optional<ScopedObserver> observer;
+    if (const RunOptions* outer = ctx.runOptions()) {
+        options.stop = outer->stop;
+        if (outer->observer) {
+            observer.emplace(*outer->observer, mNode.name + "/" + mAttribute + "/", mGraph);
+            options.observer = &*observer;
+        }
+    }
+    mExecutor->setThreads(ctx.threads());
+    auto outputs = mExecutor->run(inputs, options);
+    if (!outputs) {
+        const Status& status = outputs.status();
+        if (status.code() == StatusCode::Cancelled) return status;
+        return Status(status.code(), nodeErrorMessage(mNode, "in " + mAttribute + ": " + status.message()));
+    }
+    std::vector<Tensor> result;
+    result.reserve(outputs->size());
+    for (auto& [name, tensor] : *outputs) result.push_back(std::move(tensor));
+    return result;
+}
+
+}  // namespace ql
