@@ -25,7 +25,6 @@
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
@@ -33,8 +32,11 @@
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
 #include "ui/graph/graph_view.h"
+#include "ui/import_controller.h"
+#include "ui/memory_release.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
+#include "ui/model_loader.h"
 #include "ui/node_list_model.h"
 #include "ui/panels/node_properties_panel.h"
 #include "ui/panels/precision_panel.h"
@@ -61,7 +63,10 @@ QString onnxPathFromMime(const QMimeData* mime) {
 }
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), mDocument(new ModelDocument(this)), mNodeModel(new NodeListModel(mDocument, this)) {
+    : QMainWindow(parent),
+      mDocument(new ModelDocument(this)),
+      mNodeModel(new NodeListModel(mDocument, this)),
+      mLoader(new ModelLoader(this)) {
     setAcceptDrops(true);
     mGraphView = new GraphView(this);
     mGraphView->setDocument(mDocument);
@@ -97,7 +102,7 @@ MainWindow::MainWindow(QWidget* parent)
     arrangeDocks();
     addPanelsMenu();
     restoreWindowState();
-    connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadedModel>>::finished, this, &MainWindow::loadFinished);
+    connect(mLoader, &ModelLoader::loaded, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
     connect(mDocument, &ModelDocument::lintChanged, this, &MainWindow::showLintFindings);
@@ -108,9 +113,7 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() {
-    mLoadWatcher.waitForFinished();
-}
+MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -236,6 +239,7 @@ void MainWindow::createCalibrationActions() {
     QMenu* quantize = menuBar()->addMenu(tr("&Quantize"));
     quantize->setObjectName(QStringLiteral("QuantizeMenu"));
     quantize->addAction(mCalibration->calibrateAction());
+    quantize->addAction(mCalibration->measureAction());
     quantize->addAction(mTune->tuneAction());
     connect(mTune, &TuneController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
@@ -285,6 +289,8 @@ void MainWindow::createPlotDocks() {
     mOutputScatterPlot->setDocument(mDocument);
     connect(mGraphView, &GraphView::nodeSelected, mHistogramPlot, &HistogramPlot::showNode);
     connect(mLayerErrorPlot, &LayerErrorPlot::nodeClicked, mGraphView, &GraphView::selectNode);
+    for (PlotWidget* plot : {static_cast<PlotWidget*>(mLayerErrorPlot), static_cast<PlotWidget*>(mOutputScatterPlot)})
+        connect(plot, &PlotWidget::remeasureRequested, mCalibration, &CalibrationController::measureAgain);
     connect(mDocument, &ModelDocument::calibrationChanged, histogram, [this, histogram] {
         if (!mDocument->calibration()) return;
         histogram->show();
@@ -306,8 +312,15 @@ void MainWindow::createProjectActions() {
         toolbar->insertAction(toolbar->actions().value(1), mProject->saveAction());
         toolbar->addAction(mProject->exportAction());
     }
-    connect(mProject, &ProjectController::openRequested, this, &MainWindow::openModel);
+    connect(mProject, &ProjectController::openRequested, this, [this](const QString& path) { openModel(path); });
+    connect(mProject, &ProjectController::modelLocated, this, &MainWindow::openModel);
     connect(mProject, &ProjectController::message, this, &MainWindow::log);
+    // File > Import (calibration, plan; the engine report joins it) and File > Export Plan beside the export.
+    mImport = new ImportController(mDocument, this);
+    file->insertMenu(file->actions().value(1), mImport->importMenu());
+    file->insertAction(mProject->exportAction(), mImport->exportPlanAction());
+    connect(mImport, &ImportController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(this, &MainWindow::modelOpened, mProject, &ProjectController::addRecentFile);
 }
 
@@ -315,8 +328,7 @@ void MainWindow::createProjectActions() {
 // a click selects the node) and the import's strip in the status bar.
 void MainWindow::createEngineActions() {
     mEngine = new EngineController(mDocument, mGraphView, this);
-    if (QMenu* file = menuBar()->findChild<QMenu*>(QStringLiteral("FileMenu")))
-        file->insertAction(file->actions().value(1), mEngine->importAction());
+    mImport->importMenu()->addAction(mEngine->importAction());
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
     auto* dock = new QDockWidget(tr("TensorRT Engine"), this);
@@ -423,39 +435,30 @@ void MainWindow::chooseAndOpenModel() {
 }
 
 bool MainWindow::isLoading() const {
-    return mLoadWatcher.isRunning() || !mPendingPath.isEmpty();
+    return mLoader->isLoading();
 }
 
-void MainWindow::openModel(const QString& path) {
+void MainWindow::openModel(const QString& path, const QString& modelPath) {
     if (!mProject->maybeSave()) return;
-    if (mLoadWatcher.isRunning()) {  // the running load cannot be interrupted; the newest request wins
-        mPendingPath = path;
-        return;
-    }
-    mPendingPath.clear();
     mStatusLabel->setText(tr("Loading %1...").arg(QFileInfo(path).fileName()));
     mBusyBar->show();
-    const bool project = QFileInfo(path).suffix().compare(QLatin1String(kProjectSuffix), Qt::CaseInsensitive) == 0;
-    // A bare model keeps the target the user chose; a project brings its own.
-    const TrtTarget target = mDocument->trtTarget();
-    mLoadWatcher.setFuture(QtConcurrent::run(
-        [path, project, target] { return project ? loadProject(path) : ModelDocument::load(path, target); }));
+    mLoader->load(path, mDocument->trtTarget(), modelPath);  // a bare model keeps the target the user chose
 }
 
-void MainWindow::loadFinished() {
-    if (!mPendingPath.isEmpty()) {
-        openModel(mPendingPath);
-        return;
-    }
+void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
     mBusyBar->hide();
-    const auto outcome = mLoadWatcher.result();
     if (!outcome->model) {
         mStatusLabel->setText(tr("Could not open %1").arg(QFileInfo(outcome->path).fileName()));
         emit modelFailedToOpen(outcome->path, outcome->error);
+        if (!outcome->missingModel.isEmpty()) {
+            mProject->locateMissingModel(outcome->path, outcome->error);  // offers Locate...
+            return;
+        }
         showMessage(this, QMessageBox::Warning, tr("Cannot open model"), outcome->error);
         return;
     }
     mDocument->replaceModel(*outcome);
+    releaseFreedMemory();  // the previous model's memory
     mNodeTable->resizeColumnsToContents();
     if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));
     emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);

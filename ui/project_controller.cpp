@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -34,7 +35,23 @@ ProjectController::ProjectController(QWidget* window, ModelDocument* document)
                : answer == QMessageBox::Discard ? UnsavedChoice::Discard
                                                 : UnsavedChoice::Cancel;
     };
+    mLocatePrompt = [this](const QString& projectPath, const QString& text) {
+        QMessageBox box(QMessageBox::Warning, tr("Model not found"), text, QMessageBox::Cancel, mWindow);
+        QPushButton* locate = box.addButton(tr("Locate..."), QMessageBox::AcceptRole);
+        box.setDefaultButton(locate);
+        box.exec();
+        if (box.clickedButton() != locate) return QString();
+        return QFileDialog::getOpenFileName(mWindow, tr("Locate the Model"), QFileInfo(projectPath).absolutePath(),
+                                            tr("ONNX models (*.onnx);;All files (*)"));
+    };
     connect(&mExportWatcher, &QFutureWatcher<QString>::finished, this, &ProjectController::exportFinished);
+}
+
+void ProjectController::locateMissingModel(const QString& projectPath, const QString& message) {
+    const QString model = mLocatePrompt(projectPath, message);
+    if (model.isEmpty()) return;
+    emit this->message(tr("Opening %1 with the model at %2").arg(projectPath, model));
+    emit modelLocated(projectPath, model);
 }
 
 void ProjectController::addFileActions(QMenu* file) {

@@ -38,11 +38,20 @@ OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
 void OutputScatterPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
-    if (document) connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+    if (document) {
+        connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+        // Stale or current again (a calibration change also emits planChanged).
+        connect(document, &ModelDocument::planChanged, this, &OutputScatterPlot::updateStale);
+    }
     redraw();
 }
 
+void OutputScatterPlot::updateStale() {
+    setStaleReason(mDocument ? mDocument->analysisStaleReason() : QString());
+}
+
 void OutputScatterPlot::redraw() {
+    updateStale();
     mPoints = 0;
     mSummary.clear();
     std::shared_ptr<const AnalysisReport> report;

@@ -21,6 +21,7 @@ public:
 
 private:
     void redraw();
+    void updateStale();
 
     QPointer<ModelDocument> mDocument;
     int mPoints = 0;
