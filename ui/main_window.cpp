@@ -25,6 +25,7 @@
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <set>
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
@@ -38,6 +39,7 @@
 #include "ui/model_document.h"
 #include "ui/model_loader.h"
 #include "ui/node_list_model.h"
+#include "ui/panels/findings_panel.h"
 #include "ui/panels/node_properties_panel.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/plots/histogram_plot.h"
@@ -106,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
     connect(mDocument, &ModelDocument::lintChanged, this, &MainWindow::showLintFindings);
+    connect(mDocument, &ModelDocument::silencedRulesChanged, this, &MainWindow::showLintFindings);
     connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showPrecisions);
     connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
@@ -176,14 +179,10 @@ void MainWindow::createActions() {
 void MainWindow::createDocks() {
     auto* lintDock = new QDockWidget(tr("TensorRT Findings"), this);
     lintDock->setObjectName(QStringLiteral("LintDock"));
-    mLintTree = new QTreeWidget(lintDock);
-    mLintTree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Node")});
-    mLintTree->setRootIsDecorated(false);
-    mLintTree->setWordWrap(true);
-    mLintTree->setAlternatingRowColors(true);
-    mLintTree->header()->setStretchLastSection(true);
-    connect(mLintTree, &QTreeWidget::itemClicked, this, &MainWindow::selectFindingNode);
-    lintDock->setWidget(mLintTree);
+    mFindings = new FindingsPanel(mDocument, lintDock);
+    connect(mFindings, &FindingsPanel::nodeSelected, mGraphView, &GraphView::selectNode);
+    connect(mFindings, &FindingsPanel::tensorSelected, this, &MainWindow::showTensorHistogram);
+    lintDock->setWidget(mFindings);
     addDockWidget(Qt::RightDockWidgetArea, lintDock);
 
     auto* nodesDock = new QDockWidget(tr("Nodes"), this);
@@ -476,27 +475,17 @@ void MainWindow::showDiagnostics() {
         mDiagnosticsList->addItem(tr("The ONNX checker and shape inference found no problems."));
 }
 
+// Badges on the graph (silenced rules left out) and the coverage line; the findings dock lists them.
 void MainWindow::showLintFindings() {
-    mLintTree->clear();
     mGraphView->clearNodeBadges();
     if (!mDocument->model()) return;
     const LintReport& report = mDocument->lint();
-    for (const Finding& f : report.findings) {
-        auto* item = new QTreeWidgetItem(mLintTree);
-        item->setText(0, QString::fromUtf8(severityName(f.severity)));
-        item->setText(1, QString::fromStdString(f.message));
-        item->setText(2, QString::fromStdString(f.nodeName));
-        QString tip = QString::fromStdString(f.ruleId + ": " + f.message + "\n\nFix: " + f.fix);
-        if (!f.tensor.empty())
-            tip +=
-                tr("\n\nTensor: %1 (its histogram shows every method's range)").arg(QString::fromStdString(f.tensor));
-        for (int column = 0; column < 3; ++column) item->setToolTip(column, tip);
-        item->setData(0, Qt::UserRole, f.node);
-        item->setData(0, Qt::UserRole + 1, QString::fromStdString(f.tensor));
-        if (f.node != kNoId) mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
-    }
-    mLintTree->resizeColumnToContents(0);
-    mLintTree->setColumnWidth(1, 300);
+    const QStringList silenced = mDocument->silencedRules();
+    // Findings come most severe first: a node's badge shows its first one.
+    std::set<NodeId> badged;
+    for (const Finding& f : report.findings)
+        if (f.node != kNoId && !silenced.contains(QString::fromStdString(f.ruleId)) && badged.insert(f.node).second)
+            mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
     const LintCoverage& c = report.coverage;
     mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT %3, %4 fall back")
                         .arg(c.int8Layers)
@@ -524,12 +513,7 @@ void MainWindow::findInGraph() {
     if (!mGraphView->findAndCenter(text)) statusBar()->showMessage(tr("No node or tensor named '%1'").arg(text), 4000);
 }
 
-void MainWindow::selectFindingNode(QTreeWidgetItem* item) {
-    const NodeId node = item->data(0, Qt::UserRole).toInt();
-    if (node != kNoId) mGraphView->selectNode(node);
-    // A calibration finding is about one tensor: its histogram shows the method lines and their numbers.
-    const QString tensor = item->data(0, Qt::UserRole + 1).toString();
-    if (tensor.isEmpty()) return;
+void MainWindow::showTensorHistogram(const QString& tensor) {
     mHistogramPlot->showTensor(tensor);
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("HistogramDock"))) dock->raise();
 }

@@ -21,6 +21,7 @@ class ModelDocument;
 class NodeListModel;
 class NodePropertiesPanel;
 class PrecisionPanel;
+class FindingsPanel;
 class CalibrationController;
 class TuneController;
 class HistogramPlot;
@@ -80,7 +81,7 @@ private:
     void showLintFindings();
     void showPrecisions();
     void findInGraph();
-    void selectFindingNode(QTreeWidgetItem* item);
+    void showTensorHistogram(const QString& tensor);
     void selectTableNode(const QModelIndex& index);
     void updateTitle();
 
@@ -89,7 +90,7 @@ private:
     QTableView* mNodeTable;
     QListWidget* mDiagnosticsList;
     GraphView* mGraphView;
-    QTreeWidget* mLintTree;
+    FindingsPanel* mFindings;
     PrecisionPanel* mPrecisionPanel = nullptr;
     NodePropertiesPanel* mPropertiesPanel = nullptr;
     CalibrationController* mCalibration = nullptr;

@@ -128,6 +128,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mDiagnosis.reset();
     if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
+    mSilencedRules = loaded.silencedRules;
     mDataSettings = loaded.dataSettings.is_object() ? loaded.dataSettings : nlohmann::json::object();
     mUndoStack->clear();
     markSaved();
@@ -140,6 +141,17 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit analysisChanged();
     emit tuneReportChanged();
     emit engineChanged();
+    emit silencedRulesChanged();
+}
+
+void ModelDocument::setRuleSilenced(const QString& ruleId, bool silenced) {
+    if (ruleId.isEmpty() || mSilencedRules.contains(ruleId) == silenced) return;
+    if (silenced)
+        mSilencedRules.append(ruleId);
+    else
+        mSilencedRules.removeAll(ruleId);
+    setResultsModified(true);  // saved in the project
+    emit silencedRulesChanged();
 }
 
 void ModelDocument::setTrtTarget(TrtTarget target) {

@@ -16,6 +16,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -53,6 +54,7 @@ struct LoadedModel {
     // The plan the analyses measured (a project saved after a plan change says so); nullopt: `plan`.
     std::optional<PrecisionPlan> analysisPlan;
     QString analysisStaleReason;  // why the project said its analyses were stale when it was saved; empty: current
+    QStringList silencedRules;    // lint rules the project silenced
     nlohmann::json dataSettings;  // the calibration dialog's last settings (data paths, preprocessing, method)
     std::shared_ptr<const EngineRun> engine;  // the project's engine report, read again with it
     QString engineError;                      // why the project's engine report could not be read again
@@ -140,6 +142,10 @@ public:
     // Marks the document modified when they change (the project keeps them).
     void setDataSettings(nlohmann::json settings);
 
+    // Lint rules silenced in this project (their findings stay in the report, listed apart, without graph badges).
+    QStringList silencedRules() const { return mSilencedRules; }
+    void setRuleSilenced(const QString& ruleId, bool silenced);
+
     // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
     bool isModified() const;
     void markSaved();
@@ -158,6 +164,7 @@ signals:
     void analysisChanged();
     void tuneReportChanged();
     void engineChanged();
+    void silencedRulesChanged();
     void modifiedChanged(bool modified);
 
 private:
@@ -180,6 +187,7 @@ private:
     std::shared_ptr<const TuneReport> mTuneReport;
     std::shared_ptr<const EngineRun> mEngine;
     QString mProjectPath;
+    QStringList mSilencedRules;
     nlohmann::json mDataSettings = nlohmann::json::object();
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;

@@ -160,6 +160,9 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
     }
     loaded.analysisStaleReason = QString::fromStdString(stringMember(project, "analysis_stale"));
     loaded.dataSettings = project.value("data", nlohmann::json::object());
+    if (const auto rules = project.find("silenced_rules"); rules != project.end() && rules->is_array())
+        for (const auto& rule : *rules)
+            if (rule.is_string()) loaded.silencedRules.append(QString::fromStdString(rule.get<std::string>()));
     return {};
 }
 
@@ -180,6 +183,11 @@ Status saveProject(const ModelDocument& document, const QString& path) {
         {"plan", document.plan().toJson(graph)},
         {"data", document.dataSettings()},
     };
+    if (!document.silencedRules().isEmpty()) {
+        nlohmann::json rules = nlohmann::json::array();
+        for (const QString& rule : document.silencedRules()) rules.push_back(rule.toStdString());
+        project["silenced_rules"] = rules;
+    }
     if (const auto calibration = document.calibration())
         project["calibration"] = calibrationToJson(graph, *calibration);
     if (nlohmann::json analyses = analysesJson(document, graph); !analyses.empty()) {

@@ -8,7 +8,8 @@
 //     "typing": "strong",                       "strong" or "weak"; missing (older projects) or a typing the
 //                                               version cannot build: the version's default (defaultTyping)
 //     "plan": { ...PrecisionPlan JSON (docs/plan-schema.md)... },
-//     "data": { ...calibration dialog settings... },
+//     "data": { ...calibration dialog settings: data paths, method, counts, preprocessing... },
+//     "silenced_rules": ["trt-...", ...],       lint rules the user silenced in this project
 //     "calibration": { ...CALIB.json (docs/calibration-schema.md)... },          optional
 //     "analysis": { "accumulated": { ... }, "isolated": { ... } }                optional (analysis_file.h)
 //     "analysis_plan": { ...the plan the analysis measured... },                 with "analysis"
