@@ -29,6 +29,7 @@
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
+#include "ui/dialog_folder.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
@@ -428,9 +429,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::chooseAndOpenModel() {
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open ONNX Model or Project"), QString(),
+        QFileDialog::getOpenFileName(this, tr("Open ONNX Model or Project"), dialogFolder(mDocument),
                                      tr("ONNX models and QuantLens projects (*.onnx *.qlproj);;All files (*)"));
-    if (!path.isEmpty()) openModel(path);
+    if (path.isEmpty()) return;
+    rememberDialogFolder(path);
+    openModel(path);
 }
 
 bool MainWindow::isLoading() const {

@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/dialog_folder.h"
 #include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
@@ -129,7 +130,7 @@ bool ProjectController::saveProjectAs(const QString& path) {
 }
 
 void ProjectController::chooseAndOpenProject() {
-    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Open Project"), QString(),
+    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Open Project"), dialogFolder(mDocument),
                                                       tr("QuantLens projects (*.qlproj);;All files (*)"));
     if (!path.isEmpty()) emit openRequested(path);
 }
