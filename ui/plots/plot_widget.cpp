@@ -105,8 +105,13 @@ void PlotWidget::setStaleReason(const QString& reason) {
         mStale = new QLabel(this);
         mStale->setStyleSheet(QStringLiteral("QLabel { background: #ffc107; color: #202020; padding: 1px 6px; }"));
         mStale->setTextFormat(Qt::RichText);
+        // Wraps instead of widening the dock (a long reason squeezed the tables beside it).
+        mStale->setWordWrap(true);
+        mStale->setContentsMargins(4, 0, 4, 0);
+        mStale->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         connect(mStale, &QLabel::linkActivated, this, &PlotWidget::remeasureRequested);
-        mControls->addWidget(mStale);
+        // Its own row above the controls: beside them it was squeezed into a tall narrow block.
+        static_cast<QVBoxLayout*>(layout())->insertWidget(0, mStale);
     }
     mStale->setText(tr("stale: %1 \u2014 <a href=\"measure\" style=\"color:#202020\">Measure again</a>")
                         .arg(reason.toHtmlEscaped()));
