@@ -25,17 +25,22 @@
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
+#include <set>
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
+#include "ui/dialog_folder.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
 #include "ui/graph/graph_view.h"
+#include "ui/import_controller.h"
+#include "ui/memory_release.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
+#include "ui/model_loader.h"
 #include "ui/node_list_model.h"
+#include "ui/panels/findings_panel.h"
 #include "ui/panels/node_properties_panel.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/plots/histogram_plot.h"
@@ -61,7 +66,10 @@ QString onnxPathFromMime(const QMimeData* mime) {
 }
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), mDocument(new ModelDocument(this)), mNodeModel(new NodeListModel(mDocument, this)) {
+    : QMainWindow(parent),
+      mDocument(new ModelDocument(this)),
+      mNodeModel(new NodeListModel(mDocument, this)),
+      mLoader(new ModelLoader(this)) {
     setAcceptDrops(true);
     mGraphView = new GraphView(this);
     mGraphView->setDocument(mDocument);
@@ -97,10 +105,11 @@ MainWindow::MainWindow(QWidget* parent)
     arrangeDocks();
     addPanelsMenu();
     restoreWindowState();
-    connect(&mLoadWatcher, &QFutureWatcher<std::shared_ptr<LoadedModel>>::finished, this, &MainWindow::loadFinished);
+    connect(mLoader, &ModelLoader::loaded, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
     connect(mDocument, &ModelDocument::lintChanged, this, &MainWindow::showLintFindings);
+    connect(mDocument, &ModelDocument::silencedRulesChanged, this, &MainWindow::showLintFindings);
     connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showPrecisions);
     connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
@@ -108,9 +117,7 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() {
-    mLoadWatcher.waitForFinished();
-}
+MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -173,14 +180,10 @@ void MainWindow::createActions() {
 void MainWindow::createDocks() {
     auto* lintDock = new QDockWidget(tr("TensorRT Findings"), this);
     lintDock->setObjectName(QStringLiteral("LintDock"));
-    mLintTree = new QTreeWidget(lintDock);
-    mLintTree->setHeaderLabels({tr("Severity"), tr("Finding"), tr("Node")});
-    mLintTree->setRootIsDecorated(false);
-    mLintTree->setWordWrap(true);
-    mLintTree->setAlternatingRowColors(true);
-    mLintTree->header()->setStretchLastSection(true);
-    connect(mLintTree, &QTreeWidget::itemClicked, this, &MainWindow::selectFindingNode);
-    lintDock->setWidget(mLintTree);
+    mFindings = new FindingsPanel(mDocument, lintDock);
+    connect(mFindings, &FindingsPanel::nodeSelected, mGraphView, &GraphView::selectNode);
+    connect(mFindings, &FindingsPanel::tensorSelected, this, &MainWindow::showTensorHistogram);
+    lintDock->setWidget(mFindings);
     addDockWidget(Qt::RightDockWidgetArea, lintDock);
 
     auto* nodesDock = new QDockWidget(tr("Nodes"), this);
@@ -236,6 +239,7 @@ void MainWindow::createCalibrationActions() {
     QMenu* quantize = menuBar()->addMenu(tr("&Quantize"));
     quantize->setObjectName(QStringLiteral("QuantizeMenu"));
     quantize->addAction(mCalibration->calibrateAction());
+    quantize->addAction(mCalibration->measureAction());
     quantize->addAction(mTune->tuneAction());
     connect(mTune, &TuneController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
@@ -285,6 +289,8 @@ void MainWindow::createPlotDocks() {
     mOutputScatterPlot->setDocument(mDocument);
     connect(mGraphView, &GraphView::nodeSelected, mHistogramPlot, &HistogramPlot::showNode);
     connect(mLayerErrorPlot, &LayerErrorPlot::nodeClicked, mGraphView, &GraphView::selectNode);
+    for (PlotWidget* plot : {static_cast<PlotWidget*>(mLayerErrorPlot), static_cast<PlotWidget*>(mOutputScatterPlot)})
+        connect(plot, &PlotWidget::remeasureRequested, mCalibration, &CalibrationController::measureAgain);
     connect(mDocument, &ModelDocument::calibrationChanged, histogram, [this, histogram] {
         if (!mDocument->calibration()) return;
         histogram->show();
@@ -306,8 +312,15 @@ void MainWindow::createProjectActions() {
         toolbar->insertAction(toolbar->actions().value(1), mProject->saveAction());
         toolbar->addAction(mProject->exportAction());
     }
-    connect(mProject, &ProjectController::openRequested, this, &MainWindow::openModel);
+    connect(mProject, &ProjectController::openRequested, this, [this](const QString& path) { openModel(path); });
+    connect(mProject, &ProjectController::modelLocated, this, &MainWindow::openModel);
     connect(mProject, &ProjectController::message, this, &MainWindow::log);
+    // File > Import (calibration, plan; the engine report joins it) and File > Export Plan beside the export.
+    mImport = new ImportController(mDocument, this);
+    file->insertMenu(file->actions().value(1), mImport->importMenu());
+    file->insertAction(mProject->exportAction(), mImport->exportPlanAction());
+    connect(mImport, &ImportController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(this, &MainWindow::modelOpened, mProject, &ProjectController::addRecentFile);
 }
 
@@ -315,8 +328,7 @@ void MainWindow::createProjectActions() {
 // a click selects the node) and the import's strip in the status bar.
 void MainWindow::createEngineActions() {
     mEngine = new EngineController(mDocument, mGraphView, this);
-    if (QMenu* file = menuBar()->findChild<QMenu*>(QStringLiteral("FileMenu")))
-        file->insertAction(file->actions().value(1), mEngine->importAction());
+    mImport->importMenu()->addAction(mEngine->importAction());
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
     auto* dock = new QDockWidget(tr("TensorRT Engine"), this);
@@ -417,45 +429,38 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::chooseAndOpenModel() {
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open ONNX Model or Project"), QString(),
+        QFileDialog::getOpenFileName(this, tr("Open ONNX Model or Project"), dialogFolder(mDocument),
                                      tr("ONNX models and QuantLens projects (*.onnx *.qlproj);;All files (*)"));
-    if (!path.isEmpty()) openModel(path);
+    if (path.isEmpty()) return;
+    rememberDialogFolder(path);
+    openModel(path);
 }
 
 bool MainWindow::isLoading() const {
-    return mLoadWatcher.isRunning() || !mPendingPath.isEmpty();
+    return mLoader->isLoading();
 }
 
-void MainWindow::openModel(const QString& path) {
+void MainWindow::openModel(const QString& path, const QString& modelPath) {
     if (!mProject->maybeSave()) return;
-    if (mLoadWatcher.isRunning()) {  // the running load cannot be interrupted; the newest request wins
-        mPendingPath = path;
-        return;
-    }
-    mPendingPath.clear();
     mStatusLabel->setText(tr("Loading %1...").arg(QFileInfo(path).fileName()));
     mBusyBar->show();
-    const bool project = QFileInfo(path).suffix().compare(QLatin1String(kProjectSuffix), Qt::CaseInsensitive) == 0;
-    // A bare model keeps the target the user chose; a project brings its own.
-    const TrtTarget target = mDocument->trtTarget();
-    mLoadWatcher.setFuture(QtConcurrent::run(
-        [path, project, target] { return project ? loadProject(path) : ModelDocument::load(path, target); }));
+    mLoader->load(path, mDocument->trtTarget(), modelPath);  // a bare model keeps the target the user chose
 }
 
-void MainWindow::loadFinished() {
-    if (!mPendingPath.isEmpty()) {
-        openModel(mPendingPath);
-        return;
-    }
+void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
     mBusyBar->hide();
-    const auto outcome = mLoadWatcher.result();
     if (!outcome->model) {
         mStatusLabel->setText(tr("Could not open %1").arg(QFileInfo(outcome->path).fileName()));
         emit modelFailedToOpen(outcome->path, outcome->error);
+        if (!outcome->missingModel.isEmpty()) {
+            mProject->locateMissingModel(outcome->path, outcome->error);  // offers Locate...
+            return;
+        }
         showMessage(this, QMessageBox::Warning, tr("Cannot open model"), outcome->error);
         return;
     }
     mDocument->replaceModel(*outcome);
+    releaseFreedMemory();  // the previous model's memory
     mNodeTable->resizeColumnsToContents();
     if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));
     emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);
@@ -473,27 +478,17 @@ void MainWindow::showDiagnostics() {
         mDiagnosticsList->addItem(tr("The ONNX checker and shape inference found no problems."));
 }
 
+// Badges on the graph (silenced rules left out) and the coverage line; the findings dock lists them.
 void MainWindow::showLintFindings() {
-    mLintTree->clear();
     mGraphView->clearNodeBadges();
     if (!mDocument->model()) return;
     const LintReport& report = mDocument->lint();
-    for (const Finding& f : report.findings) {
-        auto* item = new QTreeWidgetItem(mLintTree);
-        item->setText(0, QString::fromUtf8(severityName(f.severity)));
-        item->setText(1, QString::fromStdString(f.message));
-        item->setText(2, QString::fromStdString(f.nodeName));
-        QString tip = QString::fromStdString(f.ruleId + ": " + f.message + "\n\nFix: " + f.fix);
-        if (!f.tensor.empty())
-            tip +=
-                tr("\n\nTensor: %1 (its histogram shows every method's range)").arg(QString::fromStdString(f.tensor));
-        for (int column = 0; column < 3; ++column) item->setToolTip(column, tip);
-        item->setData(0, Qt::UserRole, f.node);
-        item->setData(0, Qt::UserRole + 1, QString::fromStdString(f.tensor));
-        if (f.node != kNoId) mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
-    }
-    mLintTree->resizeColumnToContents(0);
-    mLintTree->setColumnWidth(1, 300);
+    const QStringList silenced = mDocument->silencedRules();
+    // Findings come most severe first: a node's badge shows its first one.
+    std::set<NodeId> badged;
+    for (const Finding& f : report.findings)
+        if (f.node != kNoId && !silenced.contains(QString::fromStdString(f.ruleId)) && badged.insert(f.node).second)
+            mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
     const LintCoverage& c = report.coverage;
     mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT %3, %4 fall back")
                         .arg(c.int8Layers)
@@ -521,12 +516,7 @@ void MainWindow::findInGraph() {
     if (!mGraphView->findAndCenter(text)) statusBar()->showMessage(tr("No node or tensor named '%1'").arg(text), 4000);
 }
 
-void MainWindow::selectFindingNode(QTreeWidgetItem* item) {
-    const NodeId node = item->data(0, Qt::UserRole).toInt();
-    if (node != kNoId) mGraphView->selectNode(node);
-    // A calibration finding is about one tensor: its histogram shows the method lines and their numbers.
-    const QString tensor = item->data(0, Qt::UserRole + 1).toString();
-    if (tensor.isEmpty()) return;
+void MainWindow::showTensorHistogram(const QString& tensor) {
     mHistogramPlot->showTensor(tensor);
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("HistogramDock"))) dock->raise();
 }

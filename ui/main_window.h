@@ -1,7 +1,6 @@
 #pragma once
 // The main window: opens a model (argument, File > Open, or drop), loads it off the GUI thread and lists
 // its nodes, with the loader's diagnostics in a dock.
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
 
@@ -22,15 +21,18 @@ class ModelDocument;
 class NodeListModel;
 class NodePropertiesPanel;
 class PrecisionPanel;
+class FindingsPanel;
 class CalibrationController;
 class TuneController;
 class HistogramPlot;
 class LayerErrorPlot;
 class OutputScatterPlot;
 class ProjectController;
+class ImportController;
 class TrtTargetController;
 class EngineController;
 class EnginePanel;
+class ModelLoader;
 struct LoadedModel;
 
 class MainWindow : public QMainWindow {
@@ -40,10 +42,12 @@ public:
     ~MainWindow() override;
 
     ModelDocument* document() const { return mDocument; }
-    // Starts loading in the background; a newer request supersedes an older one.
-    void openModel(const QString& path);
+    // Starts loading in the background; a newer request supersedes an older one. `modelPath`: for a project,
+    // the model to use instead of the one it names (it moved).
+    void openModel(const QString& path, const QString& modelPath = {});
     bool isLoading() const;
     ProjectController* project() const { return mProject; }
+    ImportController* importer() const { return mImport; }
     TrtTargetController* trtTarget() const { return mTrtTarget; }
     EngineController* engine() const { return mEngine; }
     // Appends a time-stamped line to the Log dock.
@@ -72,12 +76,12 @@ private:
     void addPanelsMenu();
     void restoreWindowState();
     void chooseAndOpenModel();
-    void loadFinished();
+    void loadFinished(const std::shared_ptr<LoadedModel>& outcome);
     void showDiagnostics();
     void showLintFindings();
     void showPrecisions();
     void findInGraph();
-    void selectFindingNode(QTreeWidgetItem* item);
+    void showTensorHistogram(const QString& tensor);
     void selectTableNode(const QModelIndex& index);
     void updateTitle();
 
@@ -86,7 +90,7 @@ private:
     QTableView* mNodeTable;
     QListWidget* mDiagnosticsList;
     GraphView* mGraphView;
-    QTreeWidget* mLintTree;
+    FindingsPanel* mFindings;
     PrecisionPanel* mPrecisionPanel = nullptr;
     NodePropertiesPanel* mPropertiesPanel = nullptr;
     CalibrationController* mCalibration = nullptr;
@@ -95,6 +99,7 @@ private:
     LayerErrorPlot* mLayerErrorPlot = nullptr;
     OutputScatterPlot* mOutputScatterPlot = nullptr;
     ProjectController* mProject = nullptr;
+    ImportController* mImport = nullptr;
     TrtTargetController* mTrtTarget = nullptr;
     EngineController* mEngine = nullptr;
     EnginePanel* mEnginePanel = nullptr;
@@ -102,8 +107,7 @@ private:
     QLineEdit* mSearchEdit;
     QLabel* mStatusLabel;
     QProgressBar* mBusyBar;
-    QFutureWatcher<std::shared_ptr<LoadedModel>> mLoadWatcher;
-    QString mPendingPath;
+    ModelLoader* mLoader;
     QString mCoverageText;
 };
 

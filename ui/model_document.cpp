@@ -41,6 +41,16 @@ TrtTarget buildableTarget(TrtTarget target) {
     return target;
 }
 
+// Nodes whose requested or effective precision differ between `a` and `b` (a tensor method counts once); -1 when
+// the plans are of different models.
+int changedLayers(const Graph& graph, const PrecisionPlan& a, const PrecisionPlan& b) {
+    if (a.size() != b.size()) return -1;
+    int changed = 0;
+    for (const Node& node : graph.nodes())
+        if (a.requested(node.id) != b.requested(node.id) || a.effective(node.id) != b.effective(node.id)) ++changed;
+    return changed + static_cast<int>(planChange(graph, a, b).second.tensorMethods.size());
+}
+
 bool sameTarget(const TrtTarget& a, const TrtTarget& b) {
     return a.version == b.version && a.typing == b.typing;
 }
@@ -77,6 +87,8 @@ void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtTarget target) {
     loaded.trtTarget = target;
     if (!loaded.model) return;
     applyTrtPolicies(loaded.model->graph(), loaded.plan, target.version, loaded.calibration.get());
+    if (loaded.analysisPlan)
+        applyTrtPolicies(loaded.model->graph(), *loaded.analysisPlan, target.version, loaded.calibration.get());
     loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
 }
 
@@ -108,16 +120,19 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mCalibration = loaded.calibration;
     mAccumulated = loaded.accumulated;
     mIsolated = loaded.isolated;
-    mAnalysisPlan = loaded.plan;  // a project's analyses measured its plan
+    mAnalysisPlan = loaded.analysisPlan ? *loaded.analysisPlan : loaded.plan;  // a project's analyses say which
+    mAnalysisCalibration = loaded.calibration;
+    mSavedStaleReason = loaded.analysisStaleReason;
     mTuneReport.reset();
     mEngine = loaded.model ? loaded.engine : nullptr;  // a report describes one model
     mDiagnosis.reset();
     if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
+    mSilencedRules = loaded.silencedRules;
     mDataSettings = loaded.dataSettings.is_object() ? loaded.dataSettings : nlohmann::json::object();
     mUndoStack->clear();
-    mResultsModified = false;
     markSaved();
+    setResultsModified(loaded.modelRelocated);  // to be saved with the model's new place
     emit modelReplaced();
     emit trtTargetChanged();
     emit planChanged();
@@ -126,6 +141,17 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit analysisChanged();
     emit tuneReportChanged();
     emit engineChanged();
+    emit silencedRulesChanged();
+}
+
+void ModelDocument::setRuleSilenced(const QString& ruleId, bool silenced) {
+    if (ruleId.isEmpty() || mSilencedRules.contains(ruleId) == silenced) return;
+    if (silenced)
+        mSilencedRules.append(ruleId);
+    else
+        mSilencedRules.removeAll(ruleId);
+    setResultsModified(true);  // saved in the project
+    emit silencedRulesChanged();
 }
 
 void ModelDocument::setTrtTarget(TrtTarget target) {
@@ -241,14 +267,25 @@ void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const Analysi
                                 const PrecisionPlan* measured) {
     (mode == AnalysisMode::Accumulated ? mAccumulated : mIsolated) = std::move(report);
     mAnalysisPlan = measured ? *measured : mPlan;
+    mAnalysisCalibration = mCalibration;
+    mSavedStaleReason.clear();
     setResultsModified(true);
     emit analysisChanged();
 }
 
-bool ModelDocument::isAnalysisStale() const {
-    if (!mModel || (!mAccumulated && !mIsolated) || !mAnalysisPlan) return false;
-    return mAnalysisPlan->size() != mPlan.size() ||
-           !planChange(mModel->graph(), *mAnalysisPlan, mPlan).second.isEmpty();
+QString ModelDocument::analysisStaleReason() const {
+    if (!mModel || (!mAccumulated && !mIsolated) || !mAnalysisPlan) return {};
+    if (mAnalysisCalibration != mCalibration) return tr("the calibration changed since it was measured");
+    const int changed = changedLayers(mModel->graph(), *mAnalysisPlan, mPlan);
+    if (changed == 0) return mSavedStaleReason;
+    if (changed < 0) return tr("the plan changed since it was measured");
+    return tr("the plan changed since it was measured (%n layer(s) differ)", nullptr, changed);
+}
+
+void ModelDocument::setDataSettings(nlohmann::json settings) {
+    if (!settings.is_object() || settings == mDataSettings) return;
+    mDataSettings = std::move(settings);
+    setResultsModified(true);
 }
 
 void ModelDocument::setTuneReport(std::shared_ptr<const TuneReport> report) {

@@ -16,6 +16,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,8 +47,14 @@ struct LoadedModel {
     TrtTarget trtTarget;  // the TensorRT the rules were applied for
     // Set when the model was opened from a project file (project_file.h).
     QString projectPath;
+    QString missingModel;         // the project's model, not found where it says (Locate... can find it)
+    bool modelRelocated = false;  // the model was located elsewhere: the project on disk names the old place
     std::shared_ptr<const CalibrationResult> calibration;
     std::shared_ptr<const AnalysisReport> accumulated, isolated;
+    // The plan the analyses measured (a project saved after a plan change says so); nullopt: `plan`.
+    std::optional<PrecisionPlan> analysisPlan;
+    QString analysisStaleReason;  // why the project said its analyses were stale when it was saved; empty: current
+    QStringList silencedRules;    // lint rules the project silenced
     nlohmann::json dataSettings;  // the calibration dialog's last settings (data paths, preprocessing, method)
     std::shared_ptr<const EngineRun> engine;  // the project's engine report, read again with it
     QString engineError;                      // why the project's engine report could not be read again
@@ -102,12 +109,18 @@ public:
     std::shared_ptr<const CalibrationResult> calibration() const { return mCalibration; }
     void setCalibration(std::shared_ptr<const CalibrationResult> calibration);
     std::shared_ptr<const AnalysisReport> analysis(AnalysisMode mode) const;
-    // `measured`: the plan the analysis ran with (null: the current one), so isAnalysisStale() can tell.
+    // `measured`: the plan the analysis ran with (null: the current one), so isAnalysisStale() can tell. The
+    // analysis measured the current calibration.
     void setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report,
                      const PrecisionPlan* measured = nullptr);
-    // True when there is an analysis and the plan's choices (requested precisions, tensor methods) differ from
-    // those it measured: its numbers describe another plan.
-    bool isAnalysisStale() const;
+    // True when there is an analysis and it describes another plan or calibration: the plan's choices (requested
+    // precisions, tensor methods) or its effective precisions (a new TensorRT target) differ from those it
+    // measured, or the calibration was replaced since.
+    bool isAnalysisStale() const { return !analysisStaleReason().isEmpty(); }
+    // Why the analysis is stale, in words ("the plan changed: 3 layers"), or empty when it is current.
+    QString analysisStaleReason() const;
+    // The plan the analysis measured; null without an analysis.
+    const PrecisionPlan* analysisPlan() const { return mAnalysisPlan ? &*mAnalysisPlan : nullptr; }
     // The calibration's diagnosis under the current plan; null without a calibration (or when it cannot be made).
     std::shared_ptr<const CalibrationDiagnosis> diagnosis() const { return mDiagnosis; }
 
@@ -126,7 +139,12 @@ public:
     void setProjectPath(const QString& path) { mProjectPath = path; }
     // Calibration data settings kept in the project (opaque here: the calibration dialog defines them).
     const nlohmann::json& dataSettings() const { return mDataSettings; }
-    void setDataSettings(nlohmann::json settings) { mDataSettings = std::move(settings); }
+    // Marks the document modified when they change (the project keeps them).
+    void setDataSettings(nlohmann::json settings);
+
+    // Lint rules silenced in this project (their findings stay in the report, listed apart, without graph badges).
+    QStringList silencedRules() const { return mSilencedRules; }
+    void setRuleSilenced(const QString& ruleId, bool silenced);
 
     // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
     bool isModified() const;
@@ -146,6 +164,7 @@ signals:
     void analysisChanged();
     void tuneReportChanged();
     void engineChanged();
+    void silencedRulesChanged();
     void modifiedChanged(bool modified);
 
 private:
@@ -161,11 +180,14 @@ private:
     QUndoStack* mUndoStack;
     std::shared_ptr<const CalibrationResult> mCalibration;
     std::shared_ptr<const AnalysisReport> mAccumulated, mIsolated;
-    std::optional<PrecisionPlan> mAnalysisPlan;  // the plan the analyses measured
+    std::optional<PrecisionPlan> mAnalysisPlan;                     // the plan the analyses measured
+    std::shared_ptr<const CalibrationResult> mAnalysisCalibration;  // the calibration they measured
+    QString mSavedStaleReason;  // the project's word that its analyses were stale (until the next analysis)
     std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
     std::shared_ptr<const TuneReport> mTuneReport;
     std::shared_ptr<const EngineRun> mEngine;
     QString mProjectPath;
+    QStringList mSilencedRules;
     nlohmann::json mDataSettings = nlohmann::json::object();
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;

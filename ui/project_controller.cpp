@@ -5,9 +5,11 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/dialog_folder.h"
 #include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
@@ -34,7 +36,23 @@ ProjectController::ProjectController(QWidget* window, ModelDocument* document)
                : answer == QMessageBox::Discard ? UnsavedChoice::Discard
                                                 : UnsavedChoice::Cancel;
     };
+    mLocatePrompt = [this](const QString& projectPath, const QString& text) {
+        QMessageBox box(QMessageBox::Warning, tr("Model not found"), text, QMessageBox::Cancel, mWindow);
+        QPushButton* locate = box.addButton(tr("Locate..."), QMessageBox::AcceptRole);
+        box.setDefaultButton(locate);
+        box.exec();
+        if (box.clickedButton() != locate) return QString();
+        return QFileDialog::getOpenFileName(mWindow, tr("Locate the Model"), QFileInfo(projectPath).absolutePath(),
+                                            tr("ONNX models (*.onnx);;All files (*)"));
+    };
     connect(&mExportWatcher, &QFutureWatcher<QString>::finished, this, &ProjectController::exportFinished);
+}
+
+void ProjectController::locateMissingModel(const QString& projectPath, const QString& message) {
+    const QString model = mLocatePrompt(projectPath, message);
+    if (model.isEmpty()) return;
+    emit this->message(tr("Opening %1 with the model at %2").arg(projectPath, model));
+    emit modelLocated(projectPath, model);
 }
 
 void ProjectController::addFileActions(QMenu* file) {
@@ -112,7 +130,7 @@ bool ProjectController::saveProjectAs(const QString& path) {
 }
 
 void ProjectController::chooseAndOpenProject() {
-    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Open Project"), QString(),
+    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Open Project"), dialogFolder(mDocument),
                                                       tr("QuantLens projects (*.qlproj);;All files (*)"));
     if (!path.isEmpty()) emit openRequested(path);
 }

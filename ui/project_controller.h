@@ -19,6 +19,9 @@ class ProjectController : public QObject {
 public:
     enum class UnsavedChoice { Save, Discard, Cancel };
     using UnsavedPrompt = std::function<UnsavedChoice()>;
+    // Asked where a project's model went: the model's new path, or empty (cancelled). `message` says what is
+    // missing.
+    using LocatePrompt = std::function<QString(const QString& projectPath, const QString& message)>;
 
     ProjectController(QWidget* window, ModelDocument* document);
 
@@ -32,6 +35,11 @@ public:
     bool maybeSave();
     void setUnsavedPrompt(UnsavedPrompt prompt) { mPrompt = std::move(prompt); }
 
+    // A project's model was not found: offers Locate... (a file dialog in the project's folder unless replaced) and
+    // emits modelLocated() with the file chosen.
+    void locateMissingModel(const QString& projectPath, const QString& message);
+    void setLocatePrompt(LocatePrompt prompt) { mLocatePrompt = std::move(prompt); }
+
     bool saveProjectAs(const QString& path);
     // Exports in the background to `path` for the document's TensorRT target, with .summary.json, .trtexec.sh and
     // (except for TensorRT 11, which has no calibrators) .calib.cache beside it; needs a calibration.
@@ -41,6 +49,8 @@ public:
 
 signals:
     void openRequested(const QString& path);
+    // Open `projectPath` with `modelPath` as its model (the user located it).
+    void modelLocated(const QString& projectPath, const QString& modelPath);
     void message(const QString& text);  // for the log and the status bar
     void exported(bool ok);
 
@@ -56,6 +66,7 @@ private:
     QWidget* mWindow;
     ModelDocument* mDocument;
     UnsavedPrompt mPrompt;
+    LocatePrompt mLocatePrompt;
     QAction* mSave = nullptr;
     QAction* mExport = nullptr;
     QMenu* mRecentMenu = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -17,11 +18,36 @@ namespace {
 constexpr const char* kFormat = "quantlens-project";
 constexpr int kVersion = 1;
 
+// The output scatter's points: {"fp32": [...], "quantized": [...]}.
+nlohmann::json outputPairsJson(const std::vector<OutputPair>& pairs) {
+    nlohmann::json fp32 = nlohmann::json::array(), quantized = nlohmann::json::array();
+    for (const OutputPair& p : pairs) {
+        fp32.push_back(p.fp32);
+        quantized.push_back(p.quantized);
+    }
+    return {{"fp32", fp32}, {"quantized", quantized}};
+}
+
+std::vector<OutputPair> outputPairsFromJson(const nlohmann::json& analysis) {
+    const auto pairs = analysis.find("output_pairs");
+    if (pairs == analysis.end() || !pairs->is_object()) return {};
+    const auto fp32 = pairs->find("fp32"), quantized = pairs->find("quantized");
+    if (fp32 == pairs->end() || quantized == pairs->end() || !fp32->is_array() || !quantized->is_array()) return {};
+    std::vector<OutputPair> out;
+    for (size_t i = 0; i < std::min(fp32->size(), quantized->size()); ++i)
+        if ((*fp32)[i].is_number() && (*quantized)[i].is_number())
+            out.push_back({(*fp32)[i].get<float>(), (*quantized)[i].get<float>()});
+    return out;
+}
+
 nlohmann::json analysesJson(const ModelDocument& document, const Graph& graph) {
     nlohmann::json analyses = nlohmann::json::object();
     for (AnalysisMode mode : {AnalysisMode::Accumulated, AnalysisMode::Isolated})
-        if (const auto report = document.analysis(mode))
-            analyses[analysisModeName(mode)] = analysisToJson(graph, *report);
+        if (const auto report = document.analysis(mode)) {
+            nlohmann::json json = analysisToJson(graph, *report);
+            if (!report->outputPairs.empty()) json["output_pairs"] = outputPairsJson(report->outputPairs);
+            analyses[analysisModeName(mode)] = std::move(json);
+        }
     return analyses;
 }
 
@@ -124,11 +150,19 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
     if (const auto analyses = project.find("analysis"); analyses != project.end() && analyses->is_object()) {
         for (const auto& [key, value] : analyses->items()) {
             QL_ASSIGN_OR_RETURN(AnalysisReport report, analysisFromJson(graph, value, label + " (analysis)"));
+            report.outputPairs = outputPairsFromJson(value);
             auto shared = std::make_shared<const AnalysisReport>(std::move(report));
             (shared->mode == AnalysisMode::Accumulated ? loaded.accumulated : loaded.isolated) = shared;
         }
     }
+    if (const auto measured = project.find("analysis_plan"); measured != project.end() && measured->is_object()) {
+        QL_ASSIGN_OR_RETURN(loaded.analysisPlan, PrecisionPlan::fromJson(graph, *measured, label + " (analysis_plan)"));
+    }
+    loaded.analysisStaleReason = QString::fromStdString(stringMember(project, "analysis_stale"));
     loaded.dataSettings = project.value("data", nlohmann::json::object());
+    if (const auto rules = project.find("silenced_rules"); rules != project.end() && rules->is_array())
+        for (const auto& rule : *rules)
+            if (rule.is_string()) loaded.silencedRules.append(QString::fromStdString(rule.get<std::string>()));
     return {};
 }
 
@@ -149,14 +183,25 @@ Status saveProject(const ModelDocument& document, const QString& path) {
         {"plan", document.plan().toJson(graph)},
         {"data", document.dataSettings()},
     };
+    if (!document.silencedRules().isEmpty()) {
+        nlohmann::json rules = nlohmann::json::array();
+        for (const QString& rule : document.silencedRules()) rules.push_back(rule.toStdString());
+        project["silenced_rules"] = rules;
+    }
     if (const auto calibration = document.calibration())
         project["calibration"] = calibrationToJson(graph, *calibration);
-    if (nlohmann::json analyses = analysesJson(document, graph); !analyses.empty()) project["analysis"] = analyses;
+    if (nlohmann::json analyses = analysesJson(document, graph); !analyses.empty()) {
+        project["analysis"] = analyses;
+        // Never an analysis under another plan without saying so: the plan it measured, and why it is stale.
+        if (const PrecisionPlan* measured = document.analysisPlan()) project["analysis_plan"] = measured->toJson(graph);
+        if (const QString stale = document.analysisStaleReason(); !stale.isEmpty())
+            project["analysis_stale"] = stale.toStdString();
+    }
     if (const auto engine = document.engineRun()) project["engine"] = engineJson(*engine, path);
     return writeFileAtomically(path.toStdString(), dumpJson(project) + "\n");
 }
 
-std::shared_ptr<LoadedModel> loadProject(const QString& path) {
+std::shared_ptr<LoadedModel> loadProject(const QString& path, const QString& locatedModel) {
     const std::string label = path.toStdString();
     auto project = readProjectJson(label);
     if (!project) {
@@ -165,13 +210,14 @@ std::shared_ptr<LoadedModel> loadProject(const QString& path) {
         failed->error = QString::fromStdString(project.status().message());
         return failed;
     }
-    const QString modelPath = resolveModelPath(*project, path);
+    const QString modelPath = locatedModel.isEmpty() ? resolveModelPath(*project, path) : locatedModel;
     if (modelPath.isEmpty()) {
         auto failed = std::make_shared<LoadedModel>();
         failed->path = path;
+        failed->missingModel = QString::fromStdString(project->value("model_absolute", project->value("model", "")));
         failed->error = QObject::tr(
                             "%1: the model '%2' was not found (neither relative to the project nor at %3). "
-                            "Move the model back or edit \"model\" in the project file.")
+                            "Locate it, or move the model back.")
                             .arg(path, QString::fromStdString(project->value("model", "")),
                                  QString::fromStdString(project->value("model_absolute", "")));
         return failed;
@@ -187,6 +233,7 @@ std::shared_ptr<LoadedModel> loadProject(const QString& path) {
     ModelDocument::decidePrecisions(*loaded, target);  // again: the project's plan, and its calibration's guard
     restoreEngine(*project, path, *loaded);
     loaded->projectPath = QFileInfo(path).absoluteFilePath();
+    loaded->modelRelocated = !locatedModel.isEmpty();
     return loaded;
 }
 

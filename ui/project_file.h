@@ -8,9 +8,12 @@
 //     "typing": "strong",                       "strong" or "weak"; missing (older projects) or a typing the
 //                                               version cannot build: the version's default (defaultTyping)
 //     "plan": { ...PrecisionPlan JSON (docs/plan-schema.md)... },
-//     "data": { ...calibration dialog settings... },
+//     "data": { ...calibration dialog settings: data paths, method, counts, preprocessing... },
+//     "silenced_rules": ["trt-...", ...],       lint rules the user silenced in this project
 //     "calibration": { ...CALIB.json (docs/calibration-schema.md)... },          optional
 //     "analysis": { "accumulated": { ... }, "isolated": { ... } }                optional (analysis_file.h)
+//     "analysis_plan": { ...the plan the analysis measured... },                 with "analysis"
+//     "analysis_stale": "the plan changed since it was measured (2 layers)",     when it is stale
 //     "engine": { "layers": "...", "layers_absolute": "...",                     optional: the engine report's
 //                 "profile": "...", "profile_absolute": "..." }                  files, read again on load
 //   }
@@ -30,7 +33,8 @@ inline constexpr const char* kProjectSuffix = "qlproj";
 Status saveProject(const ModelDocument& document, const QString& path);
 
 // Runs on any thread: reads the project, loads its model and restores plan and results. Errors (unreadable
-// or invalid project, missing model, a plan that names nodes the model lacks) are in `error`, naming the file.
-std::shared_ptr<LoadedModel> loadProject(const QString& path);
+// or invalid project, missing model, a plan that names nodes the model lacks) are in `error`, naming the file; a
+// missing model also sets `missingModel`. `modelPath` replaces the model the project names (it moved: Locate...).
+std::shared_ptr<LoadedModel> loadProject(const QString& path, const QString& modelPath = {});
 
 }  // namespace ql::ui

@@ -6,6 +6,7 @@
 // findings, which say why a layer's error is high when its input's range is the cause; JSON: "calibration").
 // A detector's output that concatenates boxes and Sigmoid scores is also compared per group (detected, or named
 // by --output-split; JSON: "output_groups"): one SQNR over pixels and probabilities hides the scores.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -61,9 +62,9 @@ const LayerError* firstOutputError(const Graph& graph, const AnalysisReport& rep
 // labels are given), SQNR, cosine and the largest error otherwise; the line says which.
 void printOutputMetrics(const Graph& graph, const AnalysisReport& report, OutputKind kind) {
     const OutputAgreement& o = report.outputs;
-    if (kind == OutputKind::ClassScores || o.hasLabels) {
+    if (kind == OutputKind::ClassVector || o.hasLabels) {
         if (o.samples == 0) return;
-        std::printf("output metric: top-1 agreement with FP32 (class scores): %.2f%% of %lld samples\n",
+        std::printf("output metric: top-1 agreement with FP32 (a class vector): %.2f%% of %lld samples\n",
                     100.0 * o.top1Agreement, static_cast<long long>(o.samples));
         if (o.hasLabels)
             std::printf("accuracy: fp32 %.2f%%, quantized %.2f%%, delta %+.2f points\n", 100.0 * o.accuracyFp32,
@@ -73,7 +74,7 @@ void printOutputMetrics(const Graph& graph, const AnalysisReport& report, Output
     const LayerError* out = firstOutputError(graph, report);
     if (out == nullptr) return;
     std::printf(
-        "output metric: SQNR, cosine and max error (the output '%s' holds values, not class scores, so top-1 "
+        "output metric: SQNR, cosine and max error (the output '%s' is no class vector, so top-1 "
         "agreement means nothing): sqnr %s dB, cosine %.6f, max_abs %.4e\n",
         graph.value(out->output).name.c_str(), format("%.2f", out->metrics.sqnrDb).c_str(), out->metrics.cosine,
         out->metrics.maxAbs);
@@ -144,7 +145,10 @@ int runCompare(const CompareCliOptions& options) {
     if (!report) return failWith(report.status());
     if (options.json) {
         nlohmann::json json = analysisToJson(graph, *report);
-        json["outputs"]["kind"] = outputKindName(kind);  // which output metrics mean something (output_kind.h)
+        // Which output metrics mean something (output_kind.h): "class_vector", "detection" or "values".
+        std::string kindName = outputKindName(kind);
+        std::replace(kindName.begin(), kindName.end(), ' ', '_');
+        json["outputs"]["kind"] = kindName;
         json["calibration"] = calibrationReportJson(graph, *diagnosis);
         std::cout << dumpJson(json) << std::endl;
     } else {

@@ -104,7 +104,7 @@ TEST(DeployedModelsTest, CompareReportsTheDetectorsBoxAndScoreChannelsApart) {
     EXPECT_EQ(json["output_groups"][1]["name"], "scores");
     EXPECT_TRUE(json["output_groups"][1]["sqnr_db"].is_number());
     // A detection tensor is no class vector: its output metric is SQNR, not top-1 agreement, and the CLI says so.
-    EXPECT_EQ(json["outputs"]["kind"], "values");
+    EXPECT_EQ(json["outputs"]["kind"], "detection");
     // Named by the user; a range past the output's channels is refused before any work.
     const auto named =
         test::runCli({"compare", kTune + "detector.onnx", "--calib", calib, "--data", kTune + "detector_holdout.npy",

@@ -204,6 +204,7 @@ void ProjectTest::projectWithMissingModelIsReported() {
     test::writeFile(dir.file("gone.qlproj"),
                     R"({"format": "quantlens-project", "version": 1, "model": "nowhere/gone.onnx", "plan": null})");
     ui::MainWindow window;
+    window.project()->setLocatePrompt([](const QString&, const QString&) { return QString(); });  // Cancel
     QString error;
     QVERIFY(!openAndWait(window, QString::fromStdString(dir.file("gone.qlproj")), &error));
     QVERIFY2(error.contains(QStringLiteral("gone.qlproj")) && error.contains(QStringLiteral("nowhere/gone.onnx")),

@@ -9,6 +9,7 @@
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/calibration/calibration_runner.h"
 #include "ui/calibration/calibration_status_widget.h"
+#include "ui/calibration/data_settings.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 
@@ -36,6 +37,14 @@ CalibrationController::CalibrationController(ModelDocument* document, QWidget* w
     mCalibrateAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
     mCalibrateAction->setToolTip(tr("Calibrate the INT8 ranges on your data and measure the error (Ctrl+Shift+K)"));
     connect(mCalibrateAction, &QAction::triggered, this, [this] { openDialog(); });
+    mMeasureAction = new QAction(tr("&Measure Again"), this);
+    mMeasureAction->setShortcut(Qt::CTRL | Qt::Key_M);
+    mMeasureAction->setToolTip(
+        tr("Measure the error of the current plan with the current calibration, on the last calibration's data "
+           "(Ctrl+M)"));
+    connect(mMeasureAction, &QAction::triggered, this, &CalibrationController::measureAgain);
+    for (auto signal : {&ModelDocument::planChanged, &ModelDocument::analysisChanged})
+        connect(mDocument, signal, this, &CalibrationController::updateActions);
 
     connect(mDocument, &ModelDocument::modelReplaced, this, &CalibrationController::updateActions);
     // Results for another model would be dropped anyway: stop at once.
@@ -74,16 +83,41 @@ bool CalibrationController::openDialog(const QString& dataPath) {
     if (mDialog) mDialog->close();
     mDialog = new CalibrationDialog(mDocument->model()->graph(), mWindow);
     mDialog->setAttribute(Qt::WA_DeleteOnClose);
+    mDialog->applySettings(dataSettingsOf(*mDocument));
     if (!dataPath.isEmpty()) mDialog->setDataPath(dataPath);
     connect(mDialog, &QDialog::accepted, this, [this, dialog = mDialog] {
+        keepDataSettings(*mDocument, dialog->settings());
         if (!mRunner->start(dialog->request())) emit statusMessage(tr("The calibration could not start."));
     });
     mDialog->open();
     return true;
 }
 
+bool CalibrationController::measureAgain() {
+    const nlohmann::json settings = dataSettingsOf(*mDocument);
+    if (!mDocument->model() || !mDocument->calibration() || mRunner->isRunning() || !hasDataPaths(settings)) {
+        emit statusMessage(mRunner->isRunning() ? tr("A calibration is running.")
+                                                : tr("Calibrate first: Measure Again reuses the calibration's data."));
+        return false;
+    }
+    // The dialog turns settings into a request; it is never shown.
+    CalibrationDialog dialog(mDocument->model()->graph(), mWindow);
+    dialog.applySettings(settings);
+    CalibrationRequest request = dialog.request();
+    request.analyze = true;
+    request.calibration = mDocument->calibration();
+    if (!mRunner->start(request)) {
+        emit statusMessage(tr("The measurement could not start."));
+        return false;
+    }
+    return true;
+}
+
 void CalibrationController::updateActions() {
-    mCalibrateAction->setEnabled(mDocument->model() && !mRunner->isRunning());
+    const bool idle = mDocument->model() && !mRunner->isRunning();
+    mCalibrateAction->setEnabled(idle);
+    const bool current = mDocument->analysis(AnalysisMode::Accumulated) && !mDocument->isAnalysisStale();
+    mMeasureAction->setEnabled(idle && mDocument->calibration() && !current);
 }
 
 void CalibrationController::showFailure(const QString& message) {

@@ -23,6 +23,9 @@ public:
     ~CalibrationController() override;
 
     QAction* calibrateAction() const { return mCalibrateAction; }
+    // Quantize > Measure Again: the error of the current plan with the current calibration, on the data of the
+    // last calibration (no new calibration); enabled while the analysis is stale or missing.
+    QAction* measureAction() const { return mMeasureAction; }
     QWidget* statusWidget() const;  // a CalibrationStatusWidget
     CalibrationRunner* runner() const { return mRunner; }
     // The open dialog, or null.
@@ -31,6 +34,8 @@ public:
     // Opens the dialog (window-modal, not blocking), with `dataPath` as the first input's data when given.
     // False when there is no model to calibrate.
     bool openDialog(const QString& dataPath = {});
+    // Measures the current plan again in the background; false (with a status message) when it cannot.
+    bool measureAgain();
 
 signals:
     // A one-line outcome for the status bar ("Calibrated 256 samples", "Calibration cancelled", ...).
@@ -45,6 +50,7 @@ private:
     CalibrationRunner* mRunner;
     CalibrationStatusWidget* mStatus;
     QAction* mCalibrateAction;
+    QAction* mMeasureAction;
     QPointer<CalibrationDialog> mDialog;
 };
 

@@ -205,36 +205,64 @@ void CalibrationDialog::accept() {
     QDialog::accept();
 }
 
+nlohmann::json CalibrationDialog::settings() const {
+    const auto paths = [](const QStringList& list) {
+        nlohmann::json array = nlohmann::json::array();
+        for (const QString& path : list) array.push_back(path.toStdString());
+        return array;
+    };
+    CalibrationConfig config;
+    config.method = static_cast<CalibrationMethod>(mMethod->currentData().toInt());
+    config.percentile = mPercentile->value();
+    return {{"data", paths(mData->paths())},
+            {"method", calibrationMethodName(config)},
+            {"samples", mSamples->value()},
+            {"batch", mBatch->value()},
+            {"analyze", mAnalysis->isChecked()},
+            {"evaluation_data", paths(mEvaluation->paths())},
+            {"labels", mLabels->path().toStdString()},
+            {"evaluation_samples", mEvaluationSamples->value()},
+            {"preprocess", mPreprocess->toJson()}};
+}
+
+void CalibrationDialog::applySettings(const nlohmann::json& json) {
+    if (!json.is_object()) return;
+    const auto paths = [&json](const char* key, DataPathsEditor* editor) {
+        const auto it = json.find(key);
+        if (it == json.end() || !it->is_array()) return;
+        QStringList list;
+        for (const auto& path : *it)
+            list.append(path.is_string() ? QString::fromStdString(path.get<std::string>()) : QString());
+        editor->setPaths(list);
+    };
+    const auto count = [&json](const char* key, QSpinBox* box) {
+        if (const auto it = json.find(key); it != json.end() && it->is_number_integer()) box->setValue(it->get<int>());
+    };
+    paths("data", mData);
+    paths("evaluation_data", mEvaluation);
+    if (const auto it = json.find("method"); it != json.end() && it->is_string())
+        if (auto config = parseCalibrationMethod(it->get<std::string>())) setMethod(config->method, config->percentile);
+    count("samples", mSamples);
+    count("batch", mBatch);
+    count("evaluation_samples", mEvaluationSamples);
+    if (const auto it = json.find("analyze"); it != json.end() && it->is_boolean()) setAnalyze(it->get<bool>());
+    if (const auto it = json.find("labels"); it != json.end() && it->is_string())
+        setLabelsPath(QString::fromStdString(it->get<std::string>()));
+    if (const auto it = json.find("preprocess"); it != json.end()) mPreprocess->setFromJson(*it);
+}
+
+// Only what suits every model: paths name one model's data.
 void CalibrationDialog::saveSettings() const {
+    nlohmann::json json = settings();
+    for (const char* key : {"data", "evaluation_data", "labels"}) json.erase(key);
     QSettings settings;
-    settings.beginGroup(kGroup);
-    settings.setValue(QStringLiteral("data"), mData->paths());
-    settings.setValue(QStringLiteral("method"), mMethod->currentData());
-    settings.setValue(QStringLiteral("percentile"), mPercentile->value());
-    settings.setValue(QStringLiteral("samples"), mSamples->value());
-    settings.setValue(QStringLiteral("batch"), mBatch->value());
-    settings.setValue(QStringLiteral("analyze"), mAnalysis->isChecked());
-    settings.setValue(QStringLiteral("evaluationData"), mEvaluation->paths());
-    settings.setValue(QStringLiteral("labels"), mLabels->path());
-    settings.setValue(QStringLiteral("evaluationSamples"), mEvaluationSamples->value());
-    settings.beginGroup(QStringLiteral("preprocess"));
-    mPreprocess->save(settings);
+    settings.setValue(kGroup + QStringLiteral("/defaults"), QString::fromStdString(json.dump()));
 }
 
 void CalibrationDialog::restoreSettings() {
-    QSettings settings;
-    settings.beginGroup(kGroup);
-    mData->setPaths(settings.value(QStringLiteral("data")).toStringList());
-    const int method = settings.value(QStringLiteral("method"), static_cast<int>(CalibrationMethod::Auto)).toInt();
-    setMethod(static_cast<CalibrationMethod>(method), settings.value(QStringLiteral("percentile"), 99.99).toDouble());
-    mSamples->setValue(settings.value(QStringLiteral("samples"), 0).toInt());
-    mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());
-    mAnalysis->setChecked(settings.value(QStringLiteral("analyze"), true).toBool());
-    mEvaluation->setPaths(settings.value(QStringLiteral("evaluationData")).toStringList());
-    mLabels->setPath(settings.value(QStringLiteral("labels")).toString());
-    mEvaluationSamples->setValue(settings.value(QStringLiteral("evaluationSamples"), 0).toInt());
-    settings.beginGroup(QStringLiteral("preprocess"));
-    mPreprocess->restore(settings);
+    const QString text = QSettings().value(kGroup + QStringLiteral("/defaults")).toString();
+    const auto json = nlohmann::json::parse(text.toStdString(), nullptr, /*allow_exceptions=*/false);
+    applySettings(json);
 }
 
 }  // namespace ql::ui

@@ -1,9 +1,11 @@
 #pragma once
 // Quantize > Calibrate...: the calibration data of every model input (file or folder, or dropped on the
 // window), the image preprocessing, the method and sample count, and optionally the evaluation data and
-// labels for the error analysis that follows. Checks the paths before it closes and remembers the last
-// settings (QSettings, group "calibration").
+// labels for the error analysis that follows. Checks the paths before it closes. Settings without paths
+// (method, counts, preprocessing) are remembered for every model (QSettings, group "calibration"); the paths
+// belong to one model: the controller keeps them per model and in the project (settings()/applySettings()).
 #include <QDialog>
+#include <nlohmann/json.hpp>
 
 #include "core/model/graph.h"
 #include "ui/calibration/calibration_request.h"
@@ -36,6 +38,10 @@ public:
     void setAnalyze(bool analyze);
 
     CalibrationRequest request() const;
+    // Every setting as JSON (the project's "data"): data paths per input, method, counts, evaluation data, labels
+    // and image preprocessing. applySettings() takes what it finds and keeps the rest.
+    nlohmann::json settings() const;
+    void applySettings(const nlohmann::json& settings);
     // Empty when the dialog's settings can be run, else what is wrong, naming the file.
     QString validate() const;
     QString errorText() const;

@@ -68,7 +68,8 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
     }
 
     PhasedProgress phases(progress);
-    phases.addPhase("Calibrating", cappedCount(*calibrationData, request.samples));
+    const bool calibrating = !request.calibration;
+    phases.addPhase("Calibrating", calibrating ? cappedCount(*calibrationData, request.samples) : 0.0);
     const double evaluationRuns = 2.0 * cappedCount(evaluation, request.evaluationSamples);
     if (request.analyze) {
         phases.addPhase("Measuring the error of the whole plan", evaluationRuns);
@@ -77,9 +78,13 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
 
     const CalibrationOptions calibrationOptions{
         .maxSamples = request.samples, .batchSize = request.batchSize, .threads = request.threads};
-    QL_ASSIGN_OR_RETURN(CalibrationResult calibration,
-                        calibrate(graph, *calibrationData, request.config, calibrationOptions, phases.phase(0), stop));
-    out.calibration = std::make_shared<const CalibrationResult>(std::move(calibration));
+    if (calibrating) {
+        QL_ASSIGN_OR_RETURN(CalibrationResult calibration, calibrate(graph, *calibrationData, request.config,
+                                                                     calibrationOptions, phases.phase(0), stop));
+        out.calibration = std::make_shared<const CalibrationResult>(std::move(calibration));
+    } else {
+        out.calibration = request.calibration;
+    }
     if (!request.analyze) return Status::ok();
     // The FP16 guard reads the activations just calibrated: layers it keeps FP32 must be measured in FP32, as the
     // document (setCalibration) and the export will run them.
@@ -87,6 +92,7 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
     const TrtPolicies policies(request.trtVersion, Precision::Fp16, out.calibration.get());
     analysed.applyPolicies(graph, policies.list());
 
+    out.measured = analysed;
     const std::array modes{AnalysisMode::Accumulated, AnalysisMode::Isolated};
     for (size_t i = 0; i < modes.size(); ++i) {
         const AnalysisOptions options{.mode = modes[i],

@@ -20,6 +20,7 @@ struct CalibrationOutcome {
     std::shared_ptr<const CalibrationResult> calibration;
     // Null when the request asked for no analysis.
     std::shared_ptr<const AnalysisReport> accumulated, isolated;
+    PrecisionPlan measured;  // the plan the analyses measured (the TensorRT policies of the new calibration applied)
 };
 
 // fraction in [0, 1] over all phases, and the current phase in words ("Calibrating: 96 of 256 samples").

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
 #include "core/data/open_data.h"
 #include "core/lint/trt_version.h"
+#include "core/quant/calibration.h"
 #include "core/quant/calibrator.h"
 
 namespace ql::ui {
@@ -26,6 +28,9 @@ struct CalibrationRequest {
     // Whose INT8 fallbacks and FP16 guard the analysed plan goes through once the new calibration is known (the
     // runner sets the document's).
     TrtVersion trtVersion = TrtVersion::Trt10;
+    // Set: measure the error with this calibration instead of calibrating again (Quantize > Measure Again); the
+    // calibration data is then only read as evaluation data when there is no other.
+    std::shared_ptr<const CalibrationResult> calibration;
 };
 
 }  // namespace ql::ui

@@ -76,9 +76,10 @@ void CalibrationRunner::onWorkerFinished() {
         emit failed(check.error);
         return;
     }
-    mDocument->setCalibration(outcome->calibration);
-    mDocument->setAnalysis(AnalysisMode::Accumulated, outcome->accumulated, &mPlan);
-    mDocument->setAnalysis(AnalysisMode::Isolated, outcome->isolated, &mPlan);
+    if (outcome->calibration != mDocument->calibration()) mDocument->setCalibration(outcome->calibration);
+    const PrecisionPlan* measured = outcome->accumulated || outcome->isolated ? &outcome->measured : &mPlan;
+    mDocument->setAnalysis(AnalysisMode::Accumulated, outcome->accumulated, measured);
+    mDocument->setAnalysis(AnalysisMode::Isolated, outcome->isolated, measured);
     emit progressChanged(1.0, tr("Done"), 0.0);
     emit finished();
 }

@@ -158,32 +158,63 @@ void ImagePreprocessEditor::applyPreset(int index) {
     mPreset->setCurrentIndex(index);
 }
 
-void ImagePreprocessEditor::save(QSettings& s) const {
+nlohmann::json ImagePreprocessEditor::toJson() const {
     const ImagePreprocess v = value();
-    s.setValue(QStringLiteral("resize"), static_cast<int>(v.resize));
-    s.setValue(QStringLiteral("shorterSide"), v.shorterSide);
-    s.setValue(QStringLiteral("width"), v.width);
-    s.setValue(QStringLiteral("height"), v.height);
-    s.setValue(QStringLiteral("order"), static_cast<int>(v.order));
-    s.setValue(QStringLiteral("layout"), static_cast<int>(v.layout));
-    s.setValue(QStringLiteral("scale"), static_cast<double>(v.scale));
-    s.setValue(QStringLiteral("mean"), mMean->text());
-    s.setValue(QStringLiteral("std"), mStd->text());
+    return {{"resize", static_cast<int>(v.resize)},
+            {"shorterSide", v.shorterSide},
+            {"width", v.width},
+            {"height", v.height},
+            {"order", static_cast<int>(v.order)},
+            {"layout", static_cast<int>(v.layout)},
+            {"scale", static_cast<double>(v.scale)},
+            {"mean", mMean->text().toStdString()},
+            {"std", mStd->text().toStdString()}};
+}
+
+void ImagePreprocessEditor::setFromJson(const nlohmann::json& json) {
+    if (!json.is_object()) return;
+    const ImagePreprocess defaults;
+    const auto number = [&json](const char* key, double fallback) {
+        const auto it = json.find(key);
+        return it != json.end() && it->is_number() ? it->get<double>() : fallback;
+    };
+    const auto text = [&json](const char* key) {
+        const auto it = json.find(key);
+        return it != json.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    };
+    ImagePreprocess v;
+    v.resize = static_cast<ResizeMode>(static_cast<int>(number("resize", static_cast<int>(defaults.resize))));
+    v.shorterSide = static_cast<int>(number("shorterSide", defaults.shorterSide));
+    v.width = static_cast<int>(number("width", defaults.width));
+    v.height = static_cast<int>(number("height", defaults.height));
+    v.order = static_cast<ChannelOrder>(static_cast<int>(number("order", static_cast<int>(defaults.order))));
+    v.layout = static_cast<ImageLayout>(static_cast<int>(number("layout", static_cast<int>(defaults.layout))));
+    v.scale = static_cast<float>(number("scale", static_cast<double>(defaults.scale)));
+    v.mean = parseThree(text("mean")).value_or(defaults.mean);
+    v.stddev = parseThree(text("std")).value_or(defaults.stddev);
+    setValue(v);
+}
+
+void ImagePreprocessEditor::save(QSettings& s) const {
+    const nlohmann::json values = toJson();
+    for (const auto& [key, value] : values.items())
+        s.setValue(QString::fromStdString(key), value.is_string()
+                                                    ? QVariant(QString::fromStdString(value.get<std::string>()))
+                                                    : QVariant(value.get<double>()));
 }
 
 void ImagePreprocessEditor::restore(const QSettings& s) {
-    const ImagePreprocess defaults;
-    ImagePreprocess v;
-    v.resize = static_cast<ResizeMode>(s.value(QStringLiteral("resize"), static_cast<int>(defaults.resize)).toInt());
-    v.shorterSide = s.value(QStringLiteral("shorterSide"), defaults.shorterSide).toInt();
-    v.width = s.value(QStringLiteral("width"), defaults.width).toInt();
-    v.height = s.value(QStringLiteral("height"), defaults.height).toInt();
-    v.order = static_cast<ChannelOrder>(s.value(QStringLiteral("order"), static_cast<int>(defaults.order)).toInt());
-    v.layout = static_cast<ImageLayout>(s.value(QStringLiteral("layout"), static_cast<int>(defaults.layout)).toInt());
-    v.scale = s.value(QStringLiteral("scale"), static_cast<double>(defaults.scale)).toFloat();
-    v.mean = parseThree(s.value(QStringLiteral("mean")).toString()).value_or(defaults.mean);
-    v.stddev = parseThree(s.value(QStringLiteral("std")).toString()).value_or(defaults.stddev);
-    setValue(v);
+    nlohmann::json json = nlohmann::json::object();
+    const nlohmann::json keys = toJson();
+    for (const auto& [key, value] : keys.items()) {
+        const QVariant stored = s.value(QString::fromStdString(key));
+        if (!stored.isValid()) continue;
+        if (value.is_string())
+            json[key] = stored.toString().toStdString();
+        else
+            json[key] = stored.toDouble();
+    }
+    setFromJson(json);
 }
 
 }  // namespace ql::ui

@@ -4,6 +4,8 @@
 // in the common normalisations (ImageNet, [0, 1], [-1, 1]).
 #include <QGroupBox>
 
+#include <nlohmann/json.hpp>
+
 #include "core/data/image_loader.h"
 
 class QComboBox;
@@ -24,6 +26,9 @@ public:
     // Empty when valid, else what is wrong (e.g. a mean that is not three numbers).
     QString validate() const;
 
+    // The settings as JSON (project files) and in QSettings, under the same keys.
+    nlohmann::json toJson() const;
+    void setFromJson(const nlohmann::json& json);
     void save(QSettings& settings) const;
     void restore(const QSettings& settings);
 

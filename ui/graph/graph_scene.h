@@ -53,6 +53,11 @@ public:
     void setNodeBadge(NodeId node, Severity severity, const QString& text);
     void clearNodeBadge(NodeId node);
     void clearNodeBadges();
+    // The text of the node's lint badge; empty when it has none.
+    QString nodeBadgeText(NodeId node) const {
+        const auto it = mBadges.find(node);
+        return it == mBadges.end() ? QString() : it->second.text;
+    }
 
     // The engine report's marks on a node (graph_node_item.h); a block shows the member with the highest weight
     // (the slowest in the time colouring) and the ring when any member differs from the plan.

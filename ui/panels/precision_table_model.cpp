@@ -258,6 +258,9 @@ Qt::ItemFlags PrecisionTableModel::flags(const QModelIndex& index) const {
 
 QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && mStale && isAnalysisColumn(section))
+        return tr("Stale: %1. Quantize > Measure Again (Ctrl+M) measures the current plan.")
+            .arg(mDocument->analysisStaleReason());
     if (role == Qt::ToolTipRole) {
         switch (section) {
             case RequestedColumn:

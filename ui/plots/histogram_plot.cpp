@@ -212,6 +212,7 @@ void HistogramPlot::redraw() {
     const auto calibration = mDocument ? mDocument->calibration() : nullptr;
     const TensorRange* range = calibration ? calibration->activation(currentTensor().toStdString()) : nullptr;
     syncMethodCombo(range);
+    if (!range) customPlot()->xAxis->setLabel({});  // the caption names the tensor shown, and none is
     if (!calibration) {
         showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));
         return;

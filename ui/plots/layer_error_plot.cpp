@@ -40,14 +40,6 @@ LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
     controls()->addWidget(new QLabel(tr("Show:"), this));
     controls()->addWidget(mSeries);
     controls()->addStretch(1);
-    // Numbers of another plan must not look current.
-    mStale = new QLabel(tr("stale: the plan changed"), this);
-    mStale->setToolTip(
-        tr("The plan changed since this analysis: calibrate again (with the error measurement) to "
-           "measure the current plan. Undo back to the measured plan and this goes."));
-    mStale->setStyleSheet(QStringLiteral("QLabel { background: #ffc107; color: #202020; padding: 1px 6px; }"));
-    mStale->hide();
-    controls()->addWidget(mStale);
     connect(mSeries, &QComboBox::currentIndexChanged, this, &LayerErrorPlot::redraw);
 
     QCustomPlot* plot = customPlot();
@@ -80,7 +72,8 @@ void LayerErrorPlot::setDocument(ModelDocument* document) {
     mDocument = document;
     if (document) {
         connect(document, &ModelDocument::analysisChanged, this, &LayerErrorPlot::rebuild);
-        connect(document, &ModelDocument::planChanged, this, &LayerErrorPlot::redraw);  // stale or current again
+        // Stale or current again (a calibration change also emits planChanged).
+        connect(document, &ModelDocument::planChanged, this, &LayerErrorPlot::redraw);
     }
     rebuild();
 }
@@ -122,7 +115,8 @@ void LayerErrorPlot::rebuild() {
 }
 
 void LayerErrorPlot::redraw() {
-    mStale->setVisible(isStale());
+    // Numbers of another plan must not look current.
+    setStaleReason(mDocument ? mDocument->analysisStaleReason() : QString());
     mBars[0] = mBars[1] = 0;
     if (mRows.empty()) {
         customPlot()->legend->setVisible(false);
@@ -160,10 +154,6 @@ void LayerErrorPlot::redraw() {
     plot->xAxis->setRange(-0.7, static_cast<double>(mRows.size()) - 0.3);
     plot->yAxis->setRange(low < 0.0 ? low * 1.1 : 0.0, high * 1.45);
     plot->replot();
-}
-
-bool LayerErrorPlot::isStale() const {
-    return mDocument && mDocument->isAnalysisStale();
 }
 
 int LayerErrorPlot::positionAt(const QPointF& pixel) const {

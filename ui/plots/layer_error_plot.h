@@ -39,7 +39,6 @@ public:
     int positionAt(const QPointF& pixel) const;
     QString toolTipFor(int position) const;
     // The analysis measured another plan than the document's (the banner is shown).
-    bool isStale() const;
 
 signals:
     void nodeClicked(ql::NodeId node);
@@ -59,7 +58,6 @@ private:
 
     QPointer<ModelDocument> mDocument;
     QComboBox* mSeries;
-    QLabel* mStale;
     std::vector<Row> mRows;
     int mBars[2] = {0, 0};  // accumulated, isolated
     QPointF mPressPos;      // a click, not a drag of the range, selects

@@ -2,6 +2,9 @@
 
 #include <qcustomplot.h>
 #include <algorithm>
+#include <cmath>
+
+#include "core/quant/output_kind.h"
 
 #include "ui/model_document.h"
 
@@ -13,15 +16,40 @@ QString percent(double rate) {
     return QStringLiteral("%1%").arg(100.0 * rate, 0, 'f', 2);
 }
 
-QString summary(const AnalysisReport& report) {
+QString metricsText(const ErrorMetrics& m) {
+    const QString sqnr =
+        std::isfinite(m.sqnrDb) ? QStringLiteral("%1 dB").arg(m.sqnrDb, 0, 'f', 2) : QObject::tr("exact");
+    return QObject::tr("SQNR %1, cosine %2, max |err| %3").arg(sqnr).arg(m.cosine, 0, 'f', 5).arg(m.maxAbs, 0, 'g', 4);
+}
+
+// A class vector: does the quantized model pick the same class (and the right one, with labels)?
+QString classVectorSummary(const AnalysisReport& report) {
     const OutputAgreement& o = report.outputs;
-    if (o.samples == 0) return QObject::tr("No per-sample top-1 (the first output has no batch rows)");
-    QString text =
-        QObject::tr("Top-1 agreement with FP32: %1 of %2 samples").arg(percent(o.top1Agreement)).arg(o.samples);
+    if (o.samples == 0)
+        return QObject::tr("Class vector, but no per-sample top-1 (the first output has no batch rows)");
+    QString text = QObject::tr("Class vector: top-1 agreement with FP32 %1 of %2 samples")
+                       .arg(percent(o.top1Agreement))
+                       .arg(o.samples);
     if (o.hasLabels)
         text += QObject::tr("\nAccuracy: FP32 %1, quantized %2 (%3 points)")
                     .arg(percent(o.accuracyFp32), percent(o.accuracyQuant))
                     .arg(100.0 * (o.accuracyQuant - o.accuracyFp32), 0, 'f', 2);
+    return text;
+}
+
+// Boxes, scores, maps, embeddings: how close the values are (argmax over them means nothing).
+QString valuesSummary(const AnalysisReport& report, const Graph& graph, OutputKind kind) {
+    const ValueId output = graph.outputs().empty() ? kNoId : graph.outputs().front();
+    QString text = kind == OutputKind::Detection ? QObject::tr("Detection output") : QObject::tr("Output");
+    if (output != kNoId)
+        text += QStringLiteral(" '%1' %2")
+                    .arg(QString::fromStdString(graph.value(output).name),
+                         QString::fromStdString(graph.value(output).type.shapeString()));
+    text += QObject::tr(" (not a class vector: top-1 agreement does not apply)");
+    for (const LayerError& layer : report.layers)
+        if (layer.output == output) text += QStringLiteral("\n") + metricsText(layer.metrics);
+    for (const OutputGroupError& group : report.outputGroups)
+        text += QStringLiteral("\n%1: ").arg(QString::fromStdString(group.group.name)) + metricsText(group.metrics);
     return text;
 }
 
@@ -38,11 +66,20 @@ OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
 void OutputScatterPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
-    if (document) connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+    if (document) {
+        connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+        // Stale or current again (a calibration change also emits planChanged).
+        connect(document, &ModelDocument::planChanged, this, &OutputScatterPlot::updateStale);
+    }
     redraw();
 }
 
+void OutputScatterPlot::updateStale() {
+    setStaleReason(mDocument ? mDocument->analysisStaleReason() : QString());
+}
+
 void OutputScatterPlot::redraw() {
+    updateStale();
     mPoints = 0;
     mSummary.clear();
     std::shared_ptr<const AnalysisReport> report;
@@ -76,7 +113,10 @@ void OutputScatterPlot::redraw() {
     identity->point2->setCoords(1.0, 1.0);
     identity->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
 
-    mSummary = summary(*report);
+    const Model* model = mDocument->model();
+    const OutputKind kind = model ? firstOutputKind(model->graph()) : OutputKind::ClassVector;
+    mSummary =
+        kind == OutputKind::ClassVector ? classVectorSummary(*report) : valuesSummary(*report, model->graph(), kind);
     if (report->outputPairs.empty()) mSummary += tr("\n(no output values were kept by this analysis)");
     auto* text = new QCPItemText(plot);
     text->position->setType(QCPItemPosition::ptAxisRectRatio);

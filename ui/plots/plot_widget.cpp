@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -98,15 +99,44 @@ void PlotWidget::exportWithDialog() {
     if (!exportTo(path, &error)) showMessage(this, QMessageBox::Warning, tr("Export failed"), error);
 }
 
+void PlotWidget::setStaleReason(const QString& reason) {
+    mStaleReason = reason;
+    if (!mStale) {
+        mStale = new QLabel(this);
+        mStale->setStyleSheet(QStringLiteral("QLabel { background: #ffc107; color: #202020; padding: 1px 6px; }"));
+        mStale->setTextFormat(Qt::RichText);
+        // Wraps instead of widening the dock (a long reason squeezed the tables beside it).
+        mStale->setWordWrap(true);
+        mStale->setContentsMargins(4, 0, 4, 0);
+        mStale->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        connect(mStale, &QLabel::linkActivated, this, &PlotWidget::remeasureRequested);
+        // Its own row above the controls: beside them it was squeezed into a tall narrow block.
+        static_cast<QVBoxLayout*>(layout())->insertWidget(0, mStale);
+    }
+    mStale->setText(tr("stale: %1 \u2014 <a href=\"measure\" style=\"color:#202020\">Measure again</a>")
+                        .arg(reason.toHtmlEscaped()));
+    mStale->setToolTip(tr("These numbers describe another plan or calibration: %1. Quantize > Measure Again (Ctrl+M) "
+                          "measures the current one; undoing back to the measured plan also clears this.")
+                           .arg(reason));
+    mStale->setVisible(!reason.isEmpty());
+}
+
 void PlotWidget::clearPlot() {
     mPlot->clearPlottables();
     mPlot->clearItems();
     mPlaceholder.clear();
+    for (QCPAxis* axis : {mPlot->xAxis, mPlot->yAxis}) axis->setVisible(true);
 }
 
 void PlotWidget::showPlaceholder(const QString& text) {
     clearPlot();
     mPlaceholder = text;
+    // Nothing of the previous data stays: no axes, ranges or legend of another model.
+    for (QCPAxis* axis : {mPlot->xAxis, mPlot->yAxis}) {
+        axis->setRange(0.0, 1.0);
+        axis->setVisible(false);
+    }
+    mPlot->legend->setVisible(false);
     auto* label = new QCPItemText(mPlot);
     label->position->setType(QCPItemPosition::ptAxisRectRatio);
     label->position->setCoords(0.5, 0.5);

@@ -10,6 +10,7 @@
 
 class QCustomPlot;
 class QHBoxLayout;
+class QLabel;
 
 namespace ql::ui {
 
@@ -31,6 +32,16 @@ public:
     // Asks for a file name and exports.
     void exportWithDialog();
 
+    // The amber "stale" banner in the controls row: why the numbers shown describe another plan or calibration,
+    // with a "Measure again" link; empty hides it.
+    void setStaleReason(const QString& reason);
+    QString staleReason() const { return mStaleReason; }
+    bool isStale() const { return !mStaleReason.isEmpty(); }
+
+signals:
+    // The stale banner's "Measure again" link was clicked.
+    void remeasureRequested();
+
 protected:
     QHBoxLayout* controls() const { return mControls; }
     // Clears the plot and shows `text` in the middle of it.
@@ -47,7 +58,9 @@ private:
 
     QCustomPlot* mPlot;
     QHBoxLayout* mControls;
+    QLabel* mStale = nullptr;
     QString mPlaceholder;
+    QString mStaleReason;
 };
 
 // A distinct colour for series `index` that reads on light and dark backgrounds.

@@ -1,34 +1,29 @@
-// Output metrics by output kind: class scores get top-1 agreement, everything else SQNR/cosine/max error.
-#include "core/quant/output_kind.h"
-
+// The kind of a model's first output: class vectors get top-1 agreement, detectors and other tensors get SQNR.
 #include <gtest/gtest.h>
 
 #include "core/model/model.h"
-#include "tests/support/model_builder.h"
+#include "core/quant/output_kind.h"
 
 namespace ql {
 namespace {
 
-OutputKind kindOf(const std::string& path) {
-    auto model = Model::load(std::string(QL_TEST_DATA_DIR) + path);
-    EXPECT_TRUE(model) << model.status().message();
-    return model ? firstOutputKind((*model)->graph()) : OutputKind::Values;
+TEST(OutputKind, ClassVectorsAreNByC) {
+    EXPECT_EQ(outputKindOf({-1, 10}, false), OutputKind::ClassVector);
+    EXPECT_EQ(outputKindOf({8, 1000, 1, 1}, false), OutputKind::ClassVector);
+    EXPECT_EQ(outputKindOf({8, 1}, false), OutputKind::Values);  // one score: no argmax to agree on
 }
 
-TEST(OutputKindTest, ClassifiersHaveClassScores) {
-    EXPECT_EQ(kindOf("/tune/transformer.onnx"), OutputKind::ClassScores);  // logits [N, 10]
-    EXPECT_EQ(kindOf("/models/bert_tiny.onnx"), OutputKind::ClassScores);  // [1, 2]
+TEST(OutputKind, DetectorsAndMapsAreNot) {
+    EXPECT_EQ(outputKindOf({1, 84, 8400}, false), OutputKind::Values);
+    EXPECT_EQ(outputKindOf({1, 84, 8400}, true), OutputKind::Detection);
+    EXPECT_EQ(outputKindOf({1, 3, 64, 64}, false), OutputKind::Values);
+    EXPECT_EQ(outputKindOf({}, false), OutputKind::Values);
 }
 
-TEST(OutputKindTest, DetectorsAndMapsHaveValues) {
-    EXPECT_EQ(kindOf("/tune/detector.onnx"), OutputKind::Values);       // [N, 189, 7]
-    EXPECT_EQ(kindOf("/models/yolov8_tiny.onnx"), OutputKind::Values);  // [1, 20, 2100]
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 1});
-    b.node("Relu", {"x"}, {"y"}, "relu");
-    b.output("y");
-    EXPECT_EQ(firstOutputKind(b.load()->graph()), OutputKind::Values);  // one value per sample: a regression
-    EXPECT_STREQ(outputKindName(OutputKind::ClassScores), "class_scores");
+TEST(OutputKind, TheBundledDetectorIsADetection) {
+    auto model = Model::load(QL_TEST_DATA_DIR "/models/yolov8_tiny.onnx");
+    ASSERT_TRUE(model.isOk()) << model.status().message();
+    EXPECT_EQ(firstOutputKind((*model)->graph()), OutputKind::Detection);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Renders the main window after a calibration of the bundled sample (graph, histogram of a Conv output with
 // the method lines, per-layer error) to a PNG, for looking at it (not a test).
-//   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter | --dialog]
+//   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter | --dialog] [--fp32]
 #include <QApplication>
 #include <QDockWidget>
 #include <QSignalSpy>
@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
     int convs = 0;
     for (const ql::Node& node : graph.nodes())
         if (node.opType == "Conv" && ++convs == 2) window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
+    if (args.contains(QStringLiteral("--fp32"))) {  // every layer FP32 after the analysis: the results are stale
+        QList<ql::NodeId> nodes;
+        for (const ql::Node& node : graph.nodes()) nodes.append(node.id);
+        window.document()->setRequestedPrecision(nodes, ql::Precision::Fp32);
+    }
     if (args.contains(QStringLiteral("--scatter")))
         window.findChild<QDockWidget*>(QStringLiteral("OutputScatterDock"))->raise();
     QTest::qWait(800);

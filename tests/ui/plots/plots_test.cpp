@@ -175,7 +175,7 @@ void PlotsTest::scatterShowsTheKeptOutputPairs() {
     QVERIFY(!report->outputPairs.empty());
     QCOMPARE(static_cast<size_t>(plot.pointCount()), report->outputPairs.size());
     QCOMPARE(plot.customPlot()->graph(0)->dataCount(), plot.pointCount());
-    QVERIFY(plot.summaryText().contains(QStringLiteral("Top-1 agreement")));
+    QVERIFY(plot.summaryText().contains(QStringLiteral("top-1 agreement")));
     QVERIFY(plot.summaryText().contains(QStringLiteral("Accuracy: FP32")));
     const auto lines = straightLines(plot.customPlot());
     QCOMPARE(lines.size(), size_t{1});  // the identity line

@@ -21,6 +21,7 @@
 #include "ui/calibration/calibration_job.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
+#include "ui/panels/findings_panel.h"
 #include "ui/panels/precision_table_model.h"
 #include "ui/plots/histogram_plot.h"
 #include "ui/plots/layer_error_plot.h"
@@ -240,14 +241,15 @@ void TensorMethodTest::entropyOnASpikyInputGivesCalibrationFindings() {
     QCOMPARE(gap->nodeName, std::string("conv"));
 
     // In the findings dock like any finding; a click shows the tensor's histogram.
-    auto* tree = qobject_cast<QTreeWidget*>(window.findChild<QDockWidget*>(QStringLiteral("LintDock"))->widget());
-    QVERIFY(tree);
-    QTreeWidgetItem* item = nullptr;
-    for (int i = 0; i < tree->topLevelItemCount(); ++i)
-        if (tree->topLevelItem(i)->toolTip(1).startsWith(QStringLiteral("calib-method-gap")))
-            item = tree->topLevelItem(i);
+    auto* panel =
+        qobject_cast<ui::FindingsPanel*>(window.findChild<QDockWidget*>(QStringLiteral("LintDock"))->widget());
+    QVERIFY(panel);
+    QTreeWidget* tree = panel->tree();
+    const qsizetype row = panel->ruleRows().indexOf(QStringLiteral("calib-method-gap"));
+    QVERIFY(row >= 0);
+    QTreeWidgetItem* item = tree->topLevelItem(static_cast<int>(row))->child(0);  // grouped under its rule
     QVERIFY(item);
-    QCOMPARE(item->text(2), QStringLiteral("conv"));
+    QCOMPARE(item->text(1), QStringLiteral("conv"));
     auto* histogram = window.findChild<ui::HistogramPlot*>();
     histogram->showTensor(QStringLiteral("y"));
     emit tree->itemClicked(item, 1);

@@ -1,0 +1,68 @@
+// Issue 18, item 7 (the window's part): the output scatter reports the metrics that fit the output. A class vector
+// gets top-1 agreement and accuracy; a detector's boxes-and-scores tensor gets SQNR, cosine and max error (per
+// channel group), never a "top-1 agreement" that means nothing there.
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/model_document.h"
+#include "ui/plots/output_scatter_plot.h"
+
+using namespace ql;
+
+class OutputMetricsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aClassVectorShowsAgreementAndAccuracy();
+    void aDetectorShowsSqnrNotAgreement();
+};
+
+void OutputMetricsTest::aClassVectorShowsAgreementAndAccuracy() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    test::calibrateSampleNow(document);
+    ui::OutputScatterPlot scatter;
+    scatter.setDocument(&document);
+    QVERIFY2(scatter.summaryText().contains(QStringLiteral("Class vector: top-1 agreement")),
+             qPrintable(scatter.summaryText()));
+    QVERIFY(scatter.summaryText().contains(QStringLiteral("Accuracy")));
+}
+
+void OutputMetricsTest::aDetectorShowsSqnrNotAgreement() {
+    ui::ModelDocument document;
+    const auto loaded = ui::ModelDocument::load(QStringLiteral(QL_TEST_DATA_DIR "/models/yolov8_tiny.onnx"));
+    QVERIFY2(loaded->model, qPrintable(loaded->error));
+    document.replaceModel(*loaded);
+    const Graph& graph = document.model()->graph();
+    const ValueId output = graph.outputs().front();
+    // What an analysis of a detector whose scatter hugs the diagonal reports: argmax agreement of 3 %.
+    auto report = std::make_shared<AnalysisReport>();
+    report->samples = 32;
+    report->outputs.samples = 32;
+    report->outputs.top1Agreement = 0.0313;
+    LayerError layer;
+    layer.node = graph.value(output).producer;
+    layer.output = output;
+    layer.precision = Precision::Int8;
+    layer.metrics.sqnrDb = 31.5;
+    layer.metrics.cosine = 0.9996;
+    report->layers.push_back(layer);
+    OutputGroupError scores;
+    scores.group = {"scores", 1, 4, 84};
+    scores.metrics.sqnrDb = 22.0;
+    report->outputGroups.push_back(scores);
+    report->outputPairs = {{1.0f, 1.01f}, {2.0f, 1.98f}};
+    document.setAnalysis(AnalysisMode::Accumulated, report);
+
+    ui::OutputScatterPlot scatter;
+    scatter.setDocument(&document);
+    const QString text = scatter.summaryText();
+    QVERIFY2(!text.contains(QStringLiteral("3.13")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("does not apply")));
+    QVERIFY(text.contains(QStringLiteral("Detection output")));
+    QVERIFY(text.contains(QStringLiteral("SQNR 31.50 dB")));
+    QVERIFY(text.contains(QStringLiteral("scores: SQNR 22.00 dB")));
+}
+
+QTEST_MAIN(OutputMetricsTest)
+#include "output_metrics_test.moc"

@@ -1,0 +1,49 @@
+#pragma once
+// Loads a model or a project off the GUI thread (STYLE rule 8) for the main window. A load cannot be interrupted:
+// a request made while one runs waits, and only the newest waiting request runs after it.
+//
+//   connect(loader, &ModelLoader::loaded, window, &MainWindow::applyLoaded);
+//   loader->load(path, target);                      // a .onnx with the window's target, or a .qlproj
+//   loader->load(project, target, locatedModel);     // a project whose model moved (File > Locate...)
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "core/lint/trt_version.h"
+
+namespace ql::ui {
+
+struct LoadedModel;
+
+class ModelLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit ModelLoader(QObject* parent = nullptr);
+    ~ModelLoader() override;  // waits for a running load
+
+    // `modelPath`: for a project, the model to use instead of the one it names (empty: its own).
+    void load(const QString& path, TrtTarget target, const QString& modelPath = {});
+    bool isLoading() const;
+
+signals:
+    // The newest request's outcome (a model, or an error), on the GUI thread. Nothing else keeps it.
+    void loaded(const std::shared_ptr<ql::ui::LoadedModel>& outcome);
+
+private:
+    struct Request {
+        QString path;
+        TrtTarget target;
+        QString modelPath;
+    };
+    void finished();
+
+    QFutureWatcher<std::shared_ptr<LoadedModel>> mWatcher;
+    std::optional<Request> mPending;
+};
+
+// True when `path` names a QuantLens project (.qlproj) rather than a model.
+bool isProjectPath(const QString& path);
+
+}  // namespace ql::ui

@@ -1,0 +1,45 @@
+#pragma once
+// The "TensorRT Findings" dock: the lint report grouped by rule (one row per rule with its count and severity,
+// its findings under it), an explanation pane beside the list (the rule's explanation and source, the finding's
+// message, fix and tensor), and rules silenced per project (context menu; silenced rules are listed apart,
+// greyed, and leave the graph's badges).
+#include <QWidget>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+class QTextBrowser;
+class QCheckBox;
+
+namespace ql::ui {
+
+class ModelDocument;
+
+class FindingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit FindingsPanel(ModelDocument* document, QWidget* parent = nullptr);
+
+    QTreeWidget* tree() const { return mTree; }
+    QTextBrowser* explanation() const { return mExplanation; }
+    // The rule rows shown: "rule-id", in the order shown.
+    QStringList ruleRows() const;
+    // Selects the rule's row (or the finding's) and explains it, as a click would.
+    void showRule(const QString& ruleId);
+
+signals:
+    void nodeSelected(int node);
+    void tensorSelected(const QString& tensor);
+
+private:
+    void rebuild();
+    void explain(QTreeWidgetItem* item);
+    void activate(QTreeWidgetItem* item);
+    void showContextMenu(const QPoint& pos);
+
+    ModelDocument* mDocument;
+    QTreeWidget* mTree;
+    QTextBrowser* mExplanation;
+    QCheckBox* mShowSilenced;
+};
+
+}  // namespace ql::ui
