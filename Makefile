@@ -4,7 +4,7 @@ JOBS ?= 2
 SAMPLE ?= resources/samples/digits_cnn.onnx
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DQL_WERROR=ON
 
-.PHONY: run test build deps configure screenshots clean format fuzz package check-package
+.PHONY: run test build deps configure screenshots clean format fuzz package check-package test-asan test-tsan
 
 deps:
 	@sh packaging/install-deps.sh
@@ -43,13 +43,36 @@ format:
 clean:
 	rm -rf $(BUILD_DIR)
 
-# Runs the model-loader fuzzer (clang + libFuzzer) for FUZZ_SECONDS on the seed corpus.
+# Runs every libFuzzer target (clang + libFuzzer + ASan/UBSan) for FUZZ_SECONDS each on its seed corpus,
+# tests/fuzz/corpus/<target>/; what a run finds is kept in build-fuzz/corpus/<target>/, crashes in build-fuzz/.
 FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= model_loader npy npz image calibration_file trt_cache ort_calibration precision_plan project \
+  engine_report qdq_import
 fuzz:
 	CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DQL_BUILD_FUZZ=ON -DQL_BUILD_GUI=OFF -DQL_BUILD_TESTS=OFF \
 	  -DQL_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >/dev/null
-	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_loader
-	mkdir -p build-fuzz/corpus
-	./build-fuzz/tests/fuzz/fuzz_model_loader build-fuzz/corpus tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) \
-	  -rss_limit_mb=4096 -timeout=10 -artifact_prefix=build-fuzz/
+	cmake --build build-fuzz -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; mkdir -p build-fuzz/corpus/$$t; \
+	  ./build-fuzz/tests/fuzz/fuzz_$$t build-fuzz/corpus/$$t tests/fuzz/corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=4096 -timeout=10 -artifact_prefix=build-fuzz/$$t- -print_final_stats=1 || exit 1; \
+	done
+
+# The whole suite (unit, CLI, Qt offscreen, conformance) under AddressSanitizer + UndefinedBehaviorSanitizer, and
+# the threaded parts under ThreadSanitizer, each in its own build folder.
+SANITIZE_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQL_WERROR=ON -DQL_BUILD_BENCH=OFF
+test-asan: deps
+	cmake -S . -B build-asan -G Ninja $(SANITIZE_FLAGS) \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# Threaded parts: parallel kernels, the observation queue, the calibration runner, the GUI workers.
+TSAN_TESTS ?= exec|observation|calibrat|worker|tune|tuning
+test-tsan: deps
+	cmake -S . -B build-tsan -G Ninja $(SANITIZE_FLAGS) -DCMAKE_CXX_FLAGS="-fsanitize=thread" >/dev/null
+	cmake --build build-tsan -j $(JOBS)
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure -j $(JOBS) \
+	  -R '$(TSAN_TESTS)'

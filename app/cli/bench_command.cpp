@@ -83,7 +83,7 @@ int runBench(const BenchCommandOptions& options) {
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     auto inputs = randomInputs(model->graph());
-    if (!inputs) return failWith(inputs.status());
+    if (!inputs) return failWith(inputs.status().withContext(options.model));
     auto executor = Executor::create(model->graph(), {options.threads});
     if (!executor) return failWith(executor.status());
     auto timing = timeRuns(**executor, *inputs, options.warmup, options.iters);

@@ -31,6 +31,7 @@ struct CompareCliOptions {
     std::string model;
     std::string calib;
     std::vector<std::string> data;
+    DataLimits limits;
     std::string labels;
     std::string plan;
     std::string mode = "accumulated";
@@ -115,7 +116,7 @@ int runCompare(const CompareCliOptions& options) {
                     ? Result<PrecisionPlan>(*carried->plan)
                     : effectivePlan(graph, options.plan, *version, Precision::Fp16, &*calibration);
     if (!plan) return failWith(plan.status());
-    auto data = openDataOption(graph, options.data);
+    auto data = openDataOption(graph, options.data, options.limits);
     if (!data) return failWith(data.status());
     AnalysisOptions analysis{.mode = *mode,
                              .maxSamples = options.samples,
@@ -166,6 +167,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
     cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
     cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
+    addDataLimitsOption(*cmd, options->limits);
     cmd->add_option("--labels", options->labels, "Class labels (.npy of integers) for accuracy");
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--mode", options->mode, "accumulated (whole plan, default) or isolated (one layer at a time)");

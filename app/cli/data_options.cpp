@@ -6,7 +6,8 @@
 
 namespace ql::cli {
 
-Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options) {
+Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options,
+                                                   const DataLimits& limits) {
     const std::vector<InputSpec> inputs = inputSpecs(graph);
     std::vector<DataSpec> specs;
     for (const std::string& option : options) {
@@ -29,7 +30,16 @@ Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std
         }
         specs.push_back(std::move(spec));
     }
-    return openDataSource(inputs, specs);
+    return openDataSource(inputs, specs, limits);
+}
+
+void addDataLimitsOption(CLI::App& command, DataLimits& limits) {
+    command
+        .add_option_function<uint64_t>(
+            "--max-decoded-mb", [&limits](uint64_t mb) { limits.maxDecodedBytes = mb << 20; },
+            "Largest .npz member or image decoded in memory, in MB (default " +
+                std::to_string(kDefaultMaxDecodedBytes >> 20) + ")")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
 }
 
 Result<CalibrationResult> readCalibrationOption(const Graph& graph, const std::string& path) {

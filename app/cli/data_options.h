@@ -1,5 +1,6 @@
 #pragma once
 // Pieces shared by the commands that read calibration or evaluation data (calibrate, compare).
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,7 +12,10 @@
 namespace ql::cli {
 
 // `--data PATH` or `--data NAME=PATH` (NAME a model input; otherwise the whole text is the path).
-Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options);
+Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options,
+                                                   const DataLimits& limits = {});
+// --max-decoded-mb N: raises DataLimits::maxDecodedBytes (an .npz member or an image decoded whole in memory).
+void addDataLimitsOption(CLI::App& command, DataLimits& limits);
 
 // --calib (and run --simulate): any format `quantize --calib` reads (scale_import.h): CALIB.json, a TensorRT
 // calibration cache, ONNX Runtime's tables, a Q/DQ model or a QuantLens project. Ranges read from formats without

@@ -1,7 +1,5 @@
 #include "core/data/image_loader.h"
 
-#include <stb/stb_image.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,6 +7,8 @@
 #include <vector>
 
 #include "core/common/half.h"
+#include "core/common/mapped_file.h"
+#include "core/data/image_decoder.h"
 
 namespace ql {
 namespace {
@@ -103,15 +103,11 @@ Result<ImageGeometry> imageGeometry(const InputSpec& spec, const ImagePreprocess
     return g;
 }
 
-Result<Tensor> loadImage(const std::string& path, const ImagePreprocess& options, const ImageGeometry& g) {
-    int w0 = 0, h0 = 0, n0 = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &w0, &h0, &n0, g.channels),
-                                                           stbi_image_free);
-    if (!pixels) {
-        const char* reason = stbi_failure_reason();
-        return invalidArgument(path + ": cannot decode the image (" + (reason ? reason : "unknown error") +
-                               "); expected a PNG, JPEG or BMP file");
-    }
+Result<Tensor> loadImage(const std::string& path, const ImagePreprocess& options, const ImageGeometry& g,
+                         const DataLimits& limits) {
+    QL_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::open(path));
+    QL_ASSIGN_OR_RETURN(DecodedImage image, decodeImage(file->bytes(), g.channels, path, limits));
+    const int w0 = image.width, h0 = image.height;
     double sx = static_cast<double>(w0) / g.width, sy = static_cast<double>(h0) / g.height;
     int offX = 0, offY = 0;
     if (options.resize == ResizeMode::ShorterSideThenCenterCrop) {
@@ -128,7 +124,7 @@ Result<Tensor> loadImage(const std::string& path, const ImagePreprocess& options
     const bool nchw = g.layout == ImageLayout::Nchw;
     Shape shape = nchw ? Shape{c, g.height, g.width} : Shape{g.height, g.width, c};
     std::vector<float> out(static_cast<size_t>(c) * g.width * g.height);
-    const unsigned char* px = pixels.get();
+    const unsigned char* px = image.pixels.get();
     const auto at = [&](int y, int x, int ch) {
         return static_cast<float>(px[(static_cast<size_t>(y) * w0 + x) * c + ch]);
     };

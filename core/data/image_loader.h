@@ -10,6 +10,7 @@
 #include <array>
 #include <string>
 
+#include "core/data/data_limits.h"
 #include "core/data/data_source.h"
 
 namespace ql {
@@ -42,7 +43,8 @@ struct ImageGeometry {
 Result<ImageGeometry> imageGeometry(const InputSpec& spec, const ImagePreprocess& options);
 
 // One sample ([C,H,W] or [H,W,C]); a file stb cannot decode is an error naming it.
-Result<Tensor> loadImage(const std::string& path, const ImagePreprocess& options, const ImageGeometry& geometry);
+Result<Tensor> loadImage(const std::string& path, const ImagePreprocess& options, const ImageGeometry& geometry,
+                         const DataLimits& limits = {});
 
 bool isImageFile(const std::string& path);  // by extension: .png .jpg .jpeg .bmp (any case)
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/common/atomic_file.h"
+#include "core/common/element_count.h"
 #include "core/common/mapped_file.h"
 
 namespace ql {
@@ -191,16 +192,6 @@ size_t dataOffset(std::string_view header, std::span<const std::byte> bytes) {
     return static_cast<size_t>(header.data() + header.size() - reinterpret_cast<const char*>(bytes.data()));
 }
 
-// Element count, or nullopt when the product does not fit in an int64.
-std::optional<int64_t> checkedCount(const Shape& shape) {
-    int64_t n = 1;
-    for (int64_t d : shape) {
-        if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::nullopt;
-        n *= d;
-    }
-    return n;
-}
-
 std::string descrOf(DataType dtype) {
     for (const DtypeCode& c : kDtypes) {
         if (c.dtype == dtype) return std::string(1, c.size == 1 ? '|' : '<') + c.kind + std::to_string(c.size);
@@ -226,11 +217,10 @@ Result<NpyLayout> npyLayout(std::span<const std::byte> bytes, const std::string&
         return unsupported(label + ": the array is stored in Fortran order; save it with " +
                            "np.save(path, np.ascontiguousarray(arr))");
     }
-    const std::optional<int64_t> count = checkedCount(header.shape);
-    const size_t itemSize = dataTypeSize(header.dtype);
-    if (!count || static_cast<uint64_t>(*count) > std::numeric_limits<size_t>::max() / itemSize)
+    const std::optional<uint64_t> arrayBytes = checkedByteSize(header.shape, dataTypeSize(header.dtype));
+    if (!arrayBytes || *arrayBytes > std::numeric_limits<size_t>::max())
         return invalidArgument(label + ": the shape in the header is too large");
-    const size_t expected = static_cast<size_t>(*count) * itemSize;
+    const auto expected = static_cast<size_t>(*arrayBytes);
     const size_t available = bytes.size() - dataOffset(text, bytes);
     if (available != expected) {
         return invalidArgument(label + ": the header promises " + shapeString(header.shape) + " " +

@@ -103,11 +103,18 @@ Result<std::vector<Member>> readDirectory(const ByteReader& r, const std::string
     return members;
 }
 
-Result<std::string> inflateMember(std::span<const std::byte> compressed, const Member& m, const std::string& label) {
-    if (m.size > std::numeric_limits<uInt>::max() || compressed.size() > std::numeric_limits<uInt>::max())
-        return unsupported(label + ": compressed members over 4 GB are not supported; use np.savez");
+Result<std::string> inflateMember(std::span<const std::byte> compressed, const Member& m, const std::string& label,
+                                  const DataLimits& limits) {
     // Deflate expands at most ~1032:1; a larger claimed size is a damaged header, not worth allocating.
     if (m.size > compressed.size() * 1032 + 1024) return invalidArgument(label + ": corrupt sizes in the archive");
+    if (m.size > limits.maxDecodedBytes) {
+        return invalidArgument(label + ": the member inflates to " + std::to_string(m.size >> 20) + " MB from " +
+                               std::to_string(compressed.size() >> 10) + " KB, over the limit of " +
+                               std::to_string(limits.maxDecodedBytes >> 20) +
+                               " MB (--max-decoded-mb raises it; large data reads better as .npy files)");
+    }
+    if (m.size > std::numeric_limits<uInt>::max() || compressed.size() > std::numeric_limits<uInt>::max())
+        return unsupported(label + ": compressed members over 4 GB are not supported; use np.savez");
     std::string out(static_cast<size_t>(m.size), '\0');
     z_stream z{};
     if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return internalError(label + ": zlib could not start");
@@ -122,7 +129,7 @@ Result<std::string> inflateMember(std::span<const std::byte> compressed, const M
     return out;
 }
 
-Result<Tensor> readMember(const ByteReader& r, const Member& m, const std::string& path) {
+Result<Tensor> readMember(const ByteReader& r, const Member& m, const std::string& path, const DataLimits& limits) {
     const std::string label = path + " (member " + m.name + ")";
     const Status truncated = invalidArgument(label + ": the archive is truncated or damaged");
     if (!r.has(m.localOffset, 30) || r.le(m.localOffset, 4) != kLocalHeader) return truncated;
@@ -132,7 +139,7 @@ Result<Tensor> readMember(const ByteReader& r, const Member& m, const std::strin
     std::string inflated;
     std::span<const std::byte> bytes = compressed;
     if (m.method == kDeflated) {
-        QL_ASSIGN_OR_RETURN(inflated, inflateMember(compressed, m, label));
+        QL_ASSIGN_OR_RETURN(inflated, inflateMember(compressed, m, label, limits));
         bytes = std::as_bytes(std::span<const char>(inflated));
     } else if (m.method != kStored) {
         return unsupported(label + ": zip compression method " + std::to_string(m.method) +
@@ -146,10 +153,13 @@ Result<Tensor> readMember(const ByteReader& r, const Member& m, const std::strin
 
 }  // namespace
 
-Result<NpzArrays> readNpz(const std::string& path) {
-    auto file = MappedFile::open(path);
-    if (!file.isOk()) return file.status();
-    const ByteReader r((*file)->bytes());
+Result<NpzArrays> readNpz(const std::string& path, const DataLimits& limits) {
+    QL_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::open(path));
+    return parseNpz(file->bytes(), path, limits);
+}
+
+Result<NpzArrays> parseNpz(std::span<const std::byte> bytes, const std::string& path, const DataLimits& limits) {
+    const ByteReader r(bytes);
     try {
         QL_ASSIGN_OR_RETURN(std::vector<Member> members, readDirectory(r, path));
         NpzArrays arrays;
@@ -158,7 +168,7 @@ Result<NpzArrays> readNpz(const std::string& path) {
                 return invalidArgument(path + ": member '" + m.name + "' is not a .npy array; an .npz holds only " +
                                        "arrays written by np.savez");
             }
-            QL_ASSIGN_OR_RETURN(Tensor t, readMember(r, m, path));
+            QL_ASSIGN_OR_RETURN(Tensor t, readMember(r, m, path, limits));
             arrays.emplace_back(m.name.substr(0, m.name.size() - 4), std::move(t));
         }
         return arrays;

@@ -19,7 +19,7 @@ std::string joinNames(const std::vector<std::string>& names) {
 }
 
 Result<std::unique_ptr<InputData>> openFolder(const std::string& path, const InputSpec& spec,
-                                              const ImagePreprocess& image) {
+                                              const ImagePreprocess& image, const DataLimits& limits) {
     std::vector<std::string> arrays, images;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(path, ec)) {
@@ -39,12 +39,14 @@ Result<std::unique_ptr<InputData>> openFolder(const std::string& path, const Inp
     std::sort(images.begin(), images.end());
     if (!arrays.empty()) return std::unique_ptr<InputData>(new FileListInput(std::move(arrays), readNpy, spec));
     QL_ASSIGN_OR_RETURN(ImageGeometry geometry, imageGeometry(spec, image));
-    SampleLoader loader = [image, geometry](const std::string& file) { return loadImage(file, image, geometry); };
+    SampleLoader loader = [image, geometry, limits](const std::string& file) {
+        return loadImage(file, image, geometry, limits);
+    };
     return std::unique_ptr<InputData>(new FileListInput(std::move(images), std::move(loader), spec));
 }
 
-Result<Tensor> npzMember(const std::string& path, const InputSpec& spec, bool onlyInput) {
-    QL_ASSIGN_OR_RETURN(NpzArrays arrays, readNpz(path));
+Result<Tensor> npzMember(const std::string& path, const InputSpec& spec, bool onlyInput, const DataLimits& limits) {
+    QL_ASSIGN_OR_RETURN(NpzArrays arrays, readNpz(path, limits));
     for (auto& [name, tensor] : arrays)
         if (name == spec.name) return std::move(tensor);
     if (onlyInput && arrays.size() == 1) return std::move(arrays.front().second);
@@ -54,16 +56,17 @@ Result<Tensor> npzMember(const std::string& path, const InputSpec& spec, bool on
                            "); save one array per model input with np.savez(path, " + spec.name + "=...)");
 }
 
-Result<std::unique_ptr<InputData>> openPath(const DataSpec& data, const InputSpec& spec, bool onlyInput) {
+Result<std::unique_ptr<InputData>> openPath(const DataSpec& data, const InputSpec& spec, bool onlyInput,
+                                            const DataLimits& limits) {
     std::error_code ec;
-    if (fs::is_directory(data.path, ec)) return openFolder(data.path, spec, data.image);
+    if (fs::is_directory(data.path, ec)) return openFolder(data.path, spec, data.image, limits);
     if (!fs::exists(data.path, ec)) return notFound(data.path + ": no such file or folder");
     if (!data.path.ends_with(".npz")) {  // a .npy stays in its mapped file: memory does not grow with it
         QL_ASSIGN_OR_RETURN(MappedNpy npy, mapNpy(data.path));
         QL_ASSIGN_OR_RETURN(auto input, ArrayInput::create(std::move(npy.array), spec, data.path, std::move(npy.file)));
         return std::unique_ptr<InputData>(std::move(input));
     }
-    QL_ASSIGN_OR_RETURN(Tensor array, npzMember(data.path, spec, onlyInput));
+    QL_ASSIGN_OR_RETURN(Tensor array, npzMember(data.path, spec, onlyInput, limits));
     QL_ASSIGN_OR_RETURN(auto input,
                         ArrayInput::create(std::move(array), spec, data.path + " (array '" + spec.name + "')"));
     return std::unique_ptr<InputData>(std::move(input));
@@ -81,7 +84,7 @@ const DataSpec* specFor(const InputSpec& input, const std::vector<DataSpec>& spe
 }  // namespace
 
 Result<std::unique_ptr<DataSource>> openDataSource(const std::vector<InputSpec>& inputs,
-                                                   const std::vector<DataSpec>& specs) {
+                                                   const std::vector<DataSpec>& specs, const DataLimits& limits) {
     std::vector<std::string> names;
     for (const InputSpec& in : inputs) names.push_back(in.name);
     for (const DataSpec& d : specs) {
@@ -94,7 +97,7 @@ Result<std::unique_ptr<DataSource>> openDataSource(const std::vector<InputSpec>&
     for (const InputSpec& in : inputs) {
         const DataSpec* d = specFor(in, specs, onlyInput);
         if (!d) return invalidArgument("no data for model input '" + in.name + "'; give it as " + in.name + "=PATH");
-        QL_ASSIGN_OR_RETURN(auto data, openPath(*d, in, onlyInput));
+        QL_ASSIGN_OR_RETURN(auto data, openPath(*d, in, onlyInput, limits));
         sources.emplace_back(in.name, std::move(data));
     }
     QL_ASSIGN_OR_RETURN(auto source, MultiInputSource::create(std::move(sources)));

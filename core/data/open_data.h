@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/data_limits.h"
 #include "core/data/data_source.h"
 #include "core/data/image_loader.h"
 
@@ -23,7 +24,7 @@ struct DataSpec {
 };
 
 Result<std::unique_ptr<DataSource>> openDataSource(const std::vector<InputSpec>& inputs,
-                                                   const std::vector<DataSpec>& specs);
+                                                   const std::vector<DataSpec>& specs, const DataLimits& limits = {});
 
 // Class labels, one integer per sample, from a .npy of shape [N] or [N,1] and any integer dtype.
 Result<std::vector<int64_t>> readLabels(const std::string& path, int64_t sampleCount);

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/common/json_depth.h"
+
 namespace ql {
 
 Result<nlohmann::json> readReportJson(const std::string& path, const std::string& option) {
@@ -17,6 +19,7 @@ Result<nlohmann::json> readReportJson(const std::string& path, const std::string
     text << in.rdbuf();
     if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
         return invalidArgument(label + ": the file is empty; write it again with trtexec");
+    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), label));
     try {
         return nlohmann::json::parse(text.str());
     } catch (const nlohmann::json::parse_error& e) {

@@ -2,11 +2,17 @@
 
 #include <random>
 
+#include "core/common/element_count.h"
 #include "core/common/half.h"
 
 namespace ql {
 
 namespace {
+
+// A model declares its input shapes; one whose dimensions multiply past memory (a damaged or hostile file) must be an
+// error, not an allocation that the OS answers with an OOM kill. 1 GiB is ~350 4K RGB float32 images: more than
+// any benchmark input.
+constexpr uint64_t kMaxRandomInputBytes = uint64_t{1} << 30;
 
 template <typename T, typename Draw>
 void fill(Tensor& t, Draw&& draw) {
@@ -75,6 +81,11 @@ Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed) {
             return invalidArgument("input '" + v.name + "' has no declared shape; give its data explicitly");
         Shape shape;
         for (const Dim& d : v.type.dims) shape.push_back(d.known() ? d.size : 1);
+        const auto bytes = checkedByteSize(shape, dataTypeSize(v.type.dtype));
+        if (!bytes || *bytes > kMaxRandomInputBytes) {
+            return invalidArgument("input '" + v.name + "' of shape " + shapeString(shape) + " needs more than " +
+                                   std::to_string(kMaxRandomInputBytes >> 20) + " MB; fix the model's input shape");
+        }
         Tensor t(v.type.dtype, shape);
         QL_RETURN_IF_ERROR(fillRandom(t, rng).withContext("input '" + v.name + "'"));
         inputs.emplace_back(v.name, std::move(t));

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "core/common/json_depth.h"
 #include "core/export/qdq_import.h"
 #include "core/model/model.h"
 #include "core/quant/calibration_file.h"
@@ -146,6 +147,7 @@ Result<ImportedScales> importQdqModel(const Graph& graph, const std::string& pat
 }
 
 Result<ImportedScales> importJson(const Graph& graph, const std::string& path, const std::string& text) {
+    QL_RETURN_IF_ERROR(checkJsonDepth(text, path));
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(text);
@@ -234,6 +236,7 @@ Result<ScaleTable> parseOrtCacheText(std::string_view text, const std::string& l
 }
 
 Result<ScaleTable> parseOrtCalibrationJson(std::string_view text, const std::string& label) {
+    QL_RETURN_IF_ERROR(checkJsonDepth(text, label));
     const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_discarded() || !json.is_object())
         return lineError(label, 1, "expected a JSON object of tensor ranges (ONNX Runtime calibration.json)");

@@ -4,8 +4,10 @@
 
 #include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
 
+#include "core/common/element_count.h"
 #include "core/model/external_data.h"
 #include "core/model/tensor_data.h"
 
@@ -93,10 +95,14 @@ Status GraphBuilder::addInitializers() {
         init.elementCount = tensorElementCount(t);
         init.proto = &t;
         const size_t elementSize = dataTypeSize(init.dtype);
+        const auto byteSize = checkedByteSize(init.dims, elementSize);
+        if (!byteSize || *byteSize > std::numeric_limits<size_t>::max() / 2)
+            return invalidModel("initializer '" + t.name() +
+                                "' declares a shape of more bytes than any memory holds (corrupt file?)");
         if (init.dtype == DataType::String) {
             for (const auto& s : t.string_data()) init.byteSize += s.size();
         } else {
-            init.byteSize = static_cast<size_t>(init.elementCount) * elementSize;
+            init.byteSize = static_cast<size_t>(*byteSize);
         }
         if (t.data_location() == onnx::TensorProto::EXTERNAL) {
             auto bytes = mExternal.resolve(t, init.byteSize);

@@ -3,16 +3,17 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
+#include <limits>
 
+#include "core/common/element_count.h"
 #include "core/common/half.h"
 #include "core/model/graph.h"
 
 namespace ql {
 
 int64_t tensorElementCount(const onnx::TensorProto& tensor) {
-    int64_t count = 1;
-    for (int64_t d : tensor.dims()) count *= d;
-    return count;
+    const auto count = checkedElementCount({tensor.dims().data(), static_cast<size_t>(tensor.dims_size())});
+    return count.value_or(-1);
 }
 
 namespace {
@@ -103,9 +104,11 @@ Result<std::vector<std::byte>> tensorBytes(const onnx::TensorProto& tensor, std:
     if (elementSize == 0)
         return unsupported("tensor '" + tensor.name() + "' has data type " + dataTypeName(dtype) +
                            ", which has no numeric contents");
-    const int64_t count = tensorElementCount(tensor);
-    if (count < 0) return invalidModel("tensor '" + tensor.name() + "' has a negative dimension");
-    const size_t expected = static_cast<size_t>(count) * elementSize;
+    const auto byteSize = checkedByteSize({tensor.dims().data(), static_cast<size_t>(tensor.dims_size())}, elementSize);
+    if (!byteSize || *byteSize > std::numeric_limits<size_t>::max())
+        return invalidModel("tensor '" + tensor.name() +
+                            "' has a negative dimension or more elements than fit in memory");
+    const auto expected = static_cast<size_t>(*byteSize);
     std::vector<std::byte> bytes;
     if (!raw.empty() || tensor.data_location() == onnx::TensorProto::EXTERNAL) {
         bytes.assign(raw.begin(), raw.end());

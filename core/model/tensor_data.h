@@ -17,6 +17,7 @@ namespace ql {
 
 struct Initializer;
 
+// -1 when a dimension is negative or the product overflows an int64 (a file can declare any shape).
 int64_t tensorElementCount(const onnx::TensorProto& tensor);
 
 // The element bytes in little-endian layout. `raw` is the tensor's raw or external bytes if resolved

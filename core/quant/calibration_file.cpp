@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/common/atomic_file.h"
+#include "core/common/json_depth.h"
 
 namespace ql {
 namespace {
@@ -191,6 +192,7 @@ Result<CalibrationResult> loadCalibration(const Graph& graph, const std::string&
     if (!in) return ioError(path + ": cannot open the calibration file");
     std::stringstream text;
     text << in.rdbuf();
+    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), path));
     const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return badField(path, "not valid JSON");
     return calibrationFromJson(graph, json, path);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/common/atomic_file.h"
+#include "core/common/json_depth.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
@@ -161,6 +162,7 @@ Result<PrecisionPlan> PrecisionPlan::load(const Graph& graph, const std::string&
     if (!in) return ioError(path + ": cannot open the precision plan");
     std::stringstream text;
     text << in.rdbuf();
+    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), path));
     const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return invalidArgument(path + ": not valid JSON; a precision plan is a JSON object");
     // A project saved by the window keeps its plan inline (ui/project_file.h).

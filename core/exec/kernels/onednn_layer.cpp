@@ -37,7 +37,9 @@ void copyInto(const Tensor& from, const dnnl::memory& to) {
 // does not group the input channels (inputChannelRuns).
 dnnl::memory scaledByInputChannel(const dnnl::memory& weights, const float* scale, int64_t channels) {
     const auto desc = weights.get_desc();
-    const auto [run, count] = inputChannelRuns(desc);
+    const std::pair<int64_t, int64_t> channelRuns = inputChannelRuns(desc);
+    // Plain variables, not a structured binding: clang 14 (the fuzzing and sanitizer compiler) cannot capture one.
+    const int64_t run = channelRuns.first, count = channelRuns.second;
     if (run == 0) return {};
     dnnl::memory scaled(desc, engine());
     const auto* in = static_cast<const float*>(weights.get_data_handle());

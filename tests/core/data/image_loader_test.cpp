@@ -121,6 +121,29 @@ TEST(ImageLoader, CorruptImageNamesTheFile) {
     EXPECT_NE(t.status().message().find("cannot decode"), std::string::npos) << t.status().message();
 }
 
+TEST(ImageLoader, RefusesAnImageLargerThanTheLimitFromItsHeader) {
+    TempDir dir;
+    writeImage(dir.file("a.bmp"), 64, 32, [](int, int, int) { return 0; });
+    auto g = imageGeometry(imageInput({1, 3, 2, 2}), {});
+    ASSERT_TRUE(g.isOk());
+    auto t = loadImage(dir.file("a.bmp"), {}, *g, DataLimits{.maxDecodedBytes = 64 * 32 * 3 - 1});
+    ASSERT_FALSE(t.isOk());
+    EXPECT_NE(t.status().message().find("a.bmp: the image declares 64x32 pixels"), std::string::npos)
+        << t.status().message();
+    EXPECT_TRUE(loadImage(dir.file("a.bmp"), {}, *g, DataLimits{.maxDecodedBytes = 64 * 32 * 3}).isOk());
+}
+
+TEST(ImageLoader, EmptyFileIsAnErrorNamingIt) {
+    TempDir dir;
+    test::writeFile(dir.file("empty.png"), "");
+    auto g = imageGeometry(imageInput({1, 3, 2, 2}), {});
+    ASSERT_TRUE(g.isOk());
+    auto t = loadImage(dir.file("empty.png"), {}, *g);
+    ASSERT_FALSE(t.isOk());
+    EXPECT_NE(t.status().message().find("empty.png: the image file is empty"), std::string::npos)
+        << t.status().message();
+}
+
 TEST(ImageLoader, GeometryErrorsNameTheInput) {
     EXPECT_FALSE(imageGeometry(imageInput({1, 3, -1, -1}), {}).isOk());  // unknown size, none given
     ImagePreprocess sized;

@@ -51,6 +51,13 @@ void expectError(const Result<NpzArrays>& r, const std::string& fragment) {
     EXPECT_NE(r.status().message().find(fragment), std::string::npos) << r.status().message();
 }
 
+TEST(Npz, RefusesAMemberInflatingPastTheLimitBeforeInflatingIt) {
+    TempDir dir;
+    writeFile(dir.file("a.npz"), numpySavezCompressed());
+    expectError(readNpz(dir.file("a.npz"), DataLimits{.maxDecodedBytes = 16}), "over the limit of 0 MB");
+    EXPECT_TRUE(readNpz(dir.file("a.npz"), DataLimits{.maxDecodedBytes = 1 << 20}).isOk());
+}
+
 TEST(Npz, RejectsTruncatedArchive) {
     TempDir dir;
     expectError(readBytes(dir, numpySavez().substr(0, 300)), "not a valid .npz file");
