@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -96,6 +97,16 @@ public:
     // Statistics ignore element order: a tensor left in a oneDNN layout is read as it is (observer.h).
     bool acceptsLayouts() const override { return true; }
     void observe(const Node&, ValueId value, const Tensor& tensor) override { take(value, tensor); }
+    // Tensors inside control-flow bodies, by path: counted on the run's thread (the queue's worker owns only the
+    // main graph's observers), so the run waits for them.
+    bool wantsNested(const std::string&) const override { return true; }
+    void observeNested(const std::string& path, const Node&, const Tensor& tensor) override {
+        const DataType d = tensor.dtype();
+        if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double) return;
+        auto& observer = mNested[path];
+        if (!observer) observer = newObserver();
+        observer->observe(tensor);
+    }
     // A tensor of a value, produced by the run or given as an input.
     void take(ValueId value, const Tensor& tensor) {
         if (!wants(value)) return;
@@ -149,20 +160,7 @@ public:
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
         for (int64_t i = 0; i < count; ++i) {
             const size_t v = owners[static_cast<size_t>(i)];
-            const HistogramObserver& o = *observers[v];
-            const MethodAmax byMethod = amaxByMethod(o, mConfig);
-            const CalibrationMethod method =
-                mConfig.method == CalibrationMethod::Auto
-                    ? bestExpectedMethod(foldToAbsolute(o.histogram()), byMethod, mConfig.levels)
-                    : mConfig.method;
-            own[v] = {mGraph.value(static_cast<ValueId>(v)).name,
-                      byMethod.of(method),
-                      method,
-                      o.min(),
-                      o.max(),
-                      o.nonFiniteCount(),
-                      byMethod,
-                      coarsened(o.histogram(), kPlotHistogramBins)};
+            own[v] = rangeOf(*observers[v], mGraph.value(static_cast<ValueId>(v)).name);
         }
         std::vector<TensorRange> ranges;
         for (size_t v = 0; v < observers.size(); ++v) {
@@ -175,7 +173,24 @@ public:
         return ranges;
     }
 
+    // The ranges of the tensors inside control-flow bodies, by path.
+    std::vector<TensorRange> subgraphRanges() const {
+        std::vector<TensorRange> ranges;
+        for (const auto& [path, observer] : mNested) ranges.push_back(rangeOf(*observer, path));
+        return ranges;
+    }
+
 private:
+    TensorRange rangeOf(const HistogramObserver& o, const std::string& name) const {
+        const MethodAmax byMethod = amaxByMethod(o, mConfig);
+        const CalibrationMethod method =
+            mConfig.method == CalibrationMethod::Auto
+                ? bestExpectedMethod(foldToAbsolute(o.histogram()), byMethod, mConfig.levels)
+                : mConfig.method;
+        return {name,    byMethod.of(method), method,   o.min(),
+                o.max(), o.nonFiniteCount(),  byMethod, coarsened(o.histogram(), kPlotHistogramBins)};
+    }
+
     // y = clamp(x, lo, hi) (Relu, Clip) of a float x. While `derived`, y's observer would have x's range
     // (tracked in `range`, grown as HistogramObserver grows its own) and x had no non-finite value, so
     // y's statistics are x's clamped (HistogramObserver::clamped) and y's tensors are not counted.
@@ -185,6 +200,8 @@ private:
         bool derived = true;
         double range = 0.0;
     };
+
+    std::map<std::string, std::unique_ptr<HistogramObserver>> mNested;  // by path, sorted
 
     std::unique_ptr<HistogramObserver> newObserver() const {
         auto observer = calibrationObserver(mConfig);
@@ -339,6 +356,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     // The counting core is free again.
     result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads,
                                           fusedAwaySamples < result.samples ? fusedAwaySamples : 0);
+    result.subgraphActivations = collector.subgraphRanges();
     QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph, overlap ? options.threads + 1 : options.threads));
     return result;
 }

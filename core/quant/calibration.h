@@ -57,6 +57,9 @@ struct CalibrationResult {
     int64_t samples = 0;                   // samples actually run
     std::vector<TensorRange> activations;  // in graph value order
     std::vector<WeightRange> weights;      // in node order
+    // Tensors inside the bodies of If/Loop/Scan nodes, named by where they are ("If_0/then_branch/x"; a loop body's
+    // tensors over every iteration), sorted by name. QuantLens quantizes no body, so these are for reading.
+    std::vector<TensorRange> subgraphActivations;
 
     // The range of activation `name`, or null.
     const TensorRange* activation(std::string_view name) const;

@@ -90,9 +90,9 @@ Result<CalibrationMethod> tensorMethodFromJson(const nlohmann::json& j, const Ca
     return *m;
 }
 
-Result<TensorRange> activationFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
-                                       const CalibrationConfig& config, const std::string& label) {
-    if (!graph.findValue(name)) return notFound(label + ": tensor '" + name + "' is not in the model");
+// One tensor's entry, whoever's tensor it is (a main-graph value or a subgraph path).
+Result<TensorRange> activationEntry(const std::string& name, const nlohmann::json& j, const CalibrationConfig& config,
+                                    const std::string& label) {
     if (!j.is_object()) return badField(label, "the entry of tensor '" + name + "' is not an object");
     TensorRange r;
     r.name = name;
@@ -123,6 +123,12 @@ Result<TensorRange> activationFromJson(const Graph& graph, const std::string& na
     return r;
 }
 
+Result<TensorRange> activationFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
+                                       const CalibrationConfig& config, const std::string& label) {
+    if (!graph.findValue(name)) return notFound(label + ": tensor '" + name + "' is not in the model");
+    return activationEntry(name, j, config, label);
+}
+
 Result<WeightRange> weightFromJson(const Graph& graph, const std::string& name, const nlohmann::json& j,
                                    const std::string& label) {
     if (!graph.findValue(name)) return notFound(label + ": weight '" + name + "' is not in the model");
@@ -141,6 +147,34 @@ Result<WeightRange> weightFromJson(const Graph& graph, const std::string& name, 
     return w;
 }
 
+// "<node>/<attribute>/...": the first two parts name a control-flow node of the model and one of its bodies.
+bool namesASubgraph(const Graph& graph, const std::string& path) {
+    const size_t slash = path.find('/'), second = slash == std::string::npos ? slash : path.find('/', slash + 1);
+    if (second == std::string::npos) return false;
+    const auto node = graph.findNode(path.substr(0, slash));
+    if (!node) return false;
+    const std::string attribute = path.substr(slash + 1, second - slash - 1);
+    for (const SubgraphInfo& body : graph.node(*node).subgraphs)
+        if (body.attribute == attribute) return true;
+    return false;
+}
+
+Result<std::vector<TensorRange>> subgraphActivationsFromJson(const Graph& graph, const nlohmann::json& json,
+                                                             const CalibrationConfig& config,
+                                                             const std::string& label) {
+    std::vector<TensorRange> ranges;
+    const auto nested = json.find("subgraph_activations");
+    if (nested == json.end()) return ranges;
+    if (!nested->is_object()) return badField(label, "\"subgraph_activations\" is not an object");
+    for (const auto& [path, entry] : nested->items()) {
+        if (!namesASubgraph(graph, path))
+            return notFound(label + ": '" + path + "' is not a tensor inside a subgraph of the model");
+        QL_ASSIGN_OR_RETURN(TensorRange r, activationEntry(path, entry, config, label));
+        ranges.push_back(std::move(r));
+    }
+    return ranges;
+}
+
 }  // namespace
 
 nlohmann::json calibrationToJson(const Graph& graph, const CalibrationResult& result) {
@@ -148,8 +182,15 @@ nlohmann::json calibrationToJson(const Graph& graph, const CalibrationResult& re
     for (const TensorRange& r : result.activations) activations[r.name] = activationToJson(r, result.config);
     for (const WeightRange& w : result.weights)
         weights[w.name] = {{"node", graph.node(w.layer).name}, {"axis", w.axis}, {"amax", w.amax}};
-    return {{"format", kFormat},         {"version", kVersion},        {"method", calibrationMethodName(result.config)},
-            {"samples", result.samples}, {"activations", activations}, {"weights", weights}};
+    nlohmann::json json = {
+        {"format", kFormat},         {"version", kVersion},        {"method", calibrationMethodName(result.config)},
+        {"samples", result.samples}, {"activations", activations}, {"weights", weights}};
+    if (!result.subgraphActivations.empty()) {
+        nlohmann::json nested = nlohmann::json::object();
+        for (const TensorRange& r : result.subgraphActivations) nested[r.name] = activationToJson(r, result.config);
+        json["subgraph_activations"] = nested;
+    }
+    return json;
 }
 
 Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann::json& json,
@@ -172,6 +213,7 @@ Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann
         QL_ASSIGN_OR_RETURN(TensorRange r, activationFromJson(graph, name, entry, result.config, label));
         result.activations.push_back(std::move(r));
     }
+    QL_ASSIGN_OR_RETURN(result.subgraphActivations, subgraphActivationsFromJson(graph, json, result.config, label));
     const auto weights = json.find("weights");
     if (weights != json.end() && !weights->is_object()) return badField(label, "\"weights\" is not an object");
     if (weights != json.end()) {

@@ -8,13 +8,15 @@
 //         "min": -1.2, "max": 2.5, "nonFinite": 0,
 //         "amax_by_method": { "minmax": 2.5, "percentile": 2.4, "entropy": 2.1, "mse": 2.2 },
 //         "histogram": { "range": 4.0, "counts": [512 counts of x over [-range, range]] } } },
-//     "weights": { "<initializer name>": { "node": "<node name>", "axis": 0, "amax": [0.5, 0.7] } }
+//     "weights": { "<initializer name>": { "node": "<node name>", "axis": 0, "amax": [0.5, 0.7] } },
+//     "subgraph_activations": { "If_0/then_branch/x": { ...as an activation... } }    optional
 //   }
 // "scale" (amax / 127) is written for readers and ignored on load; a tensor's "method" names the method its
 // amax came from (with `"method": "auto"` the one chosen for it; absent: the file's method), a label: "amax"
 // is the value used; "amax_by_method" and "histogram" are
 // optional (files written before they existed load without them). See docs/calibration-schema.md.
-// Loading checks every name against the model: an unknown tensor or node is an error naming it.
+// Loading checks every name against the model: an unknown tensor or node is an error naming it; a subgraph tensor's
+// path must start with a control-flow node of the model and one of its body attributes.
 #include <nlohmann/json.hpp>
 #include <string>
 
