@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -33,7 +32,9 @@
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
+#include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
+#include "ui/graph/graph_view_actions.h"
 #include "ui/import_controller.h"
 #include "ui/memory_release.h"
 #include "ui/message_box.h"
@@ -147,6 +148,8 @@ void MainWindow::createActions() {
     QAction* showQdq = view->addAction(tr("Show &Q/DQ Nodes"));
     showQdq->setCheckable(true);
     connect(showQdq, &QAction::toggled, mGraphView, &GraphView::setShowQdq);
+    mSearchBar = new GraphSearchBar(mGraphView, this);
+    addGraphViewActions(view, mGraphView, mSearchBar);
     QMenu* themes = view->addMenu(tr("&Theme"));
     auto* themeGroup = new QActionGroup(themes);
     const QString current = QSettings().value(QStringLiteral("theme"), QStringLiteral("light")).toString();
@@ -164,16 +167,8 @@ void MainWindow::createActions() {
     toolbar->setObjectName(QStringLiteral("MainToolBar"));
     toolbar->addAction(open);
     toolbar->addAction(fit);
-    mSearchEdit = new QLineEdit(toolbar);
-    mSearchEdit->setPlaceholderText(tr("Find node or tensor (Ctrl+F)"));
-    mSearchEdit->setClearButtonEnabled(true);
-    mSearchEdit->setMaximumWidth(320);
-    toolbar->addWidget(mSearchEdit);
-    connect(mSearchEdit, &QLineEdit::returnPressed, this, &MainWindow::findInGraph);
-    QAction* find = view->addAction(tr("&Find..."), mSearchEdit, [this] {
-        mSearchEdit->setFocus();
-        mSearchEdit->selectAll();
-    });
+    toolbar->addWidget(mSearchBar);
+    QAction* find = view->addAction(tr("&Find..."), mSearchBar, &GraphSearchBar::activate);
     find->setShortcut(QKeySequence::Find);
 }
 
@@ -508,12 +503,6 @@ void MainWindow::showPrecisions() {
     if (!model) return;
     for (const Node& node : model->graph().nodes())
         mGraphView->setNodePrecision(node.id, mDocument->plan().effective(node.id));
-}
-
-void MainWindow::findInGraph() {
-    const QString text = mSearchEdit->text().trimmed();
-    if (text.isEmpty()) return;
-    if (!mGraphView->findAndCenter(text)) statusBar()->showMessage(tr("No node or tensor named '%1'").arg(text), 4000);
 }
 
 void MainWindow::showTensorHistogram(const QString& tensor) {

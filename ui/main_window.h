@@ -6,7 +6,6 @@
 
 class QTableView;
 class QListWidget;
-class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QLabel;
@@ -16,6 +15,7 @@ class QPlainTextEdit;
 
 namespace ql::ui {
 
+class GraphSearchBar;
 class GraphView;
 class ModelDocument;
 class NodeListModel;
@@ -80,7 +80,6 @@ private:
     void showDiagnostics();
     void showLintFindings();
     void showPrecisions();
-    void findInGraph();
     void showTensorHistogram(const QString& tensor);
     void selectTableNode(const QModelIndex& index);
     void updateTitle();
@@ -104,7 +103,7 @@ private:
     EngineController* mEngine = nullptr;
     EnginePanel* mEnginePanel = nullptr;
     QPlainTextEdit* mLog = nullptr;
-    QLineEdit* mSearchEdit;
+    GraphSearchBar* mSearchBar;
     QLabel* mStatusLabel;
     QProgressBar* mBusyBar;
     ModelLoader* mLoader;

@@ -1,5 +1,6 @@
 #include "ui/graph/graph_edge_item.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -46,9 +47,19 @@ QPolygonF makeArrowHead(const QPointF& tip, const QPointF& from) {
     return QPolygonF({tip, base + normal * kArrowHalfWidth, base - normal * kArrowHalfWidth});
 }
 
+const QFont& labelFont() {
+    static const QFont font = [] {
+        QFont f;
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        return f;
+    }();
+    return font;
+}
+
 }  // namespace
 
-GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& toolTip) : mPath(routePath(route)) {
+GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& toolTip, const QString& label)
+    : mPath(routePath(route)), mLabel(label) {
     if (route.hasArrowTip && !route.points.empty()) {
         const QPointF tip = toQt(route.arrowTip);
         QPointF from = mPath.pointAtPercent(1.0);
@@ -62,13 +73,21 @@ GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& toolTip) : m
     mShape = stroker.createStroke(mPath);
     mShape.addPolygon(mArrow);
     mBounds = mShape.boundingRect();
+    const QSizeF text = QFontMetricsF(labelFont()).size(Qt::TextSingleLine, mLabel) + QSizeF(4, 0);
+    mLabelRect = QRectF(mPath.pointAtPercent(0.5) - QPointF(text.width() / 2, text.height() / 2), text);
     setToolTip(toolTip);
     setAcceptHoverEvents(true);
     setZValue(0);
 }
 
+void GraphEdgeItem::setLabelVisible(bool visible) {
+    if (mLabelVisible == visible || mLabel.isEmpty()) return;
+    prepareGeometryChange();
+    mLabelVisible = visible;
+}
+
 QRectF GraphEdgeItem::boundingRect() const {
-    return mBounds;
+    return mLabelVisible ? mBounds.united(mLabelRect) : mBounds;
 }
 
 QPainterPath GraphEdgeItem::shape() const {
@@ -90,6 +109,12 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     painter->setPen(Qt::NoPen);
     painter->setBrush(color);
     painter->drawPolygon(mArrow);
+    if (!mLabelVisible) return;
+    painter->setBrush(QColor(255, 255, 255, 200));
+    painter->drawRoundedRect(mLabelRect, 3, 3);
+    painter->setPen(QColor(0x30363d));
+    painter->setFont(labelFont());
+    painter->drawText(mLabelRect, Qt::AlignCenter, mLabel);
 }
 
 void GraphEdgeItem::hoverEnterEvent(QGraphicsSceneHoverEvent*) {

@@ -1,6 +1,7 @@
 #pragma once
 // One edge of the graph: a bezier (Graphviz) or smoothed polyline (layered layout) with an arrowhead, and the
-// tensor it carries (name, dtype and shape) in a tooltip; highlighted under the mouse.
+// tensor it carries (name, dtype and shape) in a tooltip and, optionally, its shape as a label; highlighted under
+// the mouse.
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QPolygonF>
@@ -13,11 +14,15 @@ class GraphEdgeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 2 };
 
-    GraphEdgeItem(const EdgeRoute& route, const QString& toolTip);
+    // `label`: the tensor's shape, drawn at the middle of the edge while the label is visible.
+    GraphEdgeItem(const EdgeRoute& route, const QString& toolTip, const QString& label);
 
     int type() const override { return Type; }
     const QPainterPath& path() const { return mPath; }
     const QPolygonF& arrowHead() const { return mArrow; }
+    const QString& label() const { return mLabel; }
+    void setLabelVisible(bool visible);
+    bool isLabelVisible() const { return mLabelVisible; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -32,6 +37,9 @@ private:
     QPolygonF mArrow;
     QPainterPath mShape;
     QRectF mBounds;
+    QString mLabel;
+    QRectF mLabelRect;
+    bool mLabelVisible = false;
     bool mHovered = false;
 };
 

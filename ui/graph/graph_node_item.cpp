@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
 
 namespace ql::ui {
 
@@ -11,6 +12,9 @@ namespace {
 constexpr double kMargin = 8;  // room around the box for the outline, selection and badges
 constexpr double kRadius = 4;
 constexpr double kBadge = 14;
+constexpr double kOverviewPadding = 4;
+constexpr double kOverviewOverflow = 2.5;
+constexpr double kOverviewTitleHeight = 0.65;  // of the box's height: the font's pixel size
 
 QString baseToolTip(const VisibleNode& node) {
     const QString title = QString::fromStdString(node.title).toHtmlEscaped();
@@ -47,7 +51,26 @@ GraphNodeItem::GraphNodeItem(int index, const VisibleNode& node, const NodeMetri
     mTitle =
         QFontMetricsF(metrics.titleFont()).elidedText(QString::fromStdString(node.title), Qt::ElideMiddle, textWidth);
     mSubtitle = metrics.elidedSubtitle(node, mSize.width());
+    fitOverviewTitle(QString::fromStdString(node.title));
     updateToolTip();
+}
+
+// The overview's title is as high as the box allows; an op type wider than the box gets a wider label behind it
+// (up to kOverviewOverflow times the box), elided beyond that.
+void GraphNodeItem::fitOverviewTitle(const QString& title) {
+    mOverviewFont = mMetrics.titleFont();
+    mOverviewFont.setPixelSize(std::max(1, static_cast<int>(kOverviewTitleHeight * mSize.height())));
+    const QFontMetricsF metrics(mOverviewFont);
+    const double labelWidth = std::clamp(metrics.horizontalAdvance(title) + 2 * kOverviewPadding, mSize.width(),
+                                         kOverviewOverflow * mSize.width());
+    mOverviewRect = QRectF((mSize.width() - labelWidth) / 2, 0, labelWidth, mSize.height());
+    mOverviewTitle = metrics.elidedText(title, Qt::ElideMiddle, labelWidth - 2 * kOverviewPadding);
+    mOverviewPixels = metrics.height();
+}
+
+double GraphNodeItem::titlePixelsAt(double lod) const {
+    if (namesShownAt(lod)) return mMetrics.titleHeight() * lod;
+    return mOverviewPixels * lod;
 }
 
 void GraphNodeItem::setPrecision(std::optional<Precision> precision) {
@@ -89,16 +112,21 @@ void GraphNodeItem::updateToolTip() {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-    return boxRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
+    return boxRect().adjusted(-kMargin, -kMargin, kMargin, kMargin).united(mOverviewRect);
+}
+
+// Clicks and hovers hit the box (with its margin), not the overview's wider label.
+QPainterPath GraphNodeItem::shape() const {
+    QPainterPath path;
+    path.addRect(boxRect().adjusted(-kMargin, -kMargin, kMargin, kMargin));
+    return path;
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QRectF box = boxRect();
-    if (lod < kTextLevelOfDetail) {
-        painter->fillRect(box, isSelected() ? selectionColor() : fill());
-        if (mPrecision) painter->setPen(QPen(outlineColor(), 0));
-        if (mPrecision) painter->drawRect(box);
+    if (!namesShownAt(lod)) {
+        paintOverview(painter, lod);
         return;
     }
     painter->setRenderHint(QPainter::Antialiasing);
@@ -125,6 +153,20 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     painter->drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
     paintText(painter);
     paintBadges(painter);
+}
+
+void GraphNodeItem::paintOverview(QPainter* painter, double lod) const {
+    const bool labelled = titleShownAt(lod);
+    const QRectF box = labelled ? mOverviewRect : boxRect();
+    painter->fillRect(box, isSelected() ? selectionColor() : fill());
+    if (mPrecision) {
+        painter->setPen(QPen(outlineColor(), 2.0 / lod));
+        painter->drawRect(box);
+    }
+    if (!labelled) return;
+    painter->setPen(isSelected() ? Qt::black : Qt::white);
+    painter->setFont(mOverviewFont);
+    painter->drawText(box, Qt::AlignCenter, mOverviewTitle);
 }
 
 void GraphNodeItem::paintText(QPainter* painter) const {

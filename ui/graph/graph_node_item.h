@@ -1,7 +1,8 @@
 #pragma once
 // One box of the graph: an operator, a collapsed name-scope block, or a graph input/output. Filled by op
-// family, outlined by precision, with a "Q" badge when Q/DQ pairs feed it and a lint badge. Below a zoom
-// threshold it draws a plain rectangle (level of detail) so that big graphs stay smooth.
+// family, outlined by precision, with a "Q" badge when Q/DQ pairs feed it and a lint badge. Level of detail: zoomed
+// in it shows its op type and name; at overview zooms only the op type, in a font as big as the box allows; when
+// even that would be too small to read, a plain rectangle, so that big graphs stay smooth.
 #include <QGraphicsItem>
 #include <optional>
 
@@ -12,8 +13,12 @@ namespace ql::ui {
 class GraphNodeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 1 };
-    // Draws text only when one scene unit is at least this many pixels.
+    // Zooming to a node goes at least this far (one scene unit = this many pixels); edges draw arrows from it.
     static constexpr double kTextLevelOfDetail = 0.4;
+    // Names (the subtitle) show from this zoom on; below it the box shows its op type alone, larger.
+    static constexpr double kNameLevelOfDetail = 0.6;
+    // The overview's op type shows while its line of text is at least this many pixels high.
+    static constexpr double kMinLabelPixels = 7;
 
     GraphNodeItem(int index, const VisibleNode& node, const NodeMetrics& metrics, const QRectF& sceneRect,
                   bool quantized);
@@ -36,11 +41,22 @@ public:
     QColor fill() const { return mEngineFill.value_or(mFill); }
     bool mismatch() const { return mMismatch; }
 
+    // What a zoom of `lod` (pixels per scene unit) shows: the op type (title) and the name (subtitle).
+    bool titleShownAt(double lod) const {
+        return lod >= kNameLevelOfDetail || lod * mOverviewPixels >= kMinLabelPixels;
+    }
+    static bool namesShownAt(double lod) { return lod >= kNameLevelOfDetail; }
+    // The height in pixels of the title's line of text at zoom `lod` (the overview's font below kNameLevelOfDetail).
+    double titlePixelsAt(double lod) const;
+
     QRectF boundingRect() const override;
+    QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     void paintText(QPainter* painter) const;
+    void paintOverview(QPainter* painter, double lod) const;
+    void fitOverviewTitle(const QString& title);
     void paintBadges(QPainter* painter) const;
     void updateToolTip();
 
@@ -51,6 +67,10 @@ private:
     QColor mFill;
     QString mTitle;
     QString mSubtitle;
+    QFont mOverviewFont;  // the title alone, as big as the box allows
+    QString mOverviewTitle;
+    QRectF mOverviewRect;  // the box, or wider when the op type needs it
+    double mOverviewPixels = 0;
     QString mBaseToolTip;
     QString mBadgeText;
     bool mQuantized;

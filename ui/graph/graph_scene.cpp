@@ -1,5 +1,6 @@
 #include "ui/graph/graph_scene.h"
 
+#include <algorithm>
 #include <deque>
 
 #include "ui/graph/graph_edge_item.h"
@@ -40,6 +41,7 @@ void GraphScene::clearGraph() {
     mEngineMarks.clear();
     mLayout.reset();
     mItems.clear();
+    mEdgeItems.clear();
     mPredecessors.clear();
     mSuccessors.clear();
     clear();
@@ -66,9 +68,46 @@ void GraphScene::expandScope(const std::string& scope) {
 }
 
 void GraphScene::collapseScope(const std::string& scope) {
+    const auto size = mScopeSizes.find(scope);
+    if (size == mScopeSizes.end() || size->second < 2) return;  // a block of one would show the op itself
     // Closing a scope closes what was opened inside it too.
     std::erase_if(mVisibility.expandedScopes, [&](const std::string& s) { return s.starts_with(scope); });
     mVisibility.collapsedScopes.insert(scope);
+    relayout();
+}
+
+std::vector<std::string> GraphScene::collapsibleScopes(const GraphNodeItem* item) const {
+    if (!mLayout || item == nullptr) return {};
+    const VisibleNode& node = mLayout->graph.nodes[static_cast<size_t>(item->index())];
+    std::vector<std::string> scopes;
+    if (node.kind == VisibleKind::Operator)
+        scopes = scopePrefixes(mSnapshot.nodes[static_cast<size_t>(node.node)].name);
+    else if (node.kind == VisibleKind::Block)
+        scopes = scopePrefixes(node.scope);
+    std::erase_if(scopes, [&](const std::string& scope) {
+        const auto size = mScopeSizes.find(scope);
+        return size == mScopeSizes.end() || size->second < 2;
+    });
+    return scopes;
+}
+
+// The outermost scopes, looking inside those that hold the whole graph (one block of everything shows nothing).
+void GraphScene::collapseAll() {
+    if (!mLayout) return;
+    const size_t whole = mLayout->graph.operatorCount;
+    auto holdsWholeGraph = [&](const std::string& scope) { return mScopeSizes.at(scope) == whole; };
+    mVisibility.expandedScopes.clear();
+    mVisibility.collapsedScopes.clear();
+    for (const auto& [scope, size] : mScopeSizes) {
+        if (size >= 2 && size < whole && std::ranges::all_of(scopePrefixes(scope), holdsWholeGraph))
+            mVisibility.collapsedScopes.insert(scope);
+    }
+    relayout();
+}
+
+void GraphScene::expandAll() {
+    mVisibility.collapsedScopes.clear();
+    for (const auto& entry : mScopeSizes) mVisibility.expandedScopes.insert(entry.first);
     relayout();
 }
 
@@ -97,6 +136,7 @@ void GraphScene::setLayoutOptions(const LayoutOptions& options) {
 
 void GraphScene::relayout() {
     if (!mHasGraph) return;
+    mScopeSizes = scopeSizes(mSnapshot, mVisibility);
     VisibleGraph visible = buildVisibleGraph(mSnapshot, mVisibility);
     for (VisibleNode& node : visible.nodes) mMetrics.size(node);
     mEngine.requestLayout(std::move(visible), mLayoutOptions);
@@ -107,6 +147,7 @@ void GraphScene::applyLayout(quint64, std::shared_ptr<const GraphLayout> layout)
     emit layoutAboutToBeApplied();
     clear();
     mItems.clear();
+    mEdgeItems.clear();
     mLayout = std::move(layout);
     const VisibleGraph& graph = mLayout->graph;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -137,7 +178,10 @@ void GraphScene::addEdgeItems() {
         mSuccessors[static_cast<size_t>(edge.from)].push_back(edge.to);
         mPredecessors[static_cast<size_t>(edge.to)].push_back(edge.from);
         if (mLayout->edgeRoutes[e].points.empty()) continue;
-        addItem(new GraphEdgeItem(mLayout->edgeRoutes[e], edgeToolTip(edge)));
+        auto* item = new GraphEdgeItem(mLayout->edgeRoutes[e], edgeToolTip(edge), edgeLabel(edge));
+        item->setLabelVisible(mShowTensorShapes);
+        addItem(item);
+        mEdgeItems.push_back(item);
     }
 }
 
@@ -148,6 +192,21 @@ QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
                            QString::fromStdString(value.typeText).toHtmlEscaped());
     if (edge.count > 1) tip += QStringLiteral("<br>and %1 more tensors").arg(edge.count - 1);
     return tip;
+}
+
+// The shape of the tensor, as Netron writes it: "float32 [1,3,224,224]" -> "1×3×224×224".
+QString GraphScene::edgeLabel(const VisibleEdge& edge) const {
+    if (edge.count > 1) return QStringLiteral("%1 tensors").arg(edge.count);
+    const QString type = QString::fromStdString(mSnapshot.values[static_cast<size_t>(edge.value)].typeText);
+    const qsizetype open = type.indexOf(QLatin1Char('['));
+    const qsizetype close = type.lastIndexOf(QLatin1Char(']'));
+    if (open < 0 || close <= open) return type;
+    return type.mid(open + 1, close - open - 1).replace(QLatin1Char(','), QChar(0x00d7));
+}
+
+void GraphScene::setShowTensorShapes(bool show) {
+    mShowTensorShapes = show;
+    for (GraphEdgeItem* item : mEdgeItems) item->setLabelVisible(show);
 }
 
 void GraphScene::setNodePrecision(NodeId node, Precision precision) {

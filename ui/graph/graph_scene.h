@@ -15,6 +15,7 @@
 
 namespace ql::ui {
 
+class GraphEdgeItem;
 class GraphNodeItem;
 
 class GraphScene : public QGraphicsScene {
@@ -38,8 +39,19 @@ public:
     bool showQdq() const { return mVisibility.showQdq; }
     void setShowConstants(bool show);
     bool showConstants() const { return mVisibility.showConstants; }
+    // Tensor shapes as labels on the edges (they are always in the edges' tooltips); no new layout.
+    void setShowTensorShapes(bool show);
+    bool showTensorShapes() const { return mShowTensorShapes; }
+    const std::vector<GraphEdgeItem*>& edgeItems() const { return mEdgeItems; }
     void expandScope(const std::string& scope);
     void collapseScope(const std::string& scope);
+    // The scopes that can be collapsed around a box, outermost first: those holding at least two operators that
+    // enclose the operator, or enclose the block (a one-op scope is not collapsible).
+    std::vector<std::string> collapsibleScopes(const GraphNodeItem* item) const;
+    // Collapses every outermost scope of two or more operators (inside a scope that holds the whole graph) / opens
+    // every scope (also those a big graph collapses on its own).
+    void collapseAll();
+    void expandAll();
     // Expands the blocks that hide `node`; false when it is already visible (no new layout).
     bool revealNode(NodeId node);
     // Thresholds (tests use small ones); keeps the user's expanded/collapsed scopes.
@@ -91,6 +103,7 @@ private:
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
     void addEdgeItems();
     QString edgeToolTip(const VisibleEdge& edge) const;
+    QString edgeLabel(const VisibleEdge& edge) const;
     void refreshDecorations(GraphNodeItem* item) const;
     void refreshDecorationsOf(NodeId node);
     void refreshEngineMark(GraphNodeItem* item, const std::vector<NodeId>& nodes) const;
@@ -107,9 +120,12 @@ private:
     bool mHasGraph = false;
     bool mAwaitingFirstLayout = false;
     VisibilityOptions mVisibility;
+    std::map<std::string, size_t> mScopeSizes;  // for mVisibility
     LayoutOptions mLayoutOptions;
     std::shared_ptr<const GraphLayout> mLayout;
     std::vector<GraphNodeItem*> mItems;  // per visible node of mLayout
+    std::vector<GraphEdgeItem*> mEdgeItems;
+    bool mShowTensorShapes = false;
     std::vector<std::vector<int>> mPredecessors;
     std::vector<std::vector<int>> mSuccessors;
     std::unordered_map<NodeId, Precision> mPrecisions;

@@ -25,10 +25,6 @@ constexpr int kLegendMargin = 8;
 // In the order of their shortcuts Ctrl+1, Ctrl+2, Ctrl+3.
 constexpr Precision kEditablePrecisions[] = {Precision::Fp32, Precision::Fp16, Precision::Int8};
 
-QString lowered(const std::string& s) {
-    return QString::fromStdString(s).toLower();
-}
-
 }  // namespace
 
 GraphView::GraphView(QWidget* parent)
@@ -67,6 +63,7 @@ void GraphView::setDocument(ModelDocument* document) {
 }
 
 void GraphView::setGraph(const Graph& graph) {
+    mSearch.clear();
     mPendingFocus = kNoId;
     mSelectedNodes.clear();
     mLastEmitted = kNoId;
@@ -74,6 +71,7 @@ void GraphView::setGraph(const Graph& graph) {
 }
 
 void GraphView::clearGraph() {
+    mSearch.clear();
     mPendingFocus = kNoId;
     mSelectedNodes.clear();
     mLastEmitted = kNoId;
@@ -143,38 +141,41 @@ QList<NodeId> GraphView::selectedNodes() const {
     return nodes;
 }
 
-std::optional<NodeId> GraphView::findNode(const QString& text) const {
-    const GraphSnapshot& graph = mScene->snapshot();
-    const std::string exact = text.toStdString();
-    if (auto node = graph.findNode(exact)) return node;
-    auto producerOf = [&](ValueId v) -> std::optional<NodeId> {
-        const SnapshotValue& value = graph.values[static_cast<size_t>(v)];
-        if (value.producer != kNoId) return value.producer;
-        if (!value.consumers.empty()) return value.consumers.front();
-        return std::nullopt;
-    };
-    if (auto value = graph.findValue(exact)) return producerOf(*value);
-    const QString needle = text.toLower();
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        if (lowered(graph.nodes[i].name).contains(needle)) return static_cast<NodeId>(i);
-    }
-    for (size_t i = 0; i < graph.values.size(); ++i) {
-        if (!lowered(graph.values[i].name).contains(needle)) continue;
-        if (auto node = producerOf(static_cast<ValueId>(i))) return node;
-    }
-    return std::nullopt;
+void GraphView::startSearch(const QString& text) {
+    mSearch.start(mScene->snapshot(), text);
 }
 
 bool GraphView::findAndCenter(const QString& text) {
-    if (text.trimmed().isEmpty() || !mScene->hasGraph()) return false;
-    const std::optional<NodeId> node = findNode(text.trimmed());
-    if (!node) return false;
+    if (!mScene->hasGraph()) return false;
+    startSearch(text.trimmed());
+    showMatch(mSearch.currentNode());
+    return mSearch.count() > 0;
+}
+
+void GraphView::findNext(const QString& text) {
+    if (text.trimmed() != mSearch.text()) {
+        findAndCenter(text);
+        return;
+    }
+    showMatch(mSearch.next());
+}
+
+void GraphView::findPrevious(const QString& text) {
+    if (text.trimmed() != mSearch.text()) {
+        findAndCenter(text);
+        return;
+    }
+    showMatch(mSearch.previous());
+}
+
+void GraphView::showMatch(std::optional<NodeId> node) {
+    emit searchChanged(mSearch.current(), mSearch.count());
+    if (!node) return;
     if (mScene->layout() == nullptr || mScene->isLayoutPending() || mScene->revealNode(*node)) {
         mPendingFocus = *node;  // selected when the layout that shows it arrives
-        return true;
+        return;
     }
     selectNode(*node);
-    return true;
 }
 
 void GraphView::selectNode(NodeId node) {
@@ -265,15 +266,25 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
     QGraphicsView::keyPressEvent(event);
 }
 
+// Wheel scrolls and Ctrl+wheel zooms under the mouse (as in Netron and browsers); setWheelZooms(true) swaps them.
 void GraphView::wheelEvent(QWheelEvent* event) {
-    // Plain wheel and Ctrl+wheel both zoom (under the mouse); panning is by drag.
-    const int delta = event->angleDelta().y();
-    if (delta == 0) {
-        QGraphicsView::wheelEvent(event);
+    const bool control = event->modifiers().testFlag(Qt::ControlModifier);
+    if (control == mWheelZooms) {
+        scrollBy(event->pixelDelta().isNull() ? event->angleDelta() / 2 : event->pixelDelta(),
+                 event->modifiers().testFlag(Qt::ShiftModifier));
+        event->accept();
         return;
     }
-    zoomBy(std::pow(1.0015, delta));
+    const int delta = event->angleDelta().y();
+    if (delta != 0) zoomBy(std::pow(1.0015, delta));
     event->accept();
+}
+
+// Shift turns a vertical wheel into a horizontal scroll.
+void GraphView::scrollBy(QPoint delta, bool horizontal) {
+    if (horizontal && delta.x() == 0) delta = QPoint(delta.y(), 0);
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
+    verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
 }
 
 void GraphView::zoomBy(double factor) {
@@ -341,14 +352,12 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     }
     if (item && item->kind() == VisibleKind::Block)
         menu.addAction(tr("Expand block"), this, [this, item] { expandBlock(item); });
-    if (item && item->kind() == VisibleKind::Operator) {
-        const auto scopes = scopePrefixes(mScene->snapshot().nodes[static_cast<size_t>(nodes.front())].name);
-        if (!scopes.empty()) {
-            const std::string scope = scopes.back();
-            menu.addAction(tr("Collapse %1").arg(QString::fromStdString(scope)), this,
-                           [this, scope] { mScene->collapseScope(scope); });
-        }
+    for (const std::string& scope : mScene->collapsibleScopes(item)) {
+        menu.addAction(tr("Collapse %1").arg(QString::fromStdString(scope)), this,
+                       [this, scope] { mScene->collapseScope(scope); });
     }
+    menu.addAction(tr("Collapse all"), mScene, &GraphScene::collapseAll);
+    menu.addAction(tr("Expand all"), mScene, &GraphScene::expandAll);
     menu.addSeparator();
     QAction* qdq = menu.addAction(tr("Show Q/DQ nodes"), this, [this](bool on) { mScene->setShowQdq(on); });
     qdq->setCheckable(true);

@@ -1,9 +1,10 @@
 #pragma once
 // The graph view at the centre of the window (Netron-like): boxes coloured by op family and outlined by
-// precision, lint badges, Q/DQ pairs as a "Q" badge, collapsible name scopes; zoom (wheel, +/-), pan (drag),
-// fit (F or 0), legend (L), search, keyboard navigation (Up: producer of the first input, Down: first consumer,
-// Left/Right: siblings), precision of the selection (P cycles, Ctrl+1/2/3 = FP32/FP16/INT8; the window applies
-// them). Layout runs in the background; the view keeps the selection across re-layouts.
+// precision, lint badges, Q/DQ pairs as a "Q" badge, collapsible name scopes; zoom (+/-), pan (drag),
+// wheel scrolls and Ctrl+wheel zooms (or the other way round), fit (F or 0), legend (L), search, keyboard navigation
+// (Up: producer of the first input, Down: first consumer, Left/Right: siblings), precision of the selection (P cycles,
+// Ctrl+1/2/3 = FP32/FP16/INT8; the window applies them). Layout runs in the background; the view keeps the selection
+// across re-layouts.
 //
 //   auto* view = new ql::ui::GraphView;
 //   view->setDocument(document);                   // shows each model the document loads
@@ -18,6 +19,7 @@
 
 #include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_search.h"
 
 namespace ql::ui {
 
@@ -50,10 +52,14 @@ public:
     // The legend's key of the fills (graph_legend.h), placed again for the view's width.
     void setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys);
 
-    // Selects and centres the node named `text`, or the producer of the tensor named `text` (exact names first,
-    // then the first node, then tensor, whose name contains it, ignoring case). Blocks hiding it are expanded
-    // (it is selected when the new layout arrives). False when nothing matches.
+    // Starts a search (graph_search.h) and selects and centres its current match: the node or the producer of the
+    // tensor named `text`, else the first node in graph order that matches. Blocks hiding it are expanded (it is
+    // selected when the new layout arrives). False when nothing matches.
     bool findAndCenter(const QString& text);
+    // Shows the next / previous match of the search (wrapping); a search for other text starts it anew.
+    void findNext(const QString& text);
+    void findPrevious(const QString& text);
+    const GraphSearch& search() const { return mSearch; }
     // Selects and centres the box showing `node`.
     void selectNode(NodeId node);
     // The graph nodes of the selected boxes (a block stands for its members).
@@ -67,6 +73,9 @@ public:
     void zoomOut();
     void fitToWindow();
     double zoomFactor() const { return transform().m11(); }
+    // The mouse wheel scrolls and Ctrl+wheel zooms; true swaps them (View > Mouse Wheel Zooms).
+    void setWheelZooms(bool zooms) { mWheelZooms = zooms; }
+    bool wheelZooms() const { return mWheelZooms; }
 
 signals:
     void nodeSelected(ql::NodeId node);
@@ -74,6 +83,8 @@ signals:
     void precisionSetRequested(QList<ql::NodeId> nodes, ql::Precision precision);
     // The view shows a new layout (after setGraph, a visibility change, or an expanded/collapsed block).
     void layoutApplied();
+    // The search's current match (0-based, -1 when none) and its number of matches ("3 of 12").
+    void searchChanged(int current, int count);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -89,19 +100,23 @@ private:
     void focusItem(GraphNodeItem* item);
     GraphNodeItem* currentItem() const;
     GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;
-    std::optional<NodeId> findNode(const QString& text) const;
+    void showMatch(std::optional<NodeId> node);
+    void startSearch(const QString& text);
     void zoomBy(double factor);
+    void scrollBy(QPoint delta, bool horizontal);
     void placeLegend();
     void expandBlock(GraphNodeItem* block);
 
     GraphScene* mScene;
     GraphLegend* mLegend;
+    GraphSearch mSearch;
     QPointer<ModelDocument> mDocument;
     QList<QMetaObject::Connection> mDocumentConnections;
     NodeId mPendingFocus = kNoId;  // select and centre it when the next layout arrives
     QList<NodeId> mSelectedNodes;  // kept across re-layouts
     NodeId mLastEmitted = kNoId;
     bool mRestoringSelection = false;
+    bool mWheelZooms = false;
 };
 
 }  // namespace ql::ui

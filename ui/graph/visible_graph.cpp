@@ -191,6 +191,15 @@ std::vector<std::string> scopePrefixes(const std::string& nodeName) {
     return prefixes;
 }
 
+std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const VisibilityOptions& options) {
+    std::map<std::string, size_t> sizes;
+    for (const SnapshotNode& node : graph.nodes) {
+        if (isHidden(node, options)) continue;
+        for (std::string& prefix : scopePrefixes(node.name)) ++sizes[std::move(prefix)];
+    }
+    return sizes;
+}
+
 VisibleGraph buildVisibleGraph(const GraphSnapshot& graph, const VisibilityOptions& options) {
     return VisibleGraphBuilder(graph, options).build();
 }

@@ -4,6 +4,7 @@
 // are routed through them; big graphs collapse their name scopes (`/layer1/layer1.0/conv1/Conv` -> block
 // `/layer1`) so that they lay out and draw quickly. Qt-free plain data, built on the GUI thread (linear time) and
 // handed to the layout thread by value.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ struct VisibleGraph {
 };
 
 VisibleGraph buildVisibleGraph(const GraphSnapshot& graph, const VisibilityOptions& options);
+
+// The number of operators the view shows (Q/DQ and Constant nodes as `options` says) in each name scope, inner
+// scopes included: a scope of fewer than two is never drawn as a block.
+std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const VisibilityOptions& options);
 
 // The name-scope prefixes of a node name, outermost first: "/a/b/Conv" -> {"/a", "/a/b"}.
 std::vector<std::string> scopePrefixes(const std::string& nodeName);

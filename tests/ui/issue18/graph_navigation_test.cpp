@@ -1,0 +1,293 @@
+// Issue 18, item 5 (graph navigation): op types read at Fit to Window, the legend keeps its own strip, the wheel
+// scrolls and Ctrl+wheel zooms (and the saved setting swaps them), search steps through its matches with a count,
+// any scope level collapses (not a one-op scope) and all at once, and edges show their tensor's shape.
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "tests/support/model_builder.h"
+#include "tests/ui/graph/graph_test_models.h"
+#include "ui/graph/graph_edge_item.h"
+#include "ui/graph/graph_node_item.h"
+#include "ui/graph/graph_search_bar.h"
+#include "ui/graph/graph_view.h"
+#include "ui/graph/graph_view_actions.h"
+#include "ui/main_window.h"
+#include "ui/model_document.h"
+
+using namespace ql;
+using namespace ql::ui;
+
+class GraphNavigationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void fitToWindowShowsOpTypesOnTheSample();
+    void legendHasItsOwnStrip();
+    void wheelScrollsAndControlWheelZooms();
+    void wheelConventionIsASavedSetting();
+    void searchStepsThroughMatchesWithACount();
+    void anyScopeLevelCollapsesButNotOneOpScopes();
+    void collapseAllAndExpandAll();
+    void edgesShowTensorShapes();
+};
+
+namespace {
+
+bool waitForLayout(GraphView& view) {
+    return QTest::qWaitFor([&] { return view.graphScene()->layout() && !view.graphScene()->isLayoutPending(); }, 60000);
+}
+
+GraphNodeItem* itemNamed(const GraphView& view, const std::string& name) {
+    const auto node = view.graphScene()->snapshot().findNode(name);
+    return node ? view.graphScene()->itemForNode(*node) : nullptr;
+}
+
+// Pixels of the box on screen that are (nearly) white: the label's text, on the mid-dark fills.
+int textPixels(const QImage& image, const QRect& box) {
+    int count = 0;
+    for (int y = box.top() + 2; y < box.bottom() - 1; ++y) {
+        for (int x = box.left() + 2; x < box.right() - 1; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            count += c.red() > 200 && c.green() > 200 && c.blue() > 200 ? 1 : 0;
+        }
+    }
+    return count;
+}
+
+void sendWheel(GraphView& view, Qt::KeyboardModifiers modifiers) {
+    const QPointF at = view.viewport()->rect().center();
+    QWheelEvent wheel(at, view.viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view.viewport(), &wheel);
+}
+
+QAction* actionNamed(const QMenu& menu, const QString& name) {
+    for (QAction* action : menu.actions()) {
+        if (action->objectName() == name) return action;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+void GraphNavigationTest::initTestCase() {
+    QCoreApplication::setOrganizationName(QStringLiteral("QuantLensTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("graph_navigation_test"));
+    QSettings().clear();
+}
+
+void GraphNavigationTest::fitToWindowShowsOpTypesOnTheSample() {
+    MainWindow window;
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::modelOpened);
+    window.openModel(QStringLiteral(QL_SOURCE_DIR "/resources/samples/digits_cnn.onnx"));
+    QVERIFY(QTest::qWaitFor([&] { return opened.count() == 1; }, 10000));
+    auto* view = window.findChild<GraphView*>();
+    QVERIFY(waitForLayout(*view));
+    view->fitToWindow();
+    const double zoom = view->zoomFactor();
+    const QImage image = view->viewport()->grab().toImage();
+    if (qEnvironmentVariableIsSet("QL_SHOTS")) window.grab().save(qEnvironmentVariable("QL_SHOTS") + "/fit.png");
+    for (GraphNodeItem* item : view->graphScene()->nodeItems()) {
+        if (item->kind() != VisibleKind::Operator) continue;
+        QVERIFY2(item->titleShownAt(zoom), qPrintable(QStringLiteral("zoom %1").arg(zoom)));
+        QVERIFY2(item->titlePixelsAt(zoom) >= GraphNodeItem::kMinLabelPixels, "readable at Fit to Window");
+        const QRect box = view->mapFromScene(item->mapRectToScene(item->boxRect())).boundingRect();
+        QVERIFY2(textPixels(image, box & image.rect()) > 10, "the op type is drawn");
+    }
+    // Names only when zoomed in.
+    QVERIFY(!GraphNodeItem::namesShownAt(GraphNodeItem::kNameLevelOfDetail / 2));
+    QVERIFY(GraphNodeItem::namesShownAt(1.0));
+}
+
+void GraphNavigationTest::legendHasItsOwnStrip() {
+    auto model = test::chainModel(40);
+    GraphView view;
+    view.resize(600, 400);
+    view.show();
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    view.setLegendVisible(true);
+    QVERIFY(view.legend()->isVisible());
+    QVERIFY(!view.viewport()->geometry().intersects(view.legend()->geometry()));
+    view.fitToWindow();
+    const QRectF shown = view.mapToScene(view.viewport()->rect()).boundingRect();
+    for (GraphNodeItem* item : view.graphScene()->nodeItems()) QVERIFY(shown.contains(item->sceneBoundingRect()));
+}
+
+void GraphNavigationTest::wheelScrollsAndControlWheelZooms() {
+    auto model = test::chainModel(60);
+    GraphView view;
+    view.resize(600, 400);
+    view.show();
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    view.setTransform(QTransform());
+    view.verticalScrollBar()->setValue(view.verticalScrollBar()->minimum());
+    const int top = view.verticalScrollBar()->value();
+    sendWheel(view, Qt::NoModifier);
+    QCOMPARE(view.zoomFactor(), 1.0);
+    QVERIFY2(view.verticalScrollBar()->value() > top, "the wheel scrolls down");
+    sendWheel(view, Qt::ControlModifier);
+    QVERIFY2(view.zoomFactor() < 1.0, "Ctrl+wheel zooms out");
+    // The other convention.
+    view.setWheelZooms(true);
+    const double zoom = view.zoomFactor();
+    sendWheel(view, Qt::NoModifier);
+    QVERIFY(view.zoomFactor() < zoom);
+    const double zoomed = view.zoomFactor();
+    sendWheel(view, Qt::ControlModifier);
+    QCOMPARE(view.zoomFactor(), zoomed);
+}
+
+void GraphNavigationTest::wheelConventionIsASavedSetting() {
+    {
+        GraphView view;
+        GraphSearchBar search(&view);
+        QMenu menu;
+        addGraphViewActions(&menu, &view, &search);
+        QAction* wheelZooms = actionNamed(menu, QStringLiteral("WheelZoomsAction"));
+        QVERIFY(wheelZooms && wheelZooms->isCheckable() && !wheelZooms->isChecked());
+        QVERIFY(!view.wheelZooms());
+        wheelZooms->trigger();
+        QVERIFY(view.wheelZooms());
+        QCOMPARE(QSettings().value(kWheelZoomsSetting).toBool(), true);
+    }
+    GraphView view;
+    GraphSearchBar search(&view);
+    QMenu menu;
+    addGraphViewActions(&menu, &view, &search);
+    QVERIFY2(view.wheelZooms(), "the next window reads the setting");
+    QVERIFY(actionNamed(menu, QStringLiteral("WheelZoomsAction"))->isChecked());
+    actionNamed(menu, QStringLiteral("WheelZoomsAction"))->trigger();
+    QCOMPARE(QSettings().value(kWheelZoomsSetting).toBool(), false);
+}
+
+void GraphNavigationTest::searchStepsThroughMatchesWithACount() {
+    auto model = test::chainModel(12);
+    GraphView view;
+    GraphSearchBar search(&view);
+    QMenu menu;
+    addGraphViewActions(&menu, &view, &search);
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    QLineEdit* edit = search.lineEdit();
+    QTest::keyClicks(edit, QStringLiteral("node_1"));  // node_1, node_10, node_11
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(search.countText(), QStringLiteral("1 of 3"));
+    QVERIFY(itemNamed(view, "node_1")->isSelected());
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(search.countText(), QStringLiteral("2 of 3"));
+    QVERIFY(itemNamed(view, "node_10")->isSelected());
+    QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(search.countText(), QStringLiteral("1 of 3"));
+    QTest::keyClick(edit, Qt::Key_Return, Qt::ShiftModifier);  // wraps around
+    QCOMPARE(search.countText(), QStringLiteral("3 of 3"));
+    QVERIFY(itemNamed(view, "node_11")->isSelected());
+    search.findNextAction()->trigger();  // F3
+    QCOMPARE(search.findNextAction()->shortcut(), QKeySequence(QKeySequence::FindNext));
+    QCOMPARE(search.countText(), QStringLiteral("1 of 3"));
+    QVERIFY(menu.actions().contains(search.findPreviousAction()));
+    // An op type matches too; no match says so.
+    edit->setText(QStringLiteral("relu"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(search.countText(), QStringLiteral("1 of 12"));
+    edit->setText(QStringLiteral("no such node"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(search.countText(), QStringLiteral("No matches"));
+}
+
+void GraphNavigationTest::anyScopeLevelCollapsesButNotOneOpScopes() {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 8});
+    b.node("Relu", {"x"}, {"a"}, "/single/Relu");
+    b.node("Relu", {"a"}, {"b"}, "/outer/inner/Relu");
+    b.node("Relu", {"b"}, {"c"}, "/outer/inner/Relu_1");
+    b.node("Relu", {"c"}, {"d"}, "/outer/lonely/Relu");
+    b.output("d");
+    auto model = b.load();
+    QVERIFY(model);
+    GraphView view;
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    GraphScene& scene = *view.graphScene();
+    QVERIFY2(scene.collapsibleScopes(itemNamed(view, "/single/Relu")).empty(), "a one-op scope is not collapsible");
+    QCOMPARE(scene.collapsibleScopes(itemNamed(view, "/outer/lonely/Relu")), std::vector<std::string>{"/outer"});
+    QCOMPARE(scene.collapsibleScopes(itemNamed(view, "/outer/inner/Relu")),
+             (std::vector<std::string>{"/outer", "/outer/inner"}));
+    scene.collapseScope("/single");  // nothing to do
+    QCOMPARE(itemNamed(view, "/single/Relu")->kind(), VisibleKind::Operator);
+    // The inner level, then the outer one.
+    scene.collapseScope("/outer/inner");
+    QVERIFY(waitForLayout(view));
+    GraphNodeItem* inner = itemNamed(view, "/outer/inner/Relu");
+    QCOMPARE(inner->kind(), VisibleKind::Block);
+    QCOMPARE(itemNamed(view, "/outer/lonely/Relu")->kind(), VisibleKind::Operator);
+    QCOMPARE(scene.collapsibleScopes(inner), std::vector<std::string>{"/outer"});
+    scene.collapseScope("/outer");
+    QVERIFY(waitForLayout(view));
+    QCOMPARE(itemNamed(view, "/outer/inner/Relu"), itemNamed(view, "/outer/lonely/Relu"));
+    QCOMPARE(scene.nodesOf(itemNamed(view, "/outer/lonely/Relu")).size(), size_t{3});
+}
+
+void GraphNavigationTest::collapseAllAndExpandAll() {
+    auto model = test::scopedModel(300);  // /stage0 holds everything; /stage0/block0 .. block5 hold 50 each
+    GraphView view;
+    GraphSearchBar search(&view);
+    QMenu menu;
+    addGraphViewActions(&menu, &view, &search);
+    view.graphScene()->setCollapseThresholds(100, 20);  // a big graph: it collapses on its own
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    QVERIFY(view.graphScene()->nodeItems().size() < 302);
+    auto trigger = [&](const QString& text) {
+        for (QAction* action : menu.actions()) {
+            if (action->text().remove(QLatin1Char('&')) == text) action->trigger();
+        }
+    };
+    trigger(QStringLiteral("Collapse All"));
+    QVERIFY(waitForLayout(view));
+    QCOMPARE(view.graphScene()->nodeItems().size(), size_t{6 + 2});
+    GraphNodeItem* block = itemNamed(view, "/stage0/block3/unit0/Relu_150");
+    QCOMPARE(block->kind(), VisibleKind::Block);
+    trigger(QStringLiteral("Expand All"));  // the automatic collapse opens too
+    QVERIFY(waitForLayout(view));
+    QCOMPARE(view.graphScene()->nodeItems().size(), size_t{302});
+}
+
+void GraphNavigationTest::edgesShowTensorShapes() {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {2, 8});
+    b.node("Relu", {"x"}, {"y"}, "relu");
+    b.output("y");
+    auto model = b.load();
+    QVERIFY(model);
+    GraphView view;
+    GraphSearchBar search(&view);
+    QMenu menu;
+    addGraphViewActions(&menu, &view, &search);
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    const auto& edges = view.graphScene()->edgeItems();
+    QCOMPARE(edges.size(), size_t{2});
+    QVERIFY2(edges[0]->toolTip().contains(QStringLiteral("[2,8]")), qPrintable(edges[0]->toolTip()));
+    QCOMPARE(edges[0]->label(), QStringLiteral("2\u00d78"));
+    QVERIFY(!edges[0]->isLabelVisible());
+    const QRectF without = edges[0]->boundingRect();
+    actionNamed(menu, QStringLiteral("ShowTensorShapesAction"))->trigger();
+    QVERIFY(edges[0]->isLabelVisible());
+    QVERIFY(edges[0]->boundingRect().width() > without.width());
+    QCOMPARE(QSettings().value(kShowTensorShapesSetting).toBool(), true);
+    // Labels survive a re-layout.
+    view.setShowQdq(true);
+    QVERIFY(waitForLayout(view));
+    QVERIFY(view.graphScene()->edgeItems()[0]->isLabelVisible());
+    actionNamed(menu, QStringLiteral("ShowTensorShapesAction"))->trigger();
+}
+
+QTEST_MAIN(GraphNavigationTest)
+#include "graph_navigation_test.moc"

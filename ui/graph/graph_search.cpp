@@ -1,0 +1,83 @@
+#include "ui/graph/graph_search.h"
+
+#include <algorithm>
+
+namespace ql::ui {
+
+namespace {
+
+bool contains(const std::string& haystack, const QString& needle) {
+    return QString::fromStdString(haystack).contains(needle, Qt::CaseInsensitive);
+}
+
+// The node that stands for a tensor: its producer, or the first consumer of a graph input.
+std::optional<NodeId> nodeOfValue(const GraphSnapshot& graph, ValueId id) {
+    const SnapshotValue& value = graph.values[static_cast<size_t>(id)];
+    if (value.producer != kNoId) return value.producer;
+    if (!value.consumers.empty()) return value.consumers.front();
+    return std::nullopt;
+}
+
+std::optional<NodeId> exactMatch(const GraphSnapshot& graph, const std::string& text) {
+    if (auto node = graph.findNode(text)) return node;
+    if (auto value = graph.findValue(text)) return nodeOfValue(graph, *value);
+    return std::nullopt;
+}
+
+std::vector<NodeId> matches(const GraphSnapshot& graph, const QString& text) {
+    std::vector<char> matched(graph.nodes.size(), 0);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const SnapshotNode& node = graph.nodes[i];
+        matched[i] =
+            contains(node.name, text) || QString::fromStdString(node.opType).compare(text, Qt::CaseInsensitive) == 0;
+    }
+    for (size_t v = 0; v < graph.values.size(); ++v) {
+        if (!contains(graph.values[v].name, text)) continue;
+        if (auto node = nodeOfValue(graph, static_cast<ValueId>(v))) matched[static_cast<size_t>(*node)] = 1;
+    }
+    std::vector<NodeId> result;
+    for (size_t i = 0; i < matched.size(); ++i) {
+        if (matched[i]) result.push_back(static_cast<NodeId>(i));
+    }
+    return result;
+}
+
+}  // namespace
+
+int GraphSearch::start(const GraphSnapshot& graph, const QString& text) {
+    mText = text;
+    mMatches = text.isEmpty() ? std::vector<NodeId>{} : matches(graph, text);
+    mCurrent = mMatches.empty() ? -1 : 0;
+    if (const auto exact = exactMatch(graph, text.toStdString())) {
+        const auto it = std::find(mMatches.begin(), mMatches.end(), *exact);
+        if (it != mMatches.end()) mCurrent = static_cast<int>(it - mMatches.begin());
+    }
+    return count();
+}
+
+void GraphSearch::clear() {
+    mText.clear();
+    mMatches.clear();
+    mCurrent = -1;
+}
+
+std::optional<NodeId> GraphSearch::currentNode() const {
+    if (mCurrent < 0) return std::nullopt;
+    return mMatches[static_cast<size_t>(mCurrent)];
+}
+
+std::optional<NodeId> GraphSearch::next() {
+    return step(1);
+}
+
+std::optional<NodeId> GraphSearch::previous() {
+    return step(-1);
+}
+
+std::optional<NodeId> GraphSearch::step(int delta) {
+    if (mMatches.empty()) return std::nullopt;
+    mCurrent = (mCurrent + delta + count()) % count();
+    return currentNode();
+}
+
+}  // namespace ql::ui

@@ -1,0 +1,39 @@
+#pragma once
+// The matches of a search in the graph view and the one shown ("3 of 12"): the nodes whose name contains the
+// text, whose op type is the text, or that produce (or, for a graph input, first consume) a tensor whose name
+// contains it, ignoring case, in graph order. Next and previous wrap around.
+//
+//   GraphSearch search;
+//   search.start(snapshot, "conv");  // shows the exact match first, else the first in graph order
+//   std::optional<NodeId> node = search.next();
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "ui/graph/graph_snapshot.h"
+
+namespace ql::ui {
+
+class GraphSearch {
+public:
+    // Finds the matches of `text` and makes the exact match (a node or tensor named `text`), else the first, the
+    // current one. Returns the number of matches.
+    int start(const GraphSnapshot& graph, const QString& text);
+    void clear();
+    const QString& text() const { return mText; }
+    int count() const { return static_cast<int>(mMatches.size()); }
+    // 0-based; -1 without matches.
+    int current() const { return mCurrent; }
+    std::optional<NodeId> currentNode() const;
+    std::optional<NodeId> next();
+    std::optional<NodeId> previous();
+
+private:
+    std::optional<NodeId> step(int delta);
+
+    QString mText;
+    std::vector<NodeId> mMatches;
+    int mCurrent = -1;
+};
+
+}  // namespace ql::ui

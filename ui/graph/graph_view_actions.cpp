@@ -1,0 +1,46 @@
+#include "ui/graph/graph_view_actions.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QSettings>
+#include <functional>
+
+#include "ui/graph/graph_search_bar.h"
+#include "ui/graph/graph_view.h"
+
+namespace ql::ui {
+
+namespace {
+
+// A check box saved under `key`: applied now from the setting, then on every toggle.
+QAction* addSetting(QMenu* menu, const QString& text, const char* key, const std::function<void(bool)>& apply) {
+    QAction* action = menu->addAction(text);
+    action->setCheckable(true);
+    action->setChecked(QSettings().value(QLatin1String(key), false).toBool());
+    apply(action->isChecked());
+    QObject::connect(action, &QAction::toggled, menu, [key, apply](bool on) {
+        QSettings().setValue(QLatin1String(key), on);
+        apply(on);
+    });
+    return action;
+}
+
+}  // namespace
+
+void addGraphViewActions(QMenu* menu, GraphView* view, GraphSearchBar* search) {
+    menu->addAction(search->findNextAction());
+    menu->addAction(search->findPreviousAction());
+    menu->addSeparator();
+    GraphScene* scene = view->graphScene();
+    menu->addAction(QObject::tr("&Collapse All"), scene, &GraphScene::collapseAll);
+    menu->addAction(QObject::tr("&Expand All"), scene, &GraphScene::expandAll);
+    addSetting(menu, QObject::tr("Show &Tensor Shapes"), kShowTensorShapesSetting, [scene](bool on) {
+        scene->setShowTensorShapes(on);
+    })->setObjectName(QStringLiteral("ShowTensorShapesAction"));
+    addSetting(menu, QObject::tr("Mouse &Wheel Zooms"), kWheelZoomsSetting, [view](bool on) {
+        view->setWheelZooms(on);
+    })->setObjectName(QStringLiteral("WheelZoomsAction"));
+    menu->addSeparator();
+}
+
+}  // namespace ql::ui
