@@ -321,7 +321,7 @@ private:
         return operands;
     }
 
-    // Records the range of float tensor `name` that quantized with (scale, zero) of `node`.
+    // Records the range of float tensor `name`, quantized with (scale, zero) of `node`.
     Status recordRange(const onnx::NodeProto& node, const std::string& name, int scaleInput, int zeroInput) {
         const auto* scale = optionalConstant(node, scaleInput);
         if (!scale) return invalidModel(where(node) + ": the scale of '" + name + "' is not a constant");
@@ -333,7 +333,6 @@ private:
         range.name = name;
         range.amax = rangeAmax(q, 0, &range.min, &range.max);
         mActivations[name] = range;
-        mFloat[name] = {node.input(scaleInput), node.input_size() > zeroInput ? node.input(zeroInput) : std::string()};
         return Status::ok();
     }
 
@@ -353,7 +352,10 @@ private:
 
     Result<std::string> floatOperand(const onnx::NodeProto& node, const QuantizedOperand& o, bool weighted) {
         const std::string& t = node.input(o.tensor);
-        if (mFloat.count(t)) return t;
+        if (mFloat.count(t)) {
+            if (!mActivations.count(t)) QL_RETURN_IF_ERROR(recordRange(node, t, o.scale, o.zero));
+            return t;
+        }
         if (const auto* q = producer(t); q && q->op_type() == "QuantizeLinear") {
             mCandidates.insert(indexOf(*q));
             QL_RETURN_IF_ERROR(recordRange(node, q->input(0), o.scale, o.zero));
@@ -399,6 +401,8 @@ private:
             inputs.push_back(std::move(bias));
         }
         QL_RETURN_IF_ERROR(recordRange(node, node.output(0), form.yScale, form.yZero));
+        mFloat[node.output(0)] = {node.input(form.yScale),
+                                  node.input_size() > form.yZero ? node.input(form.yZero) : std::string()};
         onnx::NodeProto replacement = floatNode(node, form.floatOp, inputs, node.output(0));
         mResult.int8Nodes.push_back(replacement.name());
         mReplacement[static_cast<size_t>(index)] = std::move(replacement);
