@@ -44,7 +44,7 @@ int runCalibrate(const CalibrateCliOptions& options) {
     if (!version) return failWith(version.status());
     const auto cacheVersion = options.trtCache.empty() ? Result<int>(0) : trtCacheVersion(*version);
     if (!cacheVersion) return failWith(cacheVersion.status());
-    auto model = loadModelOrReport(options.model);
+    auto model = loadFloatFormOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
     if (!options.plan.empty()) {  // a bad plan is bad input before the long run, not after it

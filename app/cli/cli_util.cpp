@@ -4,6 +4,9 @@
 #include <iostream>
 #include <thread>
 
+#include "core/export/carried_model.h"
+#include "core/export/qoperator_import.h"
+
 namespace ql::cli {
 
 void printError(const std::string& message) {
@@ -25,6 +28,19 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path) {
         return nullptr;
     }
     return std::move(model).value();
+}
+
+std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
+    auto model = loadModelOrReport(path);
+    if (!model || !hasQOperatorNodes(model->graph())) return model;
+    auto carried = carriedModel(std::move(model));
+    if (!carried) {
+        printError(carried.status().message());
+        return nullptr;
+    }
+    std::cerr << path << ": ONNX Runtime operator-form model, working on its float import: " << carried->qoperatorImport
+              << std::endl;
+    return std::move(carried->model);
 }
 
 void addThreadsOption(CLI::App& command, int& threads) {

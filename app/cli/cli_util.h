@@ -22,6 +22,9 @@ int failWith(const Status& status);
 
 // Loads a model, printing the error when it cannot be used.
 std::unique_ptr<Model> loadModelOrReport(const std::string& path);
+// The same, but a model in ONNX Runtime's operator form (ConvInteger, QLinearConv, ...: qoperator_import.h) comes back
+// as its float import, said on stderr: what `calibrate` and `lint` work on.
+std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path);
 
 // --threads N, by default every core of this machine (a CI box has many; one thread would waste them).
 void addThreadsOption(CLI::App& command, int& threads);

@@ -84,7 +84,7 @@ int runLint(const LintCliOptions& options) {
     if (!ignored) return failWith(ignored.status());
     lintOptions.ignoredRules = *ignored;
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
-    auto model = loadModelOrReport(options.model);
+    auto model = loadFloatFormOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
     PrecisionPlan plan;

@@ -20,6 +20,7 @@
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/export/export_files.h"
+#include "core/export/graph_preparation.h"
 #include "core/export/qdq_export.h"
 #include "core/export/qdq_import.h"
 #include "core/export/quantized_outputs.h"
@@ -41,6 +42,7 @@ struct QuantizeCliOptions {
     std::string trt = "10";
     std::string typing;  // empty: the version's default
     std::string exposeQuantized;
+    std::string floatImport;
     bool deconvPerChannel = false;
     bool floatWeights = false;
     bool fp16Io = false;
@@ -54,6 +56,8 @@ Result<CarriedModel> fp32Model(std::unique_ptr<Model> model) {
     const bool qdq = hasQdqNodes(model->graph());
     QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedModel(std::move(model)));
     if (!carried.plan) return carried;
+    if (!carried.qoperatorImport.empty())
+        std::cout << name << ": ONNX Runtime operator form: " << carried.qoperatorImport << std::endl;
     std::cout << name << ": " << (qdq ? "Q/DQ model" : "model");
     if (carried.fp16Nodes > 0) std::cout << " with " << carried.fp16Nodes << " FP16 island nodes";
     std::cout << ", re-exported from its FP32 form" << std::endl;
@@ -125,6 +129,13 @@ int runQuantize(const QuantizeCliOptions& options) {
     auto model = fp32Model(std::move(loaded));
     if (!model) return failWith(model.status());
     const Graph& graph = model->model->graph();
+    if (!options.floatImport.empty()) {
+        auto proto = selfContainedProto(*model->model);
+        if (!proto) return failWith(proto.status());
+        if (auto saved = saveModel(*proto, options.floatImport); !saved.isOk()) return failWith(saved);
+        std::cout << options.floatImport << ": the FP32 model " << options.model << " was made from ("
+                  << graph.nodes().size() << " nodes)" << std::endl;
+    }
     auto calibration = scalesFor(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
     auto plan =
@@ -164,6 +175,9 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
                     "Precision plan (PLAN.json); default: the default INT8 placement. TensorRT's INT8 fallbacks "
                     "(lint rules of the --trt version) are applied");
     cmd->add_option("-o,--output", options->output, "Q/DQ model to write (OUT.onnx)")->required();
+    cmd->add_option("--float-import", options->floatImport,
+                    "Also write the FP32 model MODEL was made from (a Q/DQ, float16-island or ONNX Runtime "
+                    "QOperator/dynamically quantized model made float again)");
     cmd->add_option("--summary", options->summary, "Also write a JSON summary of every decision");
     cmd->add_option("--trtexec", options->trtexec, "Also write the trtexec command that builds the engine (shell)");
     cmd->add_option("--trt-cache", options->trtCache,

@@ -94,7 +94,7 @@ int runModel(const RunCommandOptions& options) {
     auto inputs = readInputs(loaded->graph(), options.inputs);
     if (!inputs) return failWith(inputs.status());
     // Only a simulation reads a model's own Q/DQ and float16 islands back; a plain run executes the file as it is.
-    auto carried = options.simulate.empty() ? Result<CarriedModel>(CarriedModel{std::move(loaded), {}, {}, 0})
+    auto carried = options.simulate.empty() ? Result<CarriedModel>(CarriedModel{std::move(loaded), {}, {}, 0, {}})
                                             : carriedModel(std::move(loaded));
     if (!carried) return failWith(carried.status());
     const Model* model = carried->model.get();

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/export/qoperator_import.h"
 #include "core/model/fp16_form.h"
 #include "core/quant/default_placement.h"
 
@@ -48,13 +49,7 @@ PrecisionPlan carriedPlan(const Graph& graph, const std::set<std::string>& int8,
     return plan;
 }
 
-}  // namespace
-
-bool carriesPrecisions(const Graph& graph) {
-    return hasQdqNodes(graph) || hasFloat16Islands(graph);
-}
-
-Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
+Result<CarriedModel> carriedQdqModel(std::unique_ptr<Model> model) {
     CarriedModel carried;
     if (!carriesPrecisions(model->graph())) {
         carried.model = std::move(model);
@@ -68,6 +63,38 @@ Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
     carried.fp16Nodes = imported.fp16Nodes.size();
     carried.model = std::move(imported.model);
     return carried;
+}
+
+// The float form of a QOperator model; Q/DQ nodes it also had are read by carriedQdqModel.
+Result<CarriedModel> carriedQOperatorModel(const Model& model) {
+    QL_ASSIGN_OR_RETURN(QOperatorImport imported, importQOperatorModel(model));
+    DequantizedModel& floatModel = imported.imported;
+    const std::set<std::string> int8(imported.int8Nodes.begin(), imported.int8Nodes.end());
+    CarriedModel carried;
+    if (carriesPrecisions(floatModel.model->graph())) {
+        QL_ASSIGN_OR_RETURN(carried, carriedQdqModel(std::move(floatModel.model)));
+        applyCarriedScales(carried.scales, floatModel.scales);
+        for (WeightRange& weight : floatModel.scales.weights) carried.scales.weights.push_back(std::move(weight));
+        for (const Node& node : carried.model->graph().nodes())
+            if (int8.count(node.name)) carried.plan->setRequested(node.id, Precision::Int8);
+    } else {
+        carried.plan = carriedPlan(floatModel.model->graph(), int8, floatModel, false);
+        carried.scales = std::move(floatModel.scales);
+        carried.model = std::move(floatModel.model);
+    }
+    carried.qoperatorImport = qoperatorImportSummary(imported);
+    return carried;
+}
+
+}  // namespace
+
+bool carriesPrecisions(const Graph& graph) {
+    return hasQdqNodes(graph) || hasFloat16Islands(graph) || hasQOperatorNodes(graph);
+}
+
+Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
+    if (hasQOperatorNodes(model->graph())) return carriedQOperatorModel(*model);
+    return carriedQdqModel(std::move(model));
 }
 
 void applyCarriedScales(CalibrationResult& calibration, const CalibrationResult& carried) {

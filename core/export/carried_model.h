@@ -10,8 +10,12 @@
 //     FP16 when it does not (a weakly typed Q/DQ model: the builder's --fp16 decides);
 //   - the scales: the model's own for every tensor it quantizes, over any calibration given for the rest.
 // So `run --simulate` on a strongly typed export computes what the executor computes on the file itself.
+// A model in ONNX Runtime's operator form (integer ops, QLinear*: qoperator_import.h) is made float first: the nodes
+// made from quantized ones are INT8, the other float nodes FP16 (weakly typed), its scales are the static ones it had
+// (none for dynamic quantization); Q/DQ nodes left beside them are then read as above.
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "core/common/status.h"
 #include "core/export/qdq_import.h"
@@ -26,9 +30,10 @@ struct CarriedModel {
     std::optional<PrecisionPlan> plan;  // what it carries, on `model`; nullopt for a plain FP32 model
     CalibrationResult scales;           // its own activation and weight scales (empty for a plain model)
     size_t fp16Nodes = 0;
+    std::string qoperatorImport;  // qoperatorImportSummary when the model was in ONNX Runtime's operator form
 };
 
-// True when the model carries precisions of its own (Q/DQ nodes or float16 islands).
+// True when the model carries precisions of its own (Q/DQ nodes, float16 islands or QOperator/integer ops).
 bool carriesPrecisions(const Graph& graph);
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model);
 

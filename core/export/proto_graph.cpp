@@ -38,6 +38,24 @@ UniqueNames::UniqueNames(const onnx::GraphProto& graph) {
     for (const auto& input : graph.input()) mUsed.insert(input.name());
 }
 
+ProtoConstants::ProtoConstants(const onnx::GraphProto& graph) : mGraph(graph) {
+    for (int i = 0; i < graph.initializer_size(); ++i) mInitializers[graph.initializer(i).name()] = i;
+    for (int i = 0; i < graph.node_size(); ++i)
+        if (graph.node(i).op_type() == "Constant" && graph.node(i).output_size() == 1)
+            mConstantNodes[graph.node(i).output(0)] = i;
+}
+
+const onnx::TensorProto* ProtoConstants::find(const std::string& name) {
+    if (auto it = mInitializers.find(name); it != mInitializers.end()) return &mGraph.initializer(it->second);
+    if (auto it = mDecoded.find(name); it != mDecoded.end()) return &it->second;
+    auto node = mConstantNodes.find(name);
+    if (node == mConstantNodes.end()) return nullptr;
+    auto tensor = constantNodeTensor(mGraph.node(node->second));
+    if (!tensor) return nullptr;
+    const auto [slot, inserted] = mDecoded.insert_or_assign(name, std::move(*tensor));
+    return &slot->second;
+}
+
 std::string UniqueNames::make(const std::string& base) {
     std::string name = base;
     for (int i = 1; mUsed.count(name) != 0; ++i) name = base + "_" + std::to_string(i);

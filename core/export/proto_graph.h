@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -28,6 +29,20 @@ public:
 private:
     std::unordered_set<std::string> mUsed;
 };
+// Constant values by name: initializers and Constant nodes (decoded once). Pointers stay valid while the graph only
+// grows (initializers added, never removed).
+class ProtoConstants {
+public:
+    explicit ProtoConstants(const onnx::GraphProto& graph);
+    const onnx::TensorProto* find(const std::string& name);
+
+private:
+    const onnx::GraphProto& mGraph;
+    std::unordered_map<std::string, int> mInitializers;
+    std::unordered_map<std::string, int> mConstantNodes;
+    std::unordered_map<std::string, onnx::TensorProto> mDecoded;
+};
+
 // Drops initializers and value_info entries no node or graph output refers to any more (one pass).
 void removeUnusedInitializers(onnx::GraphProto& graph);
 

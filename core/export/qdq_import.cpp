@@ -11,6 +11,7 @@
 #include "core/export/fp16_import.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/proto_graph.h"
+#include "core/export/quant_params.h"
 #include "core/model/tensor_data.h"
 
 namespace ql {
@@ -18,26 +19,6 @@ namespace {
 
 bool isOp(const onnx::NodeProto& node, const char* op) {
     return node.op_type() == op && (node.domain().empty() || node.domain() == "ai.onnx");
-}
-
-// Scales and zero points of one DequantizeLinear, per channel (one entry when per tensor).
-struct QuantParamsFloat {
-    std::vector<float> scales;
-    std::vector<float> zeroPoints;
-    float qmin = -128.0f, qmax = 127.0f;
-    int64_t axis = 1;
-    bool symmetric() const {
-        return qmin < 0 && std::all_of(zeroPoints.begin(), zeroPoints.end(), [](float z) { return z == 0.0f; });
-    }
-};
-
-float rangeAmax(const QuantParamsFloat& q, size_t channel, float* min = nullptr, float* max = nullptr) {
-    const float scale = q.scales[channel], zero = q.zeroPoints[channel];
-    const float lo = (q.qmin - zero) * scale, hi = (q.qmax - zero) * scale;
-    const float amax = q.symmetric() ? amaxForScale(scale) : std::max(std::fabs(lo), std::fabs(hi));
-    if (min) *min = q.symmetric() ? -amax : lo;
-    if (max) *max = q.symmetric() ? amax : hi;
-    return amax;
 }
 
 class QdqRemover {
@@ -83,9 +64,11 @@ public:
     const std::vector<WeightRange>& weights() const { return mWeights; }
 
 private:
+    std::string where(const onnx::NodeProto& node) const {
+        return mLabel + ": DequantizeLinear '" + node.name() + "' (output '" + node.output(0) + "')";
+    }
     Status nodeError(const onnx::NodeProto& node, const std::string& what) const {
-        return invalidModel(mLabel + ": DequantizeLinear '" + node.name() + "' (output '" + node.output(0) +
-                            "'): " + what);
+        return invalidModel(where(node) + ": " + what);
     }
 
     // An initializer or a Constant node's value.
@@ -98,29 +81,22 @@ private:
         return &(mConstants[name] = std::move(*tensor));
     }
 
-    Result<QuantParamsFloat> paramsOf(const onnx::NodeProto& node) {
-        QuantParamsFloat q;
+    Result<QuantizationParams> paramsOf(const onnx::NodeProto& node) {
         const auto* scale = node.input_size() > 1 ? constant(node.input(1)) : nullptr;
         if (!scale) return nodeError(node, "the scale is not a constant; only constant scales can be read");
-        QL_ASSIGN_OR_RETURN(q.scales, tensorAsFloats(*scale));
-        if (q.scales.empty()) return nodeError(node, "the scale is empty");
-        q.zeroPoints.assign(q.scales.size(), 0.0f);
+        const onnx::TensorProto* zero = nullptr;
         if (node.input_size() > 2 && !node.input(2).empty()) {
-            const auto* zero = constant(node.input(2));
+            zero = constant(node.input(2));
             if (!zero) return nodeError(node, "the zero point is not a constant");
-            QL_ASSIGN_OR_RETURN(q.zeroPoints, tensorAsFloats(*zero));
-            if (q.zeroPoints.size() != q.scales.size()) return nodeError(node, "scale and zero point sizes differ");
-            if (zero->data_type() == onnx::TensorProto::UINT8) q.qmin = 0.0f, q.qmax = 255.0f;
-        } else {
-            q.qmin = 0.0f, q.qmax = 255.0f;  // ONNX: no zero point means uint8
         }
+        int64_t axis = 1;
         for (const auto& attr : node.attribute())
-            if (attr.name() == "axis") q.axis = attr.i();
-        return q;
+            if (attr.name() == "axis") axis = attr.i();
+        return readQuantParams(*scale, zero, axis, where(node));
     }
 
     Status removeDequantize(const onnx::NodeProto& node) {
-        QL_ASSIGN_OR_RETURN(const QuantParamsFloat params, paramsOf(node));
+        QL_ASSIGN_OR_RETURN(const QuantizationParams params, paramsOf(node));
         const std::string& x = node.input(0);
         std::string source;
         bool weight = false;
@@ -155,31 +131,10 @@ private:
 
     // The FLOAT initializer holding (level - zero point) * scale of a quantized weight; its name.
     Result<std::string> floatWeight(const onnx::NodeProto& node, const onnx::TensorProto& quantized,
-                                    const QuantParamsFloat& params) {
+                                    const QuantizationParams& params) {
         if (auto it = mRestored.find(quantized.name()); it != mRestored.end()) return it->second;
-        if (quantized.data_type() != onnx::TensorProto::INT8 && quantized.data_type() != onnx::TensorProto::UINT8)
-            return nodeError(node, "the quantized initializer '" + quantized.name() + "' is not INT8 or UINT8");
-        QL_ASSIGN_OR_RETURN(auto levels, tensorAsFloats(quantized));
+        QL_ASSIGN_OR_RETURN(const auto values, dequantizeTensor(quantized, params, true, where(node)));
         const std::vector<int64_t> dims(quantized.dims().begin(), quantized.dims().end());
-        int64_t channels = 1, inner = 1;
-        if (params.scales.size() > 1) {
-            const int64_t rank = static_cast<int64_t>(dims.size());
-            const int64_t axis = params.axis < 0 ? params.axis + rank : params.axis;
-            if (axis < 0 || axis >= rank ||
-                dims[static_cast<size_t>(axis)] != static_cast<int64_t>(params.scales.size()))
-                return nodeError(node, "the scale count does not match the weight's dimension on axis " +
-                                           std::to_string(params.axis));
-            channels = dims[static_cast<size_t>(axis)];
-            for (size_t d = static_cast<size_t>(axis) + 1; d < dims.size(); ++d) inner *= dims[d];
-        }
-        std::vector<float> values(levels.size());
-        for (size_t i = 0; i < levels.size(); ++i) {
-            const size_t c = static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels);
-            const float level = levels[i] - params.zeroPoints[c];
-            // +-127 becomes +-amax so the channel's amax recomputed from the weights gives the scale back.
-            values[i] = params.symmetric() && std::fabs(level) == 127.0f ? std::copysign(rangeAmax(params, c), level)
-                                                                         : level * params.scales[c];
-        }
         std::string name = quantized.name();
         const std::string suffix = "_quantized";
         if (name.size() > suffix.size() && name.ends_with(suffix)) name.resize(name.size() - suffix.size());

@@ -10,7 +10,9 @@
 #include <unordered_map>
 
 #include "core/common/json_depth.h"
+#include "core/export/carried_model.h"
 #include "core/export/qdq_import.h"
+#include "core/export/qoperator_import.h"
 #include "core/model/model.h"
 #include "core/quant/calibration_file.h"
 
@@ -130,9 +132,13 @@ Result<ImportedScales> importQdqModel(const Graph& graph, const std::string& pat
     if (!model)
         return invalidArgument(path + ": not a calibration file QuantLens reads (" + model.status().message() + "); " +
                                kOtherFormats + " (not ONNX Runtime's calibration.flatbuffers)");
-    if (!hasQdqNodes((*model)->graph()))
+    const bool qoperator = hasQOperatorNodes((*model)->graph());
+    if (!hasQdqNodes((*model)->graph()) && !qoperator)
         return invalidArgument(path + ": this ONNX model has no QuantizeLinear/DequantizeLinear nodes, so no scales");
-    QL_ASSIGN_OR_RETURN(auto dequantized, dequantizeQdqModel(**model));
+    QL_ASSIGN_OR_RETURN(auto dequantized, carriedModel(std::move(*model)));
+    if (qoperator && dequantized.scales.activations.empty())
+        return invalidArgument(path + ": no activation scales to read: " + dequantized.qoperatorImport +
+                               "; calibrate the model instead (quantlens-cli calibrate)");
     ScaleTable table;
     for (const auto& range : dequantized.scales.activations)
         table.entries.push_back({range.name, range.amax, range.min, range.max});

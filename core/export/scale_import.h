@@ -9,7 +9,9 @@
 //     is unwrapped. amax = max(|min|, |max|): the symmetric range that covers both ends;
 //   - ONNX Runtime's calibration.cache text: "name value" lines, value = the tensor's amax (what ORT's
 //     TensorRT provider reads as the dynamic range);
-//   - a Q/DQ ONNX model (qdq_import.h): its activation scales;
+//   - a Q/DQ ONNX model (qdq_import.h), or one in ONNX Runtime's operator form (QLinearConv, com.microsoft QLinear*:
+//     qoperator_import.h): its activation scales. Dynamic quantization (DynamicQuantizeLinear + ConvInteger) has
+//     none (it computes them per input): an error says so;
 //   - a QuantLens project (.qlproj, written by the window): the calibration it keeps.
 // ONNX Runtime's binary calibration.flatbuffers is not read: it holds the same numbers as the two text files.
 // The format is detected from the content. Names the model does not have are skipped and listed (a TensorRT
