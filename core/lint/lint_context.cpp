@@ -1,5 +1,8 @@
 #include "core/lint/lint_context.h"
 
+#include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
+
 namespace ql {
 
 namespace {
@@ -11,7 +14,7 @@ int64_t inputKey(NodeId layer, size_t slot) {
 }  // namespace
 
 bool isOp(const Node& node, std::string_view opType) {
-    return node.opType == opType && (node.domain.empty() || node.domain == "ai.onnx");
+    return node.opType == opType && isDefaultDomain(node);
 }
 
 bool isWeightedLayer(const Node& node) {
@@ -25,6 +28,13 @@ std::string joinInts(const std::vector<int64_t>& values) {
         out += std::to_string(values[i]);
     }
     return out + "]";
+}
+
+std::optional<std::vector<float>> qdqScales(const Graph& graph, const Node& qdq) {
+    if (qdq.inputs.size() < 2 || qdq.inputs[1] == kNoId) return std::nullopt;
+    auto scales = constantFloats(graph, qdq.inputs[1]);
+    if (!scales || scales->empty()) return std::nullopt;
+    return scales;
 }
 
 LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options)
@@ -59,6 +69,11 @@ const Node* LintContext::producer(ValueId value) const {
     if (value == kNoId) return nullptr;
     const NodeId id = mGraph.value(value).producer;
     return id == kNoId ? nullptr : &mGraph.node(id);
+}
+
+bool LintContext::dequantized(ValueId value) const {
+    const Node* p = producer(value);
+    return p != nullptr && isOp(*p, "DequantizeLinear");
 }
 
 std::vector<int64_t> LintContext::dims(ValueId value) const {

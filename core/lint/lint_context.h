@@ -2,6 +2,7 @@
 // What every rule reads: the graph, the target TensorRT version and typing, which layers are planned INT8 (the
 // requested precisions of the plan, or the Q/DQ nodes of an explicitly quantized model), indexes over the Q/DQ
 // links, and the trtexec command that builds the engine when one was given.
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@ bool isOp(const Node& node, std::string_view opType);
 // Conv, ConvTranspose, Gemm and MatMul: the layers TensorRT quantizes by default (its "weighted operations").
 bool isWeightedLayer(const Node& node);
 std::string joinInts(const std::vector<int64_t>& values);  // "[64,3,7,7]"
+// The constant scales of a QuantizeLinear/DequantizeLinear (one, or one per channel); nullopt when not constant.
+std::optional<std::vector<float>> qdqScales(const Graph& graph, const Node& qdq);
 
 class LintContext {
 public:
@@ -53,6 +56,8 @@ public:
     // The Q/DQ link feeding input `slot` of `layer`, or nullptr.
     const QdqLink* inputLink(NodeId layer, size_t slot) const;
     const Node* producer(ValueId value) const;
+    // Whether `value` is the output of a DequantizeLinear (the edge is quantized).
+    bool dequantized(ValueId value) const;
     // Dims of a value (-1 where unknown); empty when the rank is unknown or the value is absent.
     std::vector<int64_t> dims(ValueId value) const;
     // The tensor a layer input really reads: through a DequantizeLinear (and its QuantizeLinear) to the source.

@@ -56,10 +56,14 @@ std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
     return findings;
 }
 
-std::vector<Finding> lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
-    const LintContext context(graph, plan, options);
+// Every rule the options do not ignore.
+std::vector<Finding> runUnignoredRules(const LintContext& context, const LintOptions& options) {
     return runRules(context,
                     [&](const LintRule& rule) { return !options.ignoredRules.contains(std::string(rule.info().id)); });
+}
+
+std::vector<Finding> lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+    return runUnignoredRules(LintContext(graph, plan, options), options);
 }
 
 }  // namespace
@@ -80,7 +84,7 @@ bool isCalibrationRule(std::string_view ruleId) {
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
     const LintContext context(graph, plan, options);
     LintReport report;
-    report.findings = lintOneGraph(graph, plan, options);
+    report.findings = runUnignoredRules(context, options);
     report.coverage = coverageOf(context, report.findings);
     lintSubgraphs(graph, options, &lintOneGraph, report.findings);
     sortFindings(report.findings);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 
 namespace ql {
 
@@ -13,12 +14,8 @@ namespace {
 // How far apart BMM1 and the Softmax (or the Softmax and BMM2) may be: scale, mask, cast and a Q/DQ pair.
 constexpr int kMaxBetween = 6;
 
-bool defaultDomain(const Node& node) {
-    return node.domain.empty() || node.domain == "ai.onnx";
-}
-
 bool isBatchedProduct(const Graph& graph, const Node& node) {
-    if (!defaultDomain(node) || (node.opType != "MatMul" && node.opType != "Einsum") || node.inputs.size() != 2)
+    if (!isDefaultDomain(node) || (node.opType != "MatMul" && node.opType != "Einsum") || node.inputs.size() != 2)
         return false;
     return isComputedValue(graph, node.inputs[0]) && isComputedValue(graph, node.inputs[1]);
 }
@@ -28,7 +25,7 @@ bool isBetweenOp(const Node& node) {
     static constexpr std::array<std::string_view, 11> ops = {
         "Mul",    "Div", "Add", "Sub", "Where", "Cast", "Identity", "Dropout", "QuantizeLinear", "DequantizeLinear",
         "Reshape"};
-    return defaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
+    return isDefaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
 }
 
 NodeId producerOf(const Graph& graph, ValueId value) {
@@ -88,7 +85,7 @@ bool isComputedValue(const Graph& graph, ValueId value) {
 std::vector<AttentionPattern> findAttentionPatterns(const Graph& graph) {
     std::vector<AttentionPattern> patterns;
     for (const Node& node : graph.nodes()) {
-        if (!defaultDomain(node) || node.opType != "Softmax" || node.inputs.empty() || node.outputs.empty()) continue;
+        if (!isDefaultDomain(node) || node.opType != "Softmax" || node.inputs.empty() || node.outputs.empty()) continue;
         AttentionPattern p;
         p.softmax = node.id;
         p.scores = findScores(graph, node.inputs[0], p.beforeSoftmax);

@@ -8,16 +8,16 @@ namespace ql {
 
 namespace {
 
-bool defaultDomain(const Node& node) {
-    return node.domain.empty() || node.domain == "ai.onnx";
-}
-
 template <size_t N>
 bool oneOf(const Node& node, const std::array<std::string_view, N>& ops) {
-    return defaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
+    return isDefaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
 }
 
 }  // namespace
+
+bool isDefaultDomain(const Node& node) {
+    return node.domain.empty() || node.domain == "ai.onnx";
+}
 
 bool movesData(const Node& node) {
     static constexpr std::array<std::string_view, 14> ops = {

@@ -5,6 +5,9 @@
 
 namespace ql {
 
+// The node is of the default ONNX domain ("" or "ai.onnx").
+bool isDefaultDomain(const Node& node);
+
 // Rearranges, selects or copies values without changing them: a tensor quantized before it is quantized the same
 // way after it (Reshape, Transpose, Flatten, Squeeze, Unsqueeze, Identity, Slice, Split, Concat, Gather, Expand,
 // Tile, DepthToSpace, SpaceToDepth). Default ONNX domain only.

@@ -26,11 +26,6 @@ constexpr RuleInfo kInfo{
 
 const char* kFix = "write the attention as MatMul(Q * scale, K^T) -> Add(mask) -> Softmax -> MatMul(P, V)";
 
-bool dequantized(const LintContext& context, ValueId value) {
-    const Node* p = context.producer(value);
-    return p != nullptr && isOp(*p, "DequantizeLinear");
-}
-
 std::string inputName(const Graph& graph, ValueId value) {
     return value == kNoId ? std::string("?") : graph.value(value).name;
 }
@@ -90,15 +85,15 @@ std::vector<std::string> missingQdq(const LintContext& context, const AttentionP
     const Node& scores = graph.node(p.scores);
     const Node& weighted = graph.node(p.context);
     for (size_t i = 0; i < 2; ++i)
-        if (!dequantized(context, scores.inputs[i]))
+        if (!context.dequantized(scores.inputs[i]))
             missing.push_back(lintText("the first MatMul's input '", inputName(graph, scores.inputs[i]), "'"));
-    if (!dequantized(context, weighted.inputs[0]))
+    if (!context.dequantized(weighted.inputs[0]))
         missing.push_back("the Softmax output (the second MatMul's input " +
                           lintText("'", inputName(graph, weighted.inputs[0]), "')"));
-    if (!dequantized(context, weighted.inputs[1]))
+    if (!context.dequantized(weighted.inputs[1]))
         missing.push_back(lintText("the second MatMul's input '", inputName(graph, weighted.inputs[1]), "'"));
     if (const Node* add = residualAddAfter(graph, weighted))
-        if (!dequantized(context, add->inputs[0]) && !dequantized(context, add->inputs[1]))
+        if (!context.dequantized(add->inputs[0]) && !context.dequantized(add->inputs[1]))
             missing.push_back(lintText("the inputs of the residual Add '", add->name, "'"));
     return missing;
 }
@@ -137,8 +132,8 @@ private:
         const Node& scores = graph.node(p.scores);
         const Node& weighted = graph.node(p.context);
         if (context.explicitQuantization()) {
-            const bool any = dequantized(context, scores.inputs[0]) || dequantized(context, scores.inputs[1]) ||
-                             dequantized(context, weighted.inputs[0]) || dequantized(context, weighted.inputs[1]);
+            const bool any = context.dequantized(scores.inputs[0]) || context.dequantized(scores.inputs[1]) ||
+                             context.dequantized(weighted.inputs[0]) || context.dequantized(weighted.inputs[1]);
             const std::vector<std::string> missing = missingQdq(context, p);
             if (!any || missing.empty()) return;
             findings.push_back(context.finding(

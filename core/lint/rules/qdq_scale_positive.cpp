@@ -4,7 +4,6 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
-#include "core/model/constant_values.h"
 
 namespace ql::rules {
 
@@ -45,9 +44,9 @@ public:
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
         const Graph& graph = context.graph();
         for (const Node& node : graph.nodes()) {
-            if ((!isOp(node, "QuantizeLinear") && !isOp(node, "DequantizeLinear")) || node.inputs.size() < 2) continue;
-            const auto scales = constantFloats(graph, node.inputs[1]);
-            if (!scales || scales->empty()) continue;
+            if (!isOp(node, "QuantizeLinear") && !isOp(node, "DequantizeLinear")) continue;
+            const auto scales = qdqScales(graph, node);
+            if (!scales) continue;
             size_t count = 0;
             const std::string listed = badChannels(*scales, count);
             if (count == 0) continue;

@@ -4,7 +4,6 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
-#include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
 
 namespace ql::rules {
@@ -21,13 +20,6 @@ constexpr RuleInfo kInfo{
     "Model Optimizer gives such tensors one shared scale.",
     "NVIDIA/TensorRT issues #4366, #4364, #4412 and NVIDIA/Model-Optimizer #207 (explicit Q/DQ slower than implicit "
     "INT8: DQ->Q requantize kernels); Model Optimizer int8.py concat_elimination; TRT11.md section 4"};
-
-std::optional<std::vector<float>> scalesOf(const Graph& graph, const Node& qdq) {
-    if (qdq.inputs.size() < 2 || qdq.inputs[1] == kNoId) return std::nullopt;
-    auto scales = constantFloats(graph, qdq.inputs[1]);
-    if (!scales || scales->empty()) return std::nullopt;
-    return scales;
-}
 
 bool sameScales(const std::vector<float>& a, const std::vector<float>& b) {
     if (a.size() != b.size()) return true;  // per-tensor vs per-channel: another rule's business
@@ -78,14 +70,14 @@ public:
         const Graph& graph = context.graph();
         for (const Node& q : graph.nodes()) {
             if (!isOp(q, "QuantizeLinear") || q.inputs.empty() || q.inputs[0] == kNoId) continue;
-            const auto qScales = scalesOf(graph, q);
+            const auto qScales = qdqScales(graph, q);
             if (!qScales) continue;
             std::vector<Path> paths;
             dequantizersOf(context, q.inputs[0], {}, paths);
             for (const Path& path : paths) {
                 // Through a Concat: trt-concat-scales' finding.
                 if (std::find(path.between.begin(), path.between.end(), "Concat") != path.between.end()) continue;
-                const auto dqScales = scalesOf(graph, *path.dequantize);
+                const auto dqScales = qdqScales(graph, *path.dequantize);
                 if (!dqScales || dqScales->size() != qScales->size() || sameScales(*dqScales, *qScales)) continue;
                 const ValueId source = path.dequantize->inputs[0];
                 const std::string name = source == kNoId ? path.dequantize->name : graph.value(source).name;

@@ -63,11 +63,6 @@ private:
         return {};
     }
 
-    static bool dequantized(const LintContext& context, ValueId value) {
-        const Node* p = context.producer(value);
-        return p != nullptr && isOp(*p, "DequantizeLinear");
-    }
-
     // Which input is the conv branch: one reached without Q/DQ first (TensorRT fuses the Add into that conv), a
     // quantized skip input before an unquantized one. -1 when neither input comes from an INT8 conv.
     static int convBranch(const ConvTrail (&trail)[2], const bool (&dq)[2]) {
@@ -88,7 +83,7 @@ private:
         const Graph& graph = context.graph();
         const ValueId in[2] = {add.inputs[0], add.inputs[1]};
         const ConvTrail trail[2] = {fusableConv(context, in[0]), fusableConv(context, in[1])};
-        const bool dq[2] = {dequantized(context, in[0]), dequantized(context, in[1])};
+        const bool dq[2] = {context.dequantized(in[0]), context.dequantized(in[1])};
         const int i = convBranch(trail, dq);
         if (i < 0) return std::nullopt;
         const Node& conv = *trail[i].conv;

@@ -4,7 +4,6 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
-#include "core/model/constant_values.h"
 
 namespace ql::rules {
 
@@ -23,21 +22,16 @@ constexpr RuleInfo kInfo{
     "with quantization; linear/cubic interpolate ... folding Q/DQ into an integer Resize changes numerical "
     "results\"); NVIDIA/TensorRT#2976 (Resize run in INT8 for resize -> Q/DQ -> conv); TRT11.md §4"};
 
-std::optional<std::vector<float>> scalesOf(const Graph& graph, const Node& qdq) {
-    if (qdq.inputs.size() < 2) return std::nullopt;
-    return constantFloats(graph, qdq.inputs[1]);
-}
-
 // DQ -> Resize -> Q with one scale: a pair placed (or moved) around the Resize, which the runtime folds.
 bool quantizedAround(const LintContext& context, const Node& resize) {
     const Node* dq = context.producer(resize.inputs[0]);
     if (dq == nullptr || !isOp(*dq, "DequantizeLinear")) return false;
-    const auto in = scalesOf(context.graph(), *dq);
+    const auto in = qdqScales(context.graph(), *dq);
     if (!in || resize.outputs.empty() || resize.outputs[0] == kNoId) return false;
     for (NodeId c : context.graph().value(resize.outputs[0]).consumers) {
         const Node& q = context.graph().node(c);
         if (!isOp(q, "QuantizeLinear")) continue;
-        const auto out = scalesOf(context.graph(), q);
+        const auto out = qdqScales(context.graph(), q);
         if (out && out->size() == 1 && in->size() == 1 &&
             std::fabs(out->front() - in->front()) <= 1e-6f * std::fabs(in->front()))
             return true;

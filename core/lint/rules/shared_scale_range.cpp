@@ -4,7 +4,6 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
-#include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
 
 namespace ql::rules {
@@ -26,8 +25,7 @@ constexpr RuleInfo kInfo{
 constexpr float kRangeRatio = 100.0f;
 
 std::optional<float> scalarScale(const Graph& graph, const Node& qdq) {
-    if (qdq.inputs.size() < 2) return std::nullopt;
-    const auto scales = constantFloats(graph, qdq.inputs[1]);
+    const auto scales = qdqScales(graph, qdq);
     if (!scales || scales->size() != 1 || !(scales->front() > 0.0f)) return std::nullopt;
     return scales->front();
 }
