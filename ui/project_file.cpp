@@ -110,27 +110,21 @@ Result<nlohmann::json> readProjectJson(const std::string& path) {
     nlohmann::json project = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (project.is_discarded() || !project.is_object())
         return invalidArgument(path + ": not a JSON object; is this a QuantLens project (.qlproj)?");
-    if (project.value("format", "") != kFormat)
+    if (memberString(project, "format") != kFormat)
         return invalidArgument(path + ": \"format\" is not \"" + kFormat +
                                "\"; is this a QuantLens project (.qlproj)?");
-    if (project.value("version", 0) != kVersion)
+    if (memberInt(project, "version", 0) != kVersion)
         return invalidArgument(path + ": project version " + project.value("version", nlohmann::json()).dump() +
                                " is not supported (this QuantLens reads version 1)");
     return project;
-}
-
-// A string member, or "" when it is missing or not a string (json::value would throw on the latter).
-std::string stringMember(const nlohmann::json& project, const char* key) {
-    const auto it = project.find(key);
-    return it != project.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // "trt" and "typing". Projects from before "typing" (or with a typing the version cannot build) get the version's
 // default; an unreadable "trt" gets 10.x, what those projects were made for.
 TrtTarget projectTarget(const nlohmann::json& project) {
     TrtTarget target;
-    target.version = parseTrtVersion(stringMember(project, "trt")).value_or(TrtVersion::Trt10);
-    const std::string typing = stringMember(project, "typing");
+    target.version = parseTrtVersion(memberString(project, "trt")).value_or(TrtVersion::Trt10);
+    const std::string typing = memberString(project, "typing");
     target.typing = typing == "weak"     ? TrtTyping::Weak
                     : typing == "strong" ? TrtTyping::Strong
                                          : defaultTyping(target.version);
@@ -160,7 +154,7 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
     if (const auto measured = project.find("analysis_plan"); measured != project.end() && measured->is_object()) {
         QL_ASSIGN_OR_RETURN(loaded.analysisPlan, PrecisionPlan::fromJson(graph, *measured, label + " (analysis_plan)"));
     }
-    loaded.analysisStaleReason = QString::fromStdString(stringMember(project, "analysis_stale"));
+    loaded.analysisStaleReason = QString::fromStdString(memberString(project, "analysis_stale"));
     loaded.dataSettings = project.value("data", nlohmann::json::object());
     if (const auto rules = project.find("silenced_rules"); rules != project.end() && rules->is_array())
         for (const auto& rule : *rules)

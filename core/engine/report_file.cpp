@@ -29,6 +29,8 @@ Result<nlohmann::json> readReportJson(const std::string& path, const std::string
                                (truncated ? "the file ends before the JSON does (truncated?)"
                                           : "not valid JSON at byte " + std::to_string(e.byte)) +
                                "; write it again with trtexec");
+    } catch (const nlohmann::json::exception& e) {  // a number past double's range (out_of_range.406)
+        return invalidArgument(label + ": not valid JSON (" + e.what() + "); write it again with trtexec");
     }
 }
 

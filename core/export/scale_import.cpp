@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/common/json_depth.h"
+#include "core/common/json_util.h"
 #include "core/export/carried_model.h"
 #include "core/export/qdq_import.h"
 #include "core/export/qoperator_import.h"
@@ -162,6 +163,8 @@ Result<ImportedScales> importJson(const Graph& graph, const std::string& path, c
         return lineError(path,
                          1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')),
                          std::string("not valid JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {  // a number past double's range (out_of_range.406)
+        return invalidArgument(path + ": not valid JSON: " + e.what());
     }
     if (json.is_object() && json.contains("format")) {
         // A project saved by the window keeps its calibration inline (ui/project_file.h).
@@ -246,7 +249,8 @@ Result<ScaleTable> parseOrtCalibrationJson(std::string_view text, const std::str
     const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_discarded() || !json.is_object())
         return lineError(label, 1, "expected a JSON object of tensor ranges (ONNX Runtime calibration.json)");
-    const bool wrapped = json.value("CLS", "") == "TensorsData" && json.contains("data") && json["data"].is_object();
+    const bool wrapped =
+        memberString(json, "CLS") == "TensorsData" && json.contains("data") && json["data"].is_object();
     const nlohmann::json& tensors = wrapped ? json["data"] : json;
     ScaleTable table;
     for (const auto& [name, value] : tensors.items()) {

@@ -37,6 +37,14 @@ bool parseModel(google::protobuf::io::ZeroCopyInputStream& stream, onnx::ModelPr
     return proto.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
 }
 
+// protobuf says only that parsing failed; nesting past its recursion limit (an If inside an If... 100 levels) is
+// one cause a valid-looking file can have.
+Status unreadableModel(const std::string& name) {
+    return invalidModel(name +
+                        ": not a readable ONNX model (protobuf parsing failed: the file is truncated, corrupt, not an "
+                        "ONNX file, or nests subgraphs deeper than protobuf's limit of 100 levels)");
+}
+
 bool hasExternalData(const onnx::GraphProto& graph) {
     for (const auto& t : graph.initializer())
         if (t.data_location() == onnx::TensorProto::EXTERNAL) return true;
@@ -78,10 +86,7 @@ Result<std::unique_ptr<Model>> Model::load(const std::string& path, const LoadOp
     model->mPath = path;
     {
         google::protobuf::io::IstreamInputStream stream(&in, 1 << 20);
-        if (!parseModel(stream, *model->mProto))
-            return invalidModel(path +
-                                ": not a readable ONNX model (protobuf parsing failed: the file is truncated, "
-                                "corrupt, or not an ONNX file)");
+        if (!parseModel(stream, *model->mProto)) return unreadableModel(path);
     }
     std::string dir = fs::path(path).parent_path().string();
     model->mExternalData = std::make_unique<ExternalDataResolver>(dir.empty() ? "." : dir);
@@ -97,10 +102,7 @@ Result<std::unique_ptr<Model>> Model::loadFromBytes(std::span<const std::byte> b
     std::unique_ptr<Model> model(new Model);
     model->mPath = displayName;
     google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
-    if (!parseModel(stream, *model->mProto))
-        return invalidModel(displayName +
-                            ": not a readable ONNX model (protobuf parsing failed: the file is truncated, "
-                            "corrupt, or not an ONNX file)");
+    if (!parseModel(stream, *model->mProto)) return unreadableModel(displayName);
     model->mExternalData = std::make_unique<ExternalDataResolver>("");
     auto finished = finishLoading(std::move(model), options);
     if (!finished) return finished.status().withContext(displayName);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/common/json_util.h"
+
 namespace ql {
 namespace {
 
@@ -24,13 +26,13 @@ double numberOr(const nlohmann::json& object, const char* key, double fallback) 
 
 Result<LayerError> layerFromJson(const Graph& graph, const nlohmann::json& layer, const std::string& label) {
     if (!layer.is_object()) return badAnalysis(label, "layer entries must be objects");
-    const std::string nodeName = layer.value("node", "");
-    const std::string outputName = layer.value("output", "");
+    const std::string nodeName = memberString(layer, "node");
+    const std::string outputName = memberString(layer, "output");
     const auto node = graph.findNode(nodeName);
     if (!node) return badAnalysis(label, "names node '" + nodeName + "', which the model does not have");
     const auto output = graph.findValue(outputName);
     if (!output) return badAnalysis(label, "names tensor '" + outputName + "', which the model does not have");
-    const auto precision = parsePrecision(layer.value("precision", ""));
+    const auto precision = parsePrecision(memberString(layer, "precision"));
     if (!precision) return badAnalysis(label, "layer '" + nodeName + "' has no valid precision");
     LayerError error{.node = *node, .output = *output, .precision = *precision, .metrics = {}};
     error.metrics.sqnrDb = numberOrInfinity(layer, "sqnr_db");
@@ -91,10 +93,10 @@ nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) 
 Result<AnalysisReport> analysisFromJson(const Graph& graph, const nlohmann::json& json, const std::string& label) {
     if (!json.is_object()) return badAnalysis(label, "must be a JSON object");
     AnalysisReport report;
-    const auto mode = parseAnalysisMode(json.value("mode", ""));
+    const auto mode = parseAnalysisMode(memberString(json, "mode"));
     if (!mode) return badAnalysis(label, "has no valid \"mode\" (accumulated or isolated)");
     report.mode = *mode;
-    report.samples = static_cast<int64_t>(numberOr(json, "samples", 0));
+    report.samples = memberInt(json, "samples", 0);
     const auto layers = json.find("layers");
     if (layers == json.end() || !layers->is_array()) return badAnalysis(label, "has no \"layers\" array");
     for (const nlohmann::json& layer : *layers) {
@@ -104,7 +106,7 @@ Result<AnalysisReport> analysisFromJson(const Graph& graph, const nlohmann::json
     if (const auto outputs = json.find("outputs");
         outputs != json.end() && outputs->is_object() && outputs->contains("top1_agreement")) {
         OutputAgreement& o = report.outputs;
-        o.samples = static_cast<int64_t>(numberOr(*outputs, "samples", static_cast<double>(report.samples)));
+        o.samples = memberInt(*outputs, "samples", report.samples);
         o.top1Agreement = numberOr(*outputs, "top1_agreement", 0.0);
         o.hasLabels = outputs->contains("accuracy_fp32");
         o.accuracyFp32 = numberOr(*outputs, "accuracy_fp32", 0.0);

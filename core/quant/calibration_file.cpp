@@ -7,6 +7,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_depth.h"
+#include "core/common/json_util.h"
 
 namespace ql {
 namespace {
@@ -205,7 +206,7 @@ Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann
     auto config = parseCalibrationMethod(*method);
     if (!config.isOk()) return config.status().withContext(label);
     result.config = *config;
-    result.samples = json.value("samples", nlohmann::json(0)).is_number_integer() ? json["samples"].get<int64_t>() : 0;
+    result.samples = memberInt(json, "samples", 0);
     const auto activations = json.find("activations");
     if (activations == json.end() || !activations->is_object())
         return badField(label, "\"activations\" is missing or not an object");

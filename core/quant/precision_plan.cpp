@@ -7,6 +7,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_depth.h"
+#include "core/common/json_util.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
@@ -166,7 +167,7 @@ Result<PrecisionPlan> PrecisionPlan::load(const Graph& graph, const std::string&
     const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return invalidArgument(path + ": not valid JSON; a precision plan is a JSON object");
     // A project saved by the window keeps its plan inline (ui/project_file.h).
-    if (json.is_object() && json.value("format", "") == "quantlens-project") {
+    if (json.is_object() && memberString(json, "format") == "quantlens-project") {
         const auto section = json.find("plan");
         if (section == json.end() || !section->is_object())
             return invalidArgument(path + ": this project has no precision plan");

@@ -78,6 +78,32 @@ INSTANTIATE_TEST_SUITE_P(Corpus, BadInputTest, testing::ValuesIn(cases()),
                              return name;
                          });
 
+// A graph 10^5 nodes deep (issue 19): loading, checking, linting and running walk it without recursion. Generated
+// here: 2.4 MB is too large to commit.
+TEST(DeepGraphTest, AHundredThousandNodeChainLoadsLintsAndRuns) {
+    constexpr int kDepth = 100000;
+    test::ModelBuilder b(17);
+    b.input("x", DataType::Float, {1, 4});
+    std::string previous = "x";
+    for (int i = 0; i < kDepth; ++i) {
+        std::string next = i + 1 == kDepth ? std::string("y") : std::to_string(i);
+        b.node("Relu", {previous}, {next});
+        previous = std::move(next);
+    }
+    b.output("y", DataType::Float, {1, 4}, true);
+    test::TempDir dir;
+    const std::string model = dir.file("deep.onnx");
+    b.save(model);
+
+    const auto inspect = test::runCli({"inspect", model});
+    EXPECT_EQ(inspect.exitCode, 0) << inspect.err;
+    EXPECT_NE(inspect.out.find("Nodes: 100000"), std::string::npos) << inspect.out;
+    const auto lint = test::runCli({"lint", model});
+    EXPECT_EQ(lint.exitCode, 0) << lint.err;
+    const auto run = test::runCli({"bench", model, "--threads", "1", "--iters", "1", "--warmup", "0"});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+}
+
 // A file added to the corpus without a command that reads it would test nothing.
 TEST(BadInputCorpusTest, EveryFileHasACase) {
     std::set<std::string> listed;

@@ -114,8 +114,10 @@ Status BatchNormalizationKernel::computePlain(KernelContext& ctx) const {
             return ctx.fail("input " + std::to_string(i + 1) + " has " + std::to_string(params[i].size()) +
                             " values, expected one per channel (" + std::to_string(channels) + ")");
     }
-    const auto& [scale, bias, runningMean, runningVar] = params;
-    std::vector<double> mean = runningMean, var = runningVar;
+    // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture bindings in lambdas.
+    const std::vector<double>& scale = params[0];
+    const std::vector<double>& bias = params[1];
+    std::vector<double> mean = params[2], var = params[3];
     Tensor y(x.dtype(), x.shape());
     const bool ok = visitFloating(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -133,7 +135,7 @@ Status BatchNormalizationKernel::computePlain(KernelContext& ctx) const {
     for (size_t o = 1; o < 3 && o < ctx.outputCount(); ++o) {
         const Tensor& like = ctx.input(o + 2);
         const std::vector<double>& batch = o == 1 ? mean : var;
-        const std::vector<double>& running = o == 1 ? runningMean : runningVar;
+        const std::vector<double>& running = params[o + 1];
         Tensor out(DataType::Double, like.shape());
         for (size_t c = 0; c < channels; ++c)
             out.data<double>()[c] = running[c] * mMomentum + batch[c] * (1.0 - mMomentum);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "core/data/image_decoder.h"
 #include "core/data/open_data.h"
 #include "tests/support/model_builder.h"
 
@@ -119,6 +120,23 @@ TEST(ImageLoader, CorruptImageNamesTheFile) {
     ASSERT_FALSE(t.isOk());
     EXPECT_NE(t.status().message().find("bad.png"), std::string::npos) << t.status().message();
     EXPECT_NE(t.status().message().find("cannot decode"), std::string::npos) << t.status().message();
+}
+
+// Found by fuzz_image: Debian's stb_image converts a 16-bit PPM/PGM to another channel count with its 8-bit
+// routine and reads past its buffer. Such a file is refused before stb decodes it; the same file at its own channel
+// count still decodes.
+TEST(ImageLoader, SixteenBitPnmOfAnotherChannelCountIsRefusedNotDecoded) {
+    std::string ppm = "P6 2 1 65535\n";
+    ppm += std::string(2 * 3 * 2, '\x40');
+    const auto bytes = std::as_bytes(std::span(ppm.data(), ppm.size()));
+    auto gray = decodeImage(bytes, 1, "deep.ppm", DataLimits{});
+    ASSERT_FALSE(gray.isOk());
+    EXPECT_NE(gray.status().message().find("deep.ppm: a 16-bit PPM image with 3 channel(s)"), std::string::npos)
+        << gray.status().message();
+    auto rgb = decodeImage(bytes, 3, "deep.ppm", DataLimits{});
+    ASSERT_TRUE(rgb.isOk()) << rgb.status().message();
+    EXPECT_EQ(rgb->width, 2);
+    EXPECT_EQ(rgb->pixels.get()[0], 0x40);
 }
 
 TEST(ImageLoader, RefusesAnImageLargerThanTheLimitFromItsHeader) {

@@ -120,6 +120,16 @@ TEST(LayerInfoReaderTest, BadFilesNameTheFileAndTheProblem) {
               std::string::npos);
 }
 
+// Found by fuzz_engine_report's sibling fuzz_project: a number past double's range makes nlohmann throw
+// out_of_range, not parse_error; the readers that parse with exceptions caught only the latter.
+TEST(LayerInfoReaderTest, ANumberPastDoubleRangeIsAnErrorNotAnException) {
+    TempDir dir;
+    test::writeFile(dir.file("huge.json"), R"({"Layers": [{"Name": "a", "Time": 1e99999}]})");
+    const auto r = readLayerInfo(dir.file("huge.json"));
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.status().message().find("not valid JSON"), std::string::npos) << r.status().message();
+}
+
 TEST(ProfileReaderTest, AddsProfileOnlyReformatsInEngineOrder) {
     auto report = parse(kTrt10Layers);
     ASSERT_TRUE(report);

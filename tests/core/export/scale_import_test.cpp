@@ -48,6 +48,16 @@ TEST(ScaleImportTest, TensorRtCacheLinesGiveTheScaleBitsBack) {
     EXPECT_EQ(table->method, CalibrationMethod::Entropy);
 }
 
+// Found by fuzz_project (through the .qlproj calibration import): a number past double's range threw
+// out_of_range, which the JSON reader did not catch.
+TEST(ScaleImportTest, ANumberPastDoubleRangeIsAnErrorNotAnException) {
+    auto model = convModel();
+    TempDir dir;
+    auto imported = importScales(model->graph(), file(dir, "calibration.json", R"({"c": 5.4e188477})"));
+    ASSERT_FALSE(imported.isOk());
+    EXPECT_NE(imported.status().message().find("not valid JSON"), std::string::npos) << imported.status().message();
+}
+
 TEST(ScaleImportTest, BadTensorRtCacheNamesTheFileAndLine) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"TRT8600\nx: 3c010204\n", "m.cache:1:"},

@@ -156,5 +156,16 @@ TEST(CalibrationFile, LoadReportsUnreadableFiles) {
     EXPECT_EQ(loadCalibration(model->graph(), dir.file("none.json")).status().code(), StatusCode::IoError);
 }
 
+// Found by fuzz_calibration_file: a file without "samples" read json["samples"] of a const object (undefined
+// behaviour: a heap use-after-free under ASan). "samples" is optional.
+TEST(CalibrationFile, SamplesAreOptional) {
+    auto model = convModel();
+    nlohmann::json j = calibrationToJson(model->graph(), sample(model->graph()));
+    j.erase("samples");
+    auto back = calibrationFromJson(model->graph(), j, "calib.json");
+    ASSERT_TRUE(back.isOk()) << back.status().message();
+    EXPECT_EQ(back->samples, 0);
+}
+
 }  // namespace
 }  // namespace ql

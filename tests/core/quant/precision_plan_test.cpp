@@ -381,6 +381,15 @@ TEST(PrecisionPlan, LoadReportsUnreadableFiles) {
     EXPECT_EQ(missing.status().code(), StatusCode::IoError);
 }
 
+// Found by fuzz_precision_plan: json::value("format", "") threw (an abort) when "format" was a number.
+TEST(PrecisionPlan, LoadRefusesMembersOfTheWrongTypeWithoutThrowing) {
+    auto model = classifier();
+    TempDir dir;
+    test::writeFile(dir.file("plan.json"), R"({"format": 1, "default": "fp32", "nodes": {}})");
+    auto plan = PrecisionPlan::load(model->graph(), dir.file("plan.json"));
+    EXPECT_FALSE(plan.isOk());
+}
+
 TEST(PrecisionPlan, ParsesPrecisionNames) {
     EXPECT_EQ(parsePrecision("INT8"), Precision::Int8);
     EXPECT_EQ(parsePrecision("fp16"), Precision::Fp16);
