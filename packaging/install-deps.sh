@@ -1,5 +1,6 @@
 #!/bin/sh
 # Installs the Debian 12 packages QuantLens needs to build, run and test, when they are missing.
+# QL_EXTRA_PACKAGES adds packages (make deps-clang: clang for the fuzz and TSan builds).
 # Uses sudo when not run as root. Safe to run again: it does nothing when everything is present.
 set -eu
 
@@ -11,6 +12,7 @@ libgraphviz-dev nlohmann-json3-dev libstb-dev libcli11-dev zlib1g-dev
 libgtest-dev libgmock-dev libbenchmark-dev
 xvfb xauth imagemagick
 libonnx-testdata python3 python3-onnx python3-numpy
+${QL_EXTRA_PACKAGES:-}
 "
 
 missing=""
