@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
@@ -344,6 +345,59 @@ TEST(QuantizeCliTest, StronglyTypedExportReexportsTheSameIslandsAndScales) {
     const auto run = test::runCli({"run", q11, "--input", "x=" + dir.file("x.npy"), "--out", dir.file("out")});
     EXPECT_EQ(run.exitCode, 0) << run.err;
     EXPECT_TRUE(std::filesystem::exists(dir.file("out/y.npy")));
+}
+
+// An ONNX Runtime static QOperator model: QuantizeLinear -> QLinearConv -> DequantizeLinear.
+std::string writeQOperatorModel(const TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("xs", {}, {2.0f / 255});
+    b.initializer("xz", DataType::UInt8, {}, {128});
+    std::vector<double> w;
+    for (float f : test::seededFloats(108, 5, -127.0f, 127.0f)) w.push_back(std::round(f));
+    b.initializer("w", DataType::Int8, {4, 3, 3, 3}, w);
+    b.initializer("ws", {4}, {0.002f, 0.003f, 0.001f, 0.002f});
+    b.initializer("wz", DataType::Int8, {4}, {0, 0, 0, 0});
+    b.initializer("ys", {}, {0.05f});
+    b.initializer("yz", DataType::UInt8, {}, {128});
+    b.node("QuantizeLinear", {"x", "xs", "xz"}, {"xq"});
+    b.node("QLinearConv", {"xq", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"yq"}, "conv");
+    b.node("DequantizeLinear", {"yq", "ys", "yz"}, {"y"});
+    b.output("y");
+    b.save(dir.file("qop.onnx"));
+    return dir.file("qop.onnx");
+}
+
+std::multiset<std::string> opTypesOf(const std::string& path) {
+    auto model = Model::load(path);
+    EXPECT_TRUE(model) << model.status().message();
+    std::multiset<std::string> ops;
+    if (model)
+        for (const Node& node : (*model)->graph().nodes()) ops.insert(node.opType);
+    return ops;
+}
+
+// quantize --float-import on a QOperator model: the float model it was made from (its scales kept as calibration),
+// and a Q/DQ export of it that TensorRT can build (lint: no error).
+TEST(QuantizeCliTest, FloatImportOfAQOperatorModelWritesTheFloatModelAndAQdqExport) {
+    TempDir dir;
+    const auto model = writeQOperatorModel(dir);
+    const auto r = test::runCli(
+        {"quantize", model, "--calib", model, "--float-import", dir.file("float.onnx"), "-o", dir.file("q.onnx")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("float.onnx: the FP32 model"), std::string::npos) << r.out;
+    const auto floatOps = opTypesOf(dir.file("float.onnx"));
+    EXPECT_EQ(floatOps.count("Conv"), 1u);
+    EXPECT_EQ(floatOps.count("QLinearConv"), 0u);
+    EXPECT_EQ(floatOps.count("QuantizeLinear"), 0u);
+    const auto exportedOps = opTypesOf(dir.file("q.onnx"));
+    EXPECT_EQ(exportedOps.count("QLinearConv"), 0u);
+    EXPECT_EQ(exportedOps.count("Conv"), 1u);
+    EXPECT_EQ(dequantizeCount(dir.file("q.onnx")), 2);  // the input and the weight
+    const auto lint = test::runCli({"lint", dir.file("q.onnx"), "--json"});
+    EXPECT_EQ(lint.exitCode, 0) << lint.err;
+    for (const auto& finding : nlohmann::json::parse(lint.out)["findings"])
+        EXPECT_NE(finding["severity"], "error") << finding.dump();
 }
 
 }  // namespace

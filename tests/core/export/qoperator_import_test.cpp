@@ -208,6 +208,59 @@ TEST(QOperatorImport, StaticQLinearConvChainBecomesFloatWithRanges) {
                   2 * y2s);
 }
 
+// ONNX's QLinearMatMul, then ONNX Runtime's com.microsoft QLinearAdd (a residual) and QLinearSigmoid, as its static
+// quantizer writes a transformer block's epilogue: float MatMul, Add and Sigmoid with every tensor's range kept.
+TEST(QOperatorImport, StaticQLinearMatMulAndMicrosoftOpsBecomeFloat) {
+    const std::vector<double> w = levels(8 * 8, -127, 127, 31);
+    const float xs = 2.0f / 255, ws = 0.003f, y1s = 0.05f, y2s = 0.05f, y3s = 1.0f / 255;
+    ModelBuilder b;
+    b.opset("com.microsoft", 1);
+    b.input("x", DataType::Float, {1, 4, 8});
+    b.initializer("xs", {}, {xs});
+    b.initializer("xz", DataType::UInt8, {}, {128});
+    b.initializer("w", DataType::Int8, {8, 8}, w);
+    b.initializer("ws", {}, {ws});
+    b.initializer("wz", DataType::Int8, {}, {0});
+    b.initializer("y1s", {}, {y1s});
+    b.initializer("y1z", DataType::UInt8, {}, {128});
+    b.initializer("y2s", {}, {y2s});
+    b.initializer("y2z", DataType::UInt8, {}, {128});
+    b.initializer("y3s", {}, {y3s});
+    b.initializer("y3z", DataType::UInt8, {}, {0});
+    b.node("QuantizeLinear", {"x", "xs", "xz"}, {"xq"});
+    b.node("QLinearMatMul", {"xq", "xs", "xz", "w", "ws", "wz", "y1s", "y1z"}, {"y1"}, "matmul");
+    b.node("QLinearAdd", {"y1", "y1s", "y1z", "xq", "xs", "xz", "y2s", "y2z"}, {"y2"}, "residual")
+        .domain("com.microsoft");
+    b.node("QLinearSigmoid", {"y2", "y2s", "y2z", "y3s", "y3z"}, {"y3"}, "gate").domain("com.microsoft");
+    b.node("DequantizeLinear", {"y3", "y3s", "y3z"}, {"y"});
+    b.output("y");
+    auto model = b.load();
+    auto imported = importQOperatorModel(*model);
+    ASSERT_TRUE(imported) << imported.status().message();
+    const Model& floatModel = *imported->imported.model;
+    EXPECT_EQ(opTypes(floatModel), (std::multiset<std::string>{"MatMul", "Add", "Sigmoid", "Identity"}));
+    EXPECT_EQ(imported->staticNodes, 3u);
+    for (const auto& u : imported->unrecognized) ADD_FAILURE() << u.node << " (" << u.opType << "): " << u.reason;
+    std::map<std::string, float> amax;
+    for (const auto& range : imported->imported.scales.activations) amax[range.name] = range.amax;
+    EXPECT_FLOAT_EQ(amax["y1"], 128 * y1s);
+    EXPECT_FLOAT_EQ(amax["y2"], 128 * y2s);
+    EXPECT_FLOAT_EQ(amax["y3"], 255 * y3s);
+
+    ModelBuilder r;
+    r.input("x", DataType::Float, {1, 4, 8});
+    r.initializer("w", {8, 8}, dequantized(w, {ws}, {0}, 1));
+    r.node("MatMul", {"x", "w"}, {"y1"});
+    r.node("Add", {"y1", "x"}, {"y2"});
+    r.node("Sigmoid", {"y2"}, {"y"});
+    r.output("y");
+    const Tensor x = Tensor::fromVector(DataType::Float, {1, 4, 8}, seededFloats(32, 17));
+    // The MatMul's and the Add's roundings (a step of 0.05 each), through Sigmoid's slope of at most 1/4, plus the
+    // output's own step.
+    expectOutputs(runOne(*model, "x", x, "y"), runOne(floatModel, "x", x, "y"), runOne(*r.load(), "x", x, "y"), 0.0f,
+                  5 * y3s);
+}
+
 TEST(QOperatorImport, UnrecognizedPatternsStayAndAreListed) {
     ModelBuilder b;
     b.input("xq", DataType::UInt8, {1, 1, 4, 4});
