@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QObject>
 #include <QStringList>
+#include <algorithm>
 
 #include "core/export/export_files.h"
 #include "core/export/trtexec_command.h"
@@ -29,16 +30,51 @@ QString weakScriptSummary(const QdqExport& result) {
     if (!plan) return QObject::tr("a weakly typed build (%1)").arg(QString::fromStdString(plan.status().message()));
     QStringList flags;
     for (const std::string& flag : plan->flags) flags.append(QString::fromStdString(flag));
-    return QObject::tr("%1; %2 pinned FP32 (--layerPrecisions)")
-        .arg(flags.join(QLatin1Char(' ')),
-             counted(plan->pinnedLayers, QObject::tr("1 layer"), QObject::tr("%1 layers")));
+    QString text = flags.join(QLatin1Char(' '));
+    if (plan->pinnedLayers > 0)
+        text += QObject::tr("; %1 pinned FP32 (--layerPrecisions)")
+                    .arg(counted(plan->pinnedLayers, QObject::tr("1 layer"), QObject::tr("%1 layers")));
+    return text;
+}
+
+// "the model's types (12 nodes in FP16, 6 casts added); no precision flags", leaving out what is none.
+QString strongScriptSummary(const QdqExport& result) {
+    QStringList fp16;
+    if (result.islands.nodes > 0)
+        fp16.append(counted(result.islands.nodes, QObject::tr("1 node in FP16"), QObject::tr("%1 nodes in FP16")));
+    if (result.islands.casts > 0)
+        fp16.append(counted(result.islands.casts, QObject::tr("1 cast added"), QObject::tr("%1 casts added")));
+    const QString detail = fp16.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(fp16.join(QStringLiteral(", ")));
+    return QObject::tr("the model's types%1; no precision flags").arg(detail);
 }
 
 QString cacheLine(const ExportFiles& files, TrtVersion version) {
     if (files.trtCache.empty())
         return QObject::tr("No calibration cache: TensorRT %1 has no calibrators; the Q/DQ model carries its scales.")
             .arg(QString::fromUtf8(trtVersionName(version)));
-    return QObject::tr("TensorRT calibration cache (implicit path): %1").arg(QString::fromStdString(files.trtCache));
+    return QObject::tr(
+               "Calibration cache, for implicit quantization with TensorRT's calibrator (the Q/DQ model "
+               "does not need it: its scales are explicit): %1")
+        .arg(QString::fromStdString(files.trtCache));
+}
+
+// What the export changed in the graph before placing Q/DQ, in words; kinds that did not happen are left out.
+QString preparationText(const std::vector<PreparationStep>& steps) {
+    const auto count = [&](const char* action) {
+        return static_cast<int>(
+            std::count_if(steps.begin(), steps.end(), [&](const auto& s) { return s.action == action; }));
+    };
+    QStringList parts;
+    if (const int n = count("fold-batchnorm"))
+        parts.append(counted(n, QObject::tr("1 BatchNormalization folded into its layer"),
+                             QObject::tr("%1 BatchNormalizations folded into their layers")));
+    if (const int n = count("keep-batchnorm"))
+        parts.append(counted(n, QObject::tr("1 BatchNormalization kept (it cannot be folded)"),
+                             QObject::tr("%1 BatchNormalizations kept (they cannot be folded)")));
+    if (const int n = count("fold-constant"))
+        parts.append(counted(n, QObject::tr("1 constant computation done ahead"),
+                             QObject::tr("%1 constant computations done ahead")));
+    return parts.isEmpty() ? QString() : QStringLiteral("; ") + parts.join(QStringLiteral(", "));
 }
 
 }  // namespace
@@ -49,12 +85,7 @@ QString withSuffix(const QString& onnxPath, const QString& suffix) {
 }
 
 QString exportScriptSummary(const QdqExport& result) {
-    QString text = result.target.typing == TrtTyping::Strong
-                       ? QObject::tr("%1 (%2); no precision flags")
-                             .arg(counted(result.islands.nodes, QObject::tr("1 FP16 island node"),
-                                          QObject::tr("%1 FP16 island nodes")),
-                                  counted(result.islands.casts, QObject::tr("1 cast"), QObject::tr("%1 casts")))
-                       : weakScriptSummary(result);
+    QString text = result.target.typing == TrtTyping::Strong ? strongScriptSummary(result) : weakScriptSummary(result);
     if (const int guarded = guardedLayers(result); guarded > 0)
         text += QObject::tr("; %1 kept FP32 by the FP16 guard")
                     .arg(counted(guarded, QObject::tr("1 layer"), QObject::tr("%1 layers")));
@@ -78,10 +109,10 @@ QString runExport(const ExportJob& job) {
     for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
     // One multi-argument arg(): a '%' in a path must not be taken for a later placeholder.
     return QObject::tr(
-               "Exported %1 for TensorRT %2: %3 INT8 layers, %4 quantized inputs, %5 preparation steps.\n"
-               "The script relies on %6.\nDecisions: %7\nBuild the engine: sh %8\n%9")
+               "Exported %1 for TensorRT %2: %3 INT8 layers, %4 quantized inputs%5.\n"
+               "The engine build uses %6.\nWhy each layer has its precision: %7\nBuild the engine: sh %8\n%9")
         .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)), QString::number(int8Layers),
-             QString::number(result->placement.edges.size()), QString::number(result->steps.size()),
+             QString::number(result->placement.edges.size()), preparationText(result->steps),
              exportScriptSummary(*result), QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
              cacheLine(files, job.target.version));
 }

@@ -9,7 +9,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -35,6 +34,7 @@
 #include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
 #include "ui/graph/graph_view_actions.h"
+#include "ui/help/help_menu.h"
 #include "ui/import_controller.h"
 #include "ui/memory_release.h"
 #include "ui/message_box.h"
@@ -78,11 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     mNodeTable = new QTableView(this);
     mNodeTable->setModel(mNodeModel);
-    mNodeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mNodeTable->setAlternatingRowColors(true);
-    mNodeTable->verticalHeader()->hide();
-    mNodeTable->horizontalHeader()->setStretchLastSection(true);
-    mNodeTable->setWordWrap(false);
+    setUpNodeListView(mNodeTable);
     connect(mNodeTable, &QTableView::activated, this, &MainWindow::selectTableNode);
     connect(mNodeTable, &QTableView::clicked, this, &MainWindow::selectTableNode);
 
@@ -105,6 +101,8 @@ MainWindow::MainWindow(QWidget* parent)
     createLogDock();
     arrangeDocks();
     addPanelsMenu();
+    addHelpMenu(this,
+                {{tr("Graph"), mGraphView->keyActions()}, {tr("Precision table"), mPrecisionPanel->tableActions()}});
     restoreWindowState();
     connect(mLoader, &ModelLoader::loaded, this, &MainWindow::loadFinished);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
@@ -134,6 +132,8 @@ void MainWindow::createActions() {
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
+    undo->setProperty(kShortcutNameProperty, tr("Undo"));  // in Help > Keyboard Shortcuts, whatever it undoes
+    redo->setProperty(kShortcutNameProperty, tr("Redo"));
     edit->addAction(undo);
     edit->addAction(redo);
 
@@ -456,7 +456,7 @@ void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
     }
     mDocument->replaceModel(*outcome);
     releaseFreedMemory();  // the previous model's memory
-    mNodeTable->resizeColumnsToContents();
+    fitNodeListColumns(mNodeTable);
     if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));
     emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);
 }

@@ -1,6 +1,9 @@
 #include "ui/node_list_model.h"
 
+#include <QHeaderView>
 #include <QLocale>
+#include <QTableView>
+#include <algorithm>
 
 #include "ui/model_document.h"
 
@@ -79,6 +82,21 @@ QVariant NodeListModel::headerData(int section, Qt::Orientation orientation, int
         default:
             return {};
     }
+}
+
+void setUpNodeListView(QTableView* view) {
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    view->horizontalHeader()->setStretchLastSection(true);
+}
+
+void fitNodeListColumns(QTableView* view) {
+    view->resizeColumnsToContents();
+    for (int column : {NodeListModel::InputsColumn, NodeListModel::OutputsColumn})
+        view->setColumnWidth(column, std::min(view->columnWidth(column), kMaxValueListWidth));
 }
 
 }  // namespace ql::ui

@@ -2,6 +2,8 @@
 // The nodes of the model in topological order: name, op, inputs/outputs with shapes, MACs.
 #include <QAbstractTableModel>
 
+class QTableView;
+
 namespace ql::ui {
 
 class ModelDocument;
@@ -23,5 +25,13 @@ private:
     QString valueList(const std::vector<int32_t>& values) const;
     ModelDocument* mDocument;
 };
+
+// A view of the node list: whole rows selected, headers left-aligned so a wide column's name shows at its start
+// (centred, the Inputs header sat beyond the dock's edge and the column looked unnamed).
+void setUpNodeListView(QTableView* view);
+// Columns sized to their contents, the inputs and outputs at most kMaxValueListWidth (their tooltips list them in
+// full), so every column and its header stay in reach.
+void fitNodeListColumns(QTableView* view);
+inline constexpr int kMaxValueListWidth = 280;
 
 }  // namespace ql::ui

@@ -41,15 +41,30 @@ bool computesFloat(const Graph& graph, const Node& node) {
                        [&](ValueId v) { return v != kNoId && graph.value(v).type.dtype == DataType::Float; });
 }
 
-Fp16Form fp16Form(const Graph& graph, const Node& node) {
-    Fp16Form form{std::vector<bool>(node.inputs.size(), false), std::vector<bool>(node.outputs.size(), false), {}};
+bool isFloatOrUnknown(DataType d) {
+    return d == DataType::Float || d == DataType::Float16 || d == DataType::BFloat16 || d == DataType::Double ||
+           d == DataType::Undefined;
+}
+
+bool keepsWrittenTypes(const Node& node) {
     constexpr std::array<std::string_view, 6> fixedTypes = {"QuantizeLinear", "DequantizeLinear", "Cast",
                                                             "CastLike",       "Constant",         "ConstantOfShape"};
+    return std::find(fixedTypes.begin(), fixedTypes.end(), node.opType) != fixedTypes.end();
+}
+
+bool hasPrecisionChoice(const Graph& graph, const Node& node) {
+    if (keepsWrittenTypes(node)) return false;
+    return std::any_of(node.outputs.begin(), node.outputs.end(),
+                       [&](ValueId v) { return v != kNoId && isFloatOrUnknown(graph.value(v).type.dtype); });
+}
+
+Fp16Form fp16Form(const Graph& graph, const Node& node) {
+    Fp16Form form{std::vector<bool>(node.inputs.size(), false), std::vector<bool>(node.outputs.size(), false), {}};
     if (!computesFloat(graph, node)) {
         form.blocker = noForm(node, "computes no float32 tensor");
     } else if (!node.subgraphs.empty()) {
         form.blocker = noForm(node, "has subgraphs, which a precision conversion can corrupt");
-    } else if (std::find(fixedTypes.begin(), fixedTypes.end(), node.opType) != fixedTypes.end()) {
+    } else if (keepsWrittenTypes(node)) {
         form.blocker = noForm(node, "keeps its float32 type (Q/DQ scales, casts and constants stay as written)");
     }
     if (!form.possible()) return form;

@@ -21,6 +21,13 @@ struct Fp16Form {
 
 // True when the node writes a float32 tensor (what an FP16 island would change).
 bool computesFloat(const Graph& graph, const Node& node);
+// A floating-point type, or one shape inference left unknown (it may well be float).
+bool isFloatOrUnknown(DataType dtype);
+// Q/DQ, casts and constants keep the types they are written with: no precision conversion applies to them.
+bool keepsWrittenTypes(const Node& node);
+// The node has a precision to choose: it writes a floating-point tensor (or one of unknown type) and does not keep
+// its written types. Constants, Q/DQ and shape or index nodes have none (the precision table hides them).
+bool hasPrecisionChoice(const Graph& graph, const Node& node);
 // The FP16 form of a float32 node. Nodes that compute no float32 tensor, control flow (AutoCast corrupts If
 // subgraphs: TRT11.md §2), Q/DQ, Cast and constants have none.
 Fp16Form fp16Form(const Graph& graph, const Node& node);

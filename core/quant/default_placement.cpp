@@ -33,13 +33,56 @@ Role roleOf(const Node& node) {
     return Role::Other;
 }
 
-bool isFloat(DataType d) {
-    return d == DataType::Float || d == DataType::Float16 || d == DataType::BFloat16 || d == DataType::Double ||
-           d == DataType::Undefined;
-}
-
 // Weighted layers the placement keeps in float, with the note that says why.
 using FloatLayers = std::map<NodeId, const char*>;
+
+// Producers of the float, non-initializer inputs (kNoId for a graph input).
+std::vector<NodeId> floatProducers(const Graph& graph, const Node& n) {
+    std::vector<NodeId> producers;
+    for (ValueId v : n.inputs) {
+        if (v == kNoId) continue;
+        const Value& value = graph.value(v);
+        if (value.initializer >= 0 || !isFloatOrUnknown(value.type.dtype)) continue;
+        producers.push_back(value.producer);
+    }
+    return producers;
+}
+
+// x of x * Sigmoid(x) (SiLU / Swish) when `n` is that Sigmoid or that Mul: TensorRT fuses both into the
+// layer producing x (Conv+SiLU), so they follow it into INT8 without Q/DQ of their own (ModelOpt's fusible
+// Conv->Sigmoid->Mul partition, TRT11.md §3).
+std::optional<ValueId> siluInput(const Graph& graph, const Node& n) {
+    const auto sigmoidOf = [&](ValueId v) -> std::optional<ValueId> {
+        const NodeId p = v == kNoId ? kNoId : graph.value(v).producer;
+        if (p == kNoId || graph.node(p).opType != "Sigmoid" || graph.node(p).inputs.empty()) return std::nullopt;
+        return graph.node(p).inputs[0];
+    };
+    if (n.opType == "Mul" && n.inputs.size() == 2) {
+        for (int i = 0; i < 2; ++i)
+            if (sigmoidOf(n.inputs[static_cast<size_t>(i)]) == n.inputs[static_cast<size_t>(1 - i)])
+                return n.inputs[static_cast<size_t>(1 - i)];
+        return std::nullopt;
+    }
+    if (n.opType != "Sigmoid" || n.inputs.empty() || n.outputs.empty() || n.outputs[0] == kNoId) return std::nullopt;
+    for (NodeId c : graph.value(n.outputs[0]).consumers)
+        if (siluInput(graph, graph.node(c)) == n.inputs[0]) return n.inputs[0];
+    return std::nullopt;
+}
+
+}  // namespace
+
+NodeId fusedProducer(const Graph& graph, const Node& node) {
+    const Role role = roleOf(node);
+    if (role == Role::Silu) {
+        const std::optional<ValueId> x = siluInput(graph, node);
+        return x ? graph.value(*x).producer : kNoId;
+    }
+    if (role != Role::Epilogue) return kNoId;
+    const std::vector<NodeId> producers = floatProducers(graph, node);
+    return producers.empty() ? kNoId : producers.front();
+}
+
+namespace {
 
 class Placement {
 public:
@@ -69,13 +112,12 @@ public:
 
 private:
     bool decide(const Node& n, Role role, bool checkConsumers) const {
-        const std::vector<NodeId> producers = floatProducers(n);
+        const std::vector<NodeId> producers = floatProducers(mGraph, n);
         const auto int8 = [&](NodeId id) { return id != kNoId && mInt8[static_cast<size_t>(id)]; };
         switch (role) {
             case Role::Epilogue:
-                return !producers.empty() && int8(producers.front());
             case Role::Silu:
-                return siluInput(n).has_value() && int8(mGraph.value(*siluInput(n)).producer);
+                return int8(fusedProducer(mGraph, n));
             case Role::Quantizable:
                 return std::any_of(producers.begin(), producers.end(), int8);
             case Role::PassThrough:
@@ -84,40 +126,6 @@ private:
             default:
                 return false;
         }
-    }
-
-    // Producers of the float, non-initializer inputs (kNoId for a graph input).
-    std::vector<NodeId> floatProducers(const Node& n) const {
-        std::vector<NodeId> producers;
-        for (ValueId v : n.inputs) {
-            if (v == kNoId) continue;
-            const Value& value = mGraph.value(v);
-            if (value.initializer >= 0 || !isFloat(value.type.dtype)) continue;
-            producers.push_back(value.producer);
-        }
-        return producers;
-    }
-
-    // x of x * Sigmoid(x) (SiLU / Swish) when `n` is that Sigmoid or that Mul: TensorRT fuses both into the
-    // layer producing x (Conv+SiLU), so they follow it into INT8 without Q/DQ of their own (ModelOpt's fusible
-    // Conv->Sigmoid->Mul partition, TRT11.md §3).
-    std::optional<ValueId> siluInput(const Node& n) const {
-        const auto sigmoidOf = [&](ValueId v) -> std::optional<ValueId> {
-            const NodeId p = v == kNoId ? kNoId : mGraph.value(v).producer;
-            if (p == kNoId || mGraph.node(p).opType != "Sigmoid" || mGraph.node(p).inputs.empty()) return std::nullopt;
-            return mGraph.node(p).inputs[0];
-        };
-        if (n.opType == "Mul" && n.inputs.size() == 2) {
-            for (int i = 0; i < 2; ++i)
-                if (sigmoidOf(n.inputs[static_cast<size_t>(i)]) == n.inputs[static_cast<size_t>(1 - i)])
-                    return n.inputs[static_cast<size_t>(1 - i)];
-            return std::nullopt;
-        }
-        if (n.opType != "Sigmoid" || n.inputs.empty() || n.outputs.empty() || n.outputs[0] == kNoId)
-            return std::nullopt;
-        for (NodeId c : mGraph.value(n.outputs[0]).consumers)
-            if (siluInput(mGraph.node(c)) == n.inputs[0]) return n.inputs[0];
-        return std::nullopt;
     }
 
     bool allConsumersInt8(const Node& n) const {

@@ -32,4 +32,8 @@ namespace ql {
 
 PrecisionPlan defaultPrecisionPlan(const Graph& graph);
 
+// The node an epilogue (Relu, LeakyRelu, Clip, BatchNormalization, or the Sigmoid and Mul of a SiLU) fuses into:
+// the producer of its first float input (of x for a SiLU). kNoId for any other node, or when a graph input feeds it.
+NodeId fusedProducer(const Graph& graph, const Node& node);
+
 }  // namespace ql

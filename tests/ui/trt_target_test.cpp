@@ -188,7 +188,7 @@ void TrtTargetTest::exportForElevenHasNoPrecisionFlagsAndNoCache() {
     test::TempDir dir;
     const QString message = exportAndWait(window, dir);
     QVERIFY2(message.contains(QStringLiteral("for TensorRT 11.x, strongly typed")) &&
-                 message.contains(QStringLiteral("FP16 island node")) &&
+                 message.contains(QStringLiteral(" in FP16")) &&
                  message.contains(QStringLiteral("no precision flags")) &&
                  message.contains(QStringLiteral("1 layer kept FP32 by the FP16 guard")) &&
                  message.contains(QStringLiteral("No calibration cache")),
@@ -218,7 +218,7 @@ void TrtTargetTest::exportForTenWeaklyTypedPinsTheFp32Layers() {
     QVERIFY2(message.contains(QStringLiteral("for TensorRT 10.x, weakly typed")) &&
                  message.contains(QStringLiteral("--int8 --fp16")) &&
                  message.contains(QStringLiteral("1 layer pinned FP32 (--layerPrecisions)")) &&
-                 message.contains(QStringLiteral("calibration cache (implicit path)")),
+                 message.contains(QStringLiteral("Calibration cache, for implicit quantization")),
              qPrintable(message));
     QVERIFY(QFileInfo::exists(QString::fromStdString(dir.file("digits.qdq.calib.cache"))));
     const std::string script = readText(dir.file("digits.qdq.trtexec.sh"));

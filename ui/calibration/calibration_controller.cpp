@@ -10,6 +10,7 @@
 #include "ui/calibration/calibration_runner.h"
 #include "ui/calibration/calibration_status_widget.h"
 #include "ui/calibration/data_settings.h"
+#include "ui/dialog_folder.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 
@@ -83,6 +84,7 @@ bool CalibrationController::openDialog(const QString& dataPath) {
     if (mDialog) mDialog->close();
     mDialog = new CalibrationDialog(mDocument->model()->graph(), mWindow);
     mDialog->setAttribute(Qt::WA_DeleteOnClose);
+    mDialog->setDialogFolder(dialogFolder(mDocument));
     mDialog->applySettings(dataSettingsOf(*mDocument));
     if (!dataPath.isEmpty()) mDialog->setDataPath(dataPath);
     connect(mDialog, &QDialog::accepted, this, [this, dialog = mDialog] {

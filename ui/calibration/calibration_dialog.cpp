@@ -133,6 +133,12 @@ QWidget* CalibrationDialog::createAnalysisGroup() {
     return mAnalysis;
 }
 
+void CalibrationDialog::setDialogFolder(const QString& folder) {
+    mData->setDialogFolder(folder);
+    mEvaluation->setDialogFolder(folder);
+    mLabels->setDialogFolder(folder);
+}
+
 void CalibrationDialog::setDataPath(const QString& path) {
     mData->setPath(0, path);
 }

@@ -36,6 +36,8 @@ public:
     void setMethod(CalibrationMethod method, double percentile = 99.99);
     void setSampleCount(int samples);
     void setAnalyze(bool analyze);
+    // Where the data and labels pickers start while their fields are empty (dialog_folder.h: the model's folder).
+    void setDialogFolder(const QString& folder);
 
     CalibrationRequest request() const;
     // Every setting as JSON (the project's "data"): data paths per input, method, counts, evaluation data, labels

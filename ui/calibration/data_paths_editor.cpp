@@ -13,6 +13,10 @@ QString dataFileFilter() {
     return QObject::tr("NumPy arrays (*.npy *.npz);;All files (*)");
 }
 
+QString pickerFolder(const QString& path, const QString& fallback) {
+    return path.isEmpty() ? fallback : QFileInfo(path).absolutePath();
+}
+
 QStringList DataPathsEditor::inputNamesOf(const Graph& graph) {
     QStringList names;
     for (const InputSpec& spec : inputSpecs(graph)) names.append(QString::fromStdString(spec.name));
@@ -100,8 +104,7 @@ QString DataPathsEditor::validate(const QString& what) const {
 }
 
 void DataPathsEditor::browse(int input, bool folder) {
-    const QString current = mEdits[input]->text();
-    const QString start = current.isEmpty() ? QString() : QFileInfo(current).absolutePath();
+    const QString start = pickerFolder(mEdits[input]->text().trimmed(), mDialogFolder);
     const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Choose a data folder"), start)
                                 : QFileDialog::getOpenFileName(this, tr("Choose a data file"), start, dataFileFilter());
     if (!path.isEmpty()) mEdits[input]->setText(path);

@@ -24,6 +24,8 @@ public:
     void setPath(int input, const QString& path);
     void setPaths(const QStringList& paths);
     bool isEmpty() const;  // no path in any row
+    // Where File... and Folder... start while a row is empty (the model's folder); a row's own path wins.
+    void setDialogFolder(const QString& folder) { mDialogFolder = folder; }
 
     // The DataSpecs of the rows (empty rows left out), each with `image` for folders of images.
     std::vector<DataSpec> specs(const ImagePreprocess& image) const;
@@ -40,9 +42,12 @@ private:
 
     QStringList mInputNames;
     QList<QLineEdit*> mEdits;
+    QString mDialogFolder;
 };
 
 // Files the data rows take (for file dialogs).
 QString dataFileFilter();
+// Where a picker of a path field starts: the folder of its path, else `fallback` (never the process's folder).
+QString pickerFolder(const QString& path, const QString& fallback);
 
 }  // namespace ql::ui

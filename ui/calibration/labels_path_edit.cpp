@@ -39,7 +39,7 @@ QString LabelsPathEdit::validate() const {
 
 void LabelsPathEdit::browse() {
     const QString chosen =
-        QFileDialog::getOpenFileName(this, tr("Choose labels"), QFileInfo(path()).path(), dataFileFilter());
+        QFileDialog::getOpenFileName(this, tr("Choose labels"), pickerFolder(path(), mDialogFolder), dataFileFilter());
     if (!chosen.isEmpty()) mEdit->setText(chosen);
 }
 

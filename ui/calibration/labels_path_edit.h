@@ -16,6 +16,8 @@ public:
     void setPath(const QString& path);
     // Empty when there is no path or the file exists, else a message naming it.
     QString validate() const;
+    // Where File... starts while there is no path (the model's folder).
+    void setDialogFolder(const QString& folder) { mDialogFolder = folder; }
 
 signals:
     void pathChanged();
@@ -24,6 +26,7 @@ private:
     void browse();
 
     QLineEdit* mEdit;
+    QString mDialogFolder;
 };
 
 }  // namespace ql::ui

@@ -11,6 +11,7 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/dialog_folder.h"
 #include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 
@@ -79,7 +80,7 @@ void EngineController::repaint() {
 
 void EngineController::chooseAndImport() {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        mWindow, tr("Import Engine Report (layer information, and its profile for the times)"), QString(),
+        mWindow, tr("Import Engine Report (layer information, and its profile for the times)"), dialogFolder(mDocument),
         tr("trtexec JSON (*.json);;All files (*)"));
     if (!paths.isEmpty()) importFiles(paths);
 }

@@ -1,5 +1,6 @@
 #include "ui/graph/graph_view.h"
 
+#include <QAction>
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QScrollBar>
@@ -39,7 +40,38 @@ GraphView::GraphView(QWidget* parent)
     connect(mScene, &GraphScene::layoutAboutToBeApplied, this, [this] { mRestoringSelection = true; });
     connect(mScene, &GraphScene::layoutApplied, this, &GraphView::onLayoutApplied);
     connect(mScene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+    createKeyActions();
     placeLegend();
+}
+
+// One action per keyboard command: keyPressEvent triggers them, the context menu shows them, and Help > Keyboard
+// Shortcuts lists them, so the three always agree.
+void GraphView::createKeyActions() {
+    auto add = [this](const QString& text, const QList<QKeySequence>& keys, auto slot) {
+        auto* action = new QAction(text, this);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WidgetShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        mKeyActions.append(action);
+        return action;
+    };
+    mCycleAction = add(tr("Cycle precision (FP32, FP16, INT8)"), {Qt::Key_P}, [this] { requestPrecisionCycle(); });
+    for (int i = 0; i < 3; ++i) {
+        const Precision p = kEditablePrecisions[i];
+        mSetActions.append(add(tr("Set to %1").arg(precisionLabel(p)), {Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)},
+                               [this, p] { requestPrecision(p); }));
+    }
+    add(tr("Zoom in"), {Qt::Key_Plus, Qt::Key_Equal}, [this] { zoomIn(); });
+    add(tr("Zoom out"), {Qt::Key_Minus}, [this] { zoomOut(); });
+    mFitAction = add(tr("Fit to window"), {Qt::Key_F, Qt::Key_0}, [this] { fitToWindow(); });
+    add(tr("Clear the selection"), {Qt::Key_Escape}, [this] { mScene->clearSelection(); });
+    mLegendAction = add(tr("Show legend"), {Qt::Key_L}, [this](bool on) { setLegendVisible(on); });
+    mLegendAction->setCheckable(true);
+    mLegendAction->setChecked(true);
+    add(tr("Go to the producer of the first input"), {Qt::Key_Up}, [this] { moveSelection(Qt::Key_Up); });
+    add(tr("Go to the first consumer"), {Qt::Key_Down}, [this] { moveSelection(Qt::Key_Down); });
+    add(tr("Go to the previous sibling"), {Qt::Key_Left}, [this] { moveSelection(Qt::Key_Left); });
+    add(tr("Go to the next sibling"), {Qt::Key_Right}, [this] { moveSelection(Qt::Key_Right); });
 }
 
 GraphView::~GraphView() {
@@ -85,6 +117,7 @@ void GraphView::setLegendFillKeys(const QString& title, const QVector<GraphLegen
 
 void GraphView::setLegendVisible(bool visible) {
     mLegend->setVisible(visible);
+    mLegendAction->setChecked(visible);
     placeLegend();
 }
 
@@ -224,44 +257,23 @@ GraphNodeItem* GraphView::neighbour(GraphNodeItem* item, int key) const {
     return it + 1 == row.end() ? nullptr : *(it + 1);
 }
 
+void GraphView::moveSelection(int key) {
+    if (GraphNodeItem* item = currentItem())
+        if (GraphNodeItem* next = neighbour(item, key)) focusItem(next);
+}
+
+// The key actions (createKeyActions) by their shortcuts. Shift and the keypad are ignored ('+' is Shift+= on many
+// layouts). Arrows without a selected box scroll, as in any view.
 void GraphView::keyPressEvent(QKeyEvent* event) {
-    if (event->modifiers() == Qt::ControlModifier && event->key() >= Qt::Key_1 && event->key() <= Qt::Key_3) {
-        requestPrecision(kEditablePrecisions[event->key() - Qt::Key_1]);
-        return;
-    }
-    if (event->key() == Qt::Key_P && event->modifiers() == Qt::NoModifier) {
-        requestPrecisionCycle();
-        return;
-    }
-    switch (event->key()) {
-        case Qt::Key_Plus:
-        case Qt::Key_Equal:
-            zoomIn();
+    const bool arrow = event->key() >= Qt::Key_Left && event->key() <= Qt::Key_Down;
+    const Qt::KeyboardModifiers modifiers = event->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier);
+    const QKeySequence pressed(QKeyCombination(modifiers, static_cast<Qt::Key>(event->key())));
+    if (!arrow || currentItem()) {
+        for (QAction* action : std::as_const(mKeyActions)) {
+            if (!action->shortcuts().contains(pressed)) continue;
+            action->trigger();
             return;
-        case Qt::Key_Minus:
-            zoomOut();
-            return;
-        case Qt::Key_0:
-        case Qt::Key_F:
-            fitToWindow();
-            return;
-        case Qt::Key_Escape:
-            mScene->clearSelection();
-            return;
-        case Qt::Key_L:
-            setLegendVisible(!mLegend->isVisible());
-            return;
-        case Qt::Key_Up:
-        case Qt::Key_Down:
-        case Qt::Key_Left:
-        case Qt::Key_Right:
-            if (GraphNodeItem* item = currentItem()) {
-                if (GraphNodeItem* next = neighbour(item, event->key())) focusItem(next);
-                return;
-            }
-            break;
-        default:
-            break;
+        }
     }
     QGraphicsView::keyPressEvent(event);
 }
@@ -339,15 +351,9 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     auto* item = qgraphicsitem_cast<GraphNodeItem*>(itemAt(event->pos()));
     if (item && !item->isSelected()) focusItem(item);
     QMenu menu(this);
-    const QList<NodeId> nodes = selectedNodes();
-    if (!nodes.isEmpty()) {
-        menu.addAction(tr("Cycle precision (FP32, FP16, INT8)"), this, &GraphView::requestPrecisionCycle)
-            ->setShortcut(Qt::Key_P);
-        for (int i = 0; i < 3; ++i) {
-            const Precision p = kEditablePrecisions[i];
-            menu.addAction(tr("Set to %1").arg(precisionLabel(p)), this, [this, p] { requestPrecision(p); })
-                ->setShortcut(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i));
-        }
+    if (!selectedNodes().isEmpty()) {
+        menu.addAction(mCycleAction);
+        menu.addActions(mSetActions);
         menu.addSeparator();
     }
     if (item && item->kind() == VisibleKind::Block)
@@ -366,10 +372,8 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
         menu.addAction(tr("Show Constant nodes"), this, [this](bool on) { mScene->setShowConstants(on); });
     constants->setCheckable(true);
     constants->setChecked(mScene->showConstants());
-    QAction* legend = menu.addAction(tr("Show legend"), this, &GraphView::setLegendVisible);
-    legend->setCheckable(true);
-    legend->setChecked(mLegend->isVisible());
-    menu.addAction(tr("Fit to window"), this, &GraphView::fitToWindow);
+    menu.addAction(mLegendAction);
+    menu.addAction(mFitAction);
     menu.exec(event->globalPos());
 }
 

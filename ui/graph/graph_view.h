@@ -21,6 +21,8 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_search.h"
 
+class QAction;
+
 namespace ql::ui {
 
 class GraphNodeItem;
@@ -64,6 +66,9 @@ public:
     void selectNode(NodeId node);
     // The graph nodes of the selected boxes (a block stands for its members).
     QList<NodeId> selectedNodes() const;
+    // The keyboard commands of the view (P, Ctrl+1/2/3, +/-, F/0, Esc, L, arrows) as actions with their shortcuts:
+    // what the keys do, for menus and Help > Keyboard Shortcuts.
+    QList<QAction*> keyActions() const { return mKeyActions; }
     // Emits precisionCycleRequested for the selection (the context menu's action, key P).
     void requestPrecisionCycle();
     // Emits precisionSetRequested for the selection (the context menu's actions, Ctrl+1/2/3 = FP32/FP16/INT8).
@@ -94,6 +99,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void createKeyActions();
+    void moveSelection(int key);
     void onLayoutApplied(bool newGraph);
     void onSelectionChanged();
     void showInitialView();
@@ -117,6 +124,11 @@ private:
     NodeId mLastEmitted = kNoId;
     bool mRestoringSelection = false;
     bool mWheelZooms = false;
+    QList<QAction*> mKeyActions;
+    QAction* mCycleAction = nullptr;
+    QList<QAction*> mSetActions;  // FP32, FP16, INT8
+    QAction* mFitAction = nullptr;
+    QAction* mLegendAction = nullptr;
 };
 
 }  // namespace ql::ui

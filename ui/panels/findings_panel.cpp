@@ -10,8 +10,8 @@
 #include <QVBoxLayout>
 #include <map>
 
-#include "core/lint/rule_registry.h"
 #include "ui/model_document.h"
+#include "ui/panels/rule_text.h"
 
 namespace ql::ui {
 
@@ -42,19 +42,6 @@ std::vector<std::pair<std::string, RuleGroup>> groupByRule(const std::vector<Fin
     std::stable_sort(groups.begin(), groups.end(),
                      [](const auto& a, const auto& b) { return a.second.worst < b.second.worst; });
     return groups;
-}
-
-QString ruleText(const std::string& ruleId) {
-    const LintRule* rule = findLintRule(ruleId);
-    if (!rule) return QObject::tr("<h3>%1</h3>").arg(html(ruleId));
-    const RuleInfo& info = rule->info();
-    QString text = QObject::tr("<h3>%1</h3><p>%2</p>").arg(html(ruleId), html(std::string(info.explanation)));
-    const QString source = QString::fromUtf8(info.source.data(), static_cast<qsizetype>(info.source.size()));
-    if (source.startsWith(QStringLiteral("http")))
-        text += QObject::tr("<p>Source: <a href=\"%1\">%1</a></p>").arg(source.toHtmlEscaped());
-    else if (!source.isEmpty())
-        text += QObject::tr("<p>Source: %1</p>").arg(source.toHtmlEscaped());
-    return text;
 }
 
 QString findingText(const Finding& f) {
@@ -152,7 +139,7 @@ void FindingsPanel::explain(QTreeWidgetItem* item) {
         mExplanation->clear();
         return;
     }
-    QString text = ruleText(item->data(0, RuleRole).toString().toStdString());
+    QString text = ruleHtml(item->data(0, RuleRole).toString().toStdString());
     const QVariant index = item->data(0, FindingRole);
     const auto& findings = mDocument->lint().findings;
     if (index.isValid() && index.toULongLong() < findings.size()) text += findingText(findings[index.toULongLong()]);

@@ -62,7 +62,9 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(createToolBar());
+    layout->addWidget(createFilterBar());
     layout->addWidget(mTable);
+    createTableActions();
 
     connect(mTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &PrecisionPanel::currentRowChanged);
@@ -89,7 +91,9 @@ QWidget* PrecisionPanel::createToolBar() {
     const QKeyCombination keys[] = {Qt::CTRL | Qt::Key_1, Qt::CTRL | Qt::Key_2, Qt::CTRL | Qt::Key_3};
     for (int i = 0; i < 3; ++i) {
         const Precision p = kPrecisions[i];
-        QAction* action = bar->addAction(precisionLabel(p), this, [this, p] { setSelectionPrecision(p); });
+        QAction* action =
+            bar->addAction(tr("Set to %1").arg(precisionLabel(p)), this, [this, p] { setSelectionPrecision(p); });
+        action->setIconText(precisionLabel(p));  // the button after "Selection:"; menus show "Set to FP32"
         action->setShortcut(keys[i]);
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         action->setToolTip(tr("Set the selected rows to %1 (%2)")
@@ -106,8 +110,13 @@ QWidget* PrecisionPanel::createToolBar() {
         menu->addAction(precisionLabel(p), this, [this, p] { setCurrentOpTypePrecision(p); });
     mOpTypeButton->setMenu(menu);
     bar->addWidget(mOpTypeButton);
-    bar->addSeparator();
+    return bar;
+}
 
+// The filters get a row of their own: beside the edit buttons they overflowed a dock of a 1280-pixel window,
+// clipping the filter's placeholder and hiding the check boxes behind the toolbar's extension arrow.
+QWidget* PrecisionPanel::createFilterBar() {
+    auto* bar = new QToolBar(this);
     mFilterEdit = new QLineEdit(bar);
     mFilterEdit->setPlaceholderText(tr("Filter by node or op"));
     mFilterEdit->setClearButtonEnabled(true);
@@ -118,7 +127,37 @@ QWidget* PrecisionPanel::createToolBar() {
     fallbacks->setCheckable(true);
     fallbacks->setToolTip(tr("Show only the nodes TensorRT runs at another precision than requested"));
     connect(fallbacks, &QAction::toggled, mFilter, &PrecisionFilterModel::setOnlyFallbacks);
+    mAllNodesAction = bar->addAction(tr("All nodes"));
+    mAllNodesAction->setCheckable(true);
+    mAllNodesAction->setToolTip(
+        tr("Also list the nodes that have no precision to choose: constants, Q/DQ, shape and index computations"));
+    connect(mAllNodesAction, &QAction::toggled, mFilter, &PrecisionFilterModel::setShowAllNodes);
     return bar;
+}
+
+// P cycles the selection as in the graph (only while the table has the focus: the filter box takes a typed P);
+// the context menu offers every command on the selected rows.
+void PrecisionPanel::createTableActions() {
+    mCycleAction = new QAction(tr("Cycle precision (FP32, FP16, INT8)"), mTable);
+    mCycleAction->setShortcut(Qt::Key_P);
+    mCycleAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(mCycleAction, &QAction::triggered, this, &PrecisionPanel::cycleSelectionPrecision);
+    mTable->addAction(mCycleAction);
+    mTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(mTable, &QWidget::customContextMenuRequested, this, &PrecisionPanel::showContextMenu);
+}
+
+QList<QAction*> PrecisionPanel::tableActions() const {
+    return QList<QAction*>(mSelectionActions) << mCycleAction << mAllNodesAction;
+}
+
+void PrecisionPanel::showContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    for (QAction* action : mSelectionActions) menu.addAction(action);
+    menu.addAction(mCycleAction);
+    menu.addSeparator();
+    menu.addAction(mAllNodesAction);
+    menu.exec(mTable->viewport()->mapToGlobal(pos));
 }
 
 QList<NodeId> PrecisionPanel::selectedNodes() const {
@@ -149,6 +188,10 @@ void PrecisionPanel::setSelectionPrecision(Precision precision) {
     mDocument->setRequestedPrecision(selectedNodes(), precision);
 }
 
+void PrecisionPanel::cycleSelectionPrecision() {
+    mDocument->cyclePrecision(selectedNodes());
+}
+
 void PrecisionPanel::setCurrentOpTypePrecision(Precision precision) {
     const QModelIndex current = mTable->selectionModel()->currentIndex();
     if (!current.isValid()) return;
@@ -164,6 +207,7 @@ void PrecisionPanel::currentRowChanged(const QModelIndex& current) {
 void PrecisionPanel::updateActions() {
     const bool hasSelection = mTable->selectionModel()->hasSelection();
     for (QAction* action : mSelectionActions) action->setEnabled(hasSelection);
+    if (mCycleAction) mCycleAction->setEnabled(hasSelection);
     const QModelIndex current = mTable->selectionModel()->currentIndex();
     const QString op = current.isValid() ? current.data(PrecisionTableModel::OpTypeRole).toString() : QString();
     mOpTypeButton->setEnabled(!op.isEmpty());

@@ -1,8 +1,10 @@
 #pragma once
-// The precision dock: the precision table (sortable, filtered by name/op substring and "only fallbacks") with a
-// toolbar that sets the selected rows to FP32/FP16/INT8 (Ctrl+1/2/3, one undo step) or every node of the
-// current row's op type. Row selection follows the graph and the other way round: selectNode() selects and
-// scrolls without echoing, nodeSelected() reports the user's row.
+// The precision dock: the precision table (sortable, filtered by name/op substring and "only fallbacks"; nodes
+// without a precision to choose, such as Constants, hidden unless "All nodes" is on) with a toolbar that sets the
+// selected rows to FP32/FP16/INT8 (Ctrl+1/2/3, one undo step) or every node of the current row's op type. In the
+// table, P cycles the selected rows' precision as in the graph, and the context menu has the same commands. Row
+// selection follows the graph and the other way round: selectNode() selects and scrolls without echoing,
+// nodeSelected() reports the user's row.
 #include <QList>
 #include <QWidget>
 
@@ -38,7 +40,10 @@ public:
 
     // One undoable edit each.
     void setSelectionPrecision(Precision precision);
+    void cycleSelectionPrecision();
     void setCurrentOpTypePrecision(Precision precision);
+    // The table's commands, as its context menu shows them (Set to FP32/FP16/INT8, Cycle, All nodes).
+    QList<QAction*> tableActions() const;
 
 signals:
     // The user made `node` the current row.
@@ -46,6 +51,9 @@ signals:
 
 private:
     QWidget* createToolBar();
+    QWidget* createFilterBar();
+    void createTableActions();
+    void showContextMenu(const QPoint& pos);
     void currentRowChanged(const QModelIndex& current);
     void updateActions();
     void resizeColumns();
@@ -57,7 +65,9 @@ private:
     QTableView* mTable;
     QLineEdit* mFilterEdit = nullptr;
     QToolButton* mOpTypeButton = nullptr;
-    QList<QAction*> mSelectionActions;
+    QList<QAction*> mSelectionActions;  // FP32, FP16, INT8
+    QAction* mCycleAction = nullptr;
+    QAction* mAllNodesAction = nullptr;
     bool mSyncing = false;  // selectNode() is moving the current row
 };
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/model/fp16_form.h"
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_run.h"
 #include "ui/graph/node_style.h"
@@ -138,6 +139,8 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
             return static_cast<int>(plan.effective(node.id));
         case FallbackRole:
             return fallback;
+        case PrecisionChoiceRole:
+            return hasPrecisionChoice(mDocument->model()->graph(), node);
         case SortRole:
             return sortData(node, column);
         default:

@@ -50,6 +50,7 @@ public:
         EffectivePrecisionRole,  // int(Precision)
         FallbackRole,            // bool: effective differs from requested
         SortRole,                // a number for numeric columns (missing values: NaN), text otherwise
+        PrecisionChoiceRole,     // bool: the node has a precision to choose (hasPrecisionChoice)
     };
 
     explicit PrecisionTableModel(ModelDocument* document, QObject* parent = nullptr);

@@ -67,6 +67,10 @@ QString lineText(const MethodLine& line, bool chosen) {
     return text + QObject::tr(" \u00B7 clips %1 \u00B7 %2").arg(clippedText(line.expected->clippedFraction), sqnr);
 }
 
+QString noCalibrationPlaceholder() {
+    return QObject::tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here.");
+}
+
 int methodColorIndex(CalibrationMethod method) {
     switch (method) {
         case CalibrationMethod::MinMax:
@@ -112,12 +116,13 @@ HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
     connect(mMethod, &QComboBox::activated, this, &HistogramPlot::methodActivated);
     connect(mLog, &QCheckBox::toggled, this, &HistogramPlot::redraw);
     customPlot()->yAxis->setLabel(tr("count"));
-    showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));
+    showPlaceholder(noCalibrationPlaceholder());
 }
 
 void HistogramPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
+    setDialogDocument(document);
     if (document) {
         connect(document, &ModelDocument::calibrationChanged, this, &HistogramPlot::rebuildTensorList);
         // The diagnosis (numbers, method in use) follows the plan: an override, a precision that quantizes the
@@ -212,9 +217,12 @@ void HistogramPlot::redraw() {
     const auto calibration = mDocument ? mDocument->calibration() : nullptr;
     const TensorRange* range = calibration ? calibration->activation(currentTensor().toStdString()) : nullptr;
     syncMethodCombo(range);
-    if (!range) customPlot()->xAxis->setLabel({});  // the caption names the tensor shown, and none is
+    if (!range) {  // the caption and the note speak of the tensor shown, and none is
+        customPlot()->xAxis->setLabel({});
+        setNote({});
+    }
     if (!calibration) {
-        showPlaceholder(tr("No calibration yet.\nQuantize > Calibrate..., or drop a .npy file or folder here."));
+        showPlaceholder(noCalibrationPlaceholder());
         return;
     }
     if (!range) {
@@ -269,23 +277,29 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
                         .arg(static_cast<double>(range.max), 0, 'g', 4);
     if (range.nonFinite > 0) label += tr(", %n NaN/Inf ignored", nullptr, static_cast<int>(range.nonFinite));
     if (h.bins() == 0) label += tr("; no histogram stored");
+    plot->xAxis->setLabel(label);
+    setNote(notesOf(range));
+}
+
+// What else a user should know about the numbers shown, in sentences.
+QString HistogramPlot::notesOf(const TensorRange& range) const {
     QStringList notes;
-    // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so.
+    // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so, and why
+    // that is enough.
     if (range.samples > 0)
-        notes.append(tr("counted on %1 of the %2 samples: fused into its activation")
+        notes.append(tr("Measured on %1 of the %2 samples: TensorRT computes this tensor inside a fused layer and "
+                        "never uses its range.")
                          .arg(range.samples)
                          .arg(mDocument->calibration()->samples));
     const auto diagnosis = mDocument->diagnosis();
-    if (diagnosis && !diagnosis->find(range.name))
-        notes.append(tr("not quantized under this plan: no clipping or SQNR to show"));
+    if (diagnosis && !diagnosis->find(range.name)) notes.append(tr("Not quantized by this plan: nothing is clipped."));
     bool fromPlan = false;
     const std::optional<CalibrationMethod> inUse = methodInUse(&fromPlan);
     if (fromPlan && inUse)
         notes.append(
-            tr("range from %1: the plan's choice (the calibration's: %2)")
+            tr("Range from %1, chosen for this tensor (the calibration used %2).")
                 .arg(QString::fromUtf8(amaxMethodKey(*inUse)), QString::fromUtf8(amaxMethodKey(range.method))));
-    if (!notes.isEmpty()) label += QStringLiteral("\n") + notes.join(QStringLiteral("; "));
-    plot->xAxis->setLabel(label);
+    return notes.join(QLatin1Char(' '));
 }
 
 void HistogramPlot::drawMethodLines(const TensorRange& range) {

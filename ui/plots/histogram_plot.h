@@ -51,6 +51,7 @@ private:
     void redraw();
     void drawHistogram(const TensorRange& range);
     void drawMethodLines(const TensorRange& range);
+    QString notesOf(const TensorRange& range) const;
     void syncMethodCombo(const TensorRange* range);
     void methodActivated(int index);
 

@@ -47,8 +47,9 @@ LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
     plot->axisRect()->setRangeDrag(Qt::Horizontal);
     plot->axisRect()->setRangeZoom(Qt::Horizontal);
     plot->setMouseTracking(true);
-    plot->xAxis->setLabel(tr("layer, graph order (higher is better; click selects)"));
-    plot->yAxis->setLabel(tr("SQNR (dB)"));
+    // Short labels: the dock is about 280 pixels wide in a 1280-pixel window (the hover text says a click selects).
+    plot->xAxis->setLabel(tr("layer, in graph order"));
+    plot->yAxis->setLabel(tr("SQNR dB, higher is better"));
     // Layers sit at whole numbers: no ticks between them.
     auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
     ticker->setTickStep(1.0);
@@ -70,6 +71,7 @@ LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
 void LayerErrorPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
+    setDialogDocument(document);
     if (document) {
         connect(document, &ModelDocument::analysisChanged, this, &LayerErrorPlot::rebuild);
         // Stale or current again (a calibration change also emits planChanged).
@@ -120,7 +122,7 @@ void LayerErrorPlot::redraw() {
     mBars[0] = mBars[1] = 0;
     if (mRows.empty()) {
         customPlot()->legend->setVisible(false);
-        showPlaceholder(tr("No error analysis yet.\nCalibrate with \"Then measure the quantization error\" checked."));
+        showPlaceholder(noAnalysisPlaceholder());
         return;
     }
     clearPlot();
@@ -142,7 +144,7 @@ void LayerErrorPlot::redraw() {
             high = std::max(high, layer->metrics.sqnrDb);
         }
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(accumulated ? tr("accumulated (whole plan)") : tr("isolated (layer alone)"));
+        bars->setName(accumulated ? tr("whole plan") : tr("layer alone"));
         bars->setWidth(both ? kBarWidth / 2.0 : kBarWidth);
         const QColor color = seriesColor(accumulated ? 0 : 1);
         bars->setPen(QPen(color.darker(120), 1));
@@ -175,7 +177,8 @@ QString LayerErrorPlot::toolTipFor(int position) const {
                .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
                     QString::fromUtf8(precisionName(any.precision)).toUpper(),
                     QString::fromStdString(graph.value(row.output).name)) +
-           metricsText("accumulated", row.accumulated) + metricsText("isolated", row.isolated);
+           metricsText("accumulated", row.accumulated) + metricsText("isolated", row.isolated) +
+           tr("\nClick to select the layer.");
 }
 
 void LayerErrorPlot::onMouseMove(QMouseEvent* event) {

@@ -58,7 +58,7 @@ QString valuesSummary(const AnalysisReport& report, const Graph& graph, OutputKi
 OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
     setWindowTitle(tr("Output: FP32 vs quantized"));
     customPlot()->xAxis->setLabel(tr("FP32 value"));
-    customPlot()->yAxis->setLabel(tr("quantized value (plan simulated)"));
+    customPlot()->yAxis->setLabel(tr("quantized value"));  // short: the dock is low at 1280x800
     customPlot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     redraw();
 }
@@ -66,6 +66,7 @@ OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
 void OutputScatterPlot::setDocument(ModelDocument* document) {
     if (mDocument) disconnect(mDocument, nullptr, this, nullptr);
     mDocument = document;
+    setDialogDocument(document);
     if (document) {
         connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
         // Stale or current again (a calibration change also emits planChanged).
@@ -86,7 +87,8 @@ void OutputScatterPlot::redraw() {
     if (mDocument) report = mDocument->analysis(AnalysisMode::Accumulated);
     if (mDocument && !report) report = mDocument->analysis(AnalysisMode::Isolated);
     if (!report) {
-        showPlaceholder(tr("No error analysis yet.\nCalibrate with \"Then measure the quantization error\" checked."));
+        setNote({});
+        showPlaceholder(noAnalysisPlaceholder());
         return;
     }
     clearPlot();
@@ -118,18 +120,8 @@ void OutputScatterPlot::redraw() {
     mSummary =
         kind == OutputKind::ClassVector ? classVectorSummary(*report) : valuesSummary(*report, model->graph(), kind);
     if (report->outputPairs.empty()) mSummary += tr("\n(no output values were kept by this analysis)");
-    auto* text = new QCPItemText(plot);
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(0.02, 0.03);
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    text->setTextAlignment(Qt::AlignLeft);
-    text->setPadding(QMargins(4, 2, 4, 2));
-    QColor background = palette().color(QPalette::Base);
-    background.setAlpha(220);
-    text->setBrush(background);
-    text->setPen(QPen(textColor()));
-    text->setColor(textColor());
-    text->setText(mSummary);
+    // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
+    setNote(mSummary);
 
     const double pad = 0.05 * std::max(1e-6, high - low);
     plot->xAxis->setRange(low - pad, high + pad);

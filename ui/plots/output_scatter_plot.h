@@ -2,7 +2,7 @@
 // FP32 against quantized values of the model's first output (a capped uniform sample kept by the analysis,
 // AnalysisReport::outputPairs), with the identity line and the metrics that fit the output's kind
 // (output_kind.h): top-1 agreement and accuracy for a class vector; SQNR, cosine and max error (per channel group
-// for a detector) otherwise. The caption says which.
+// for a detector) otherwise. The note above the plot says which.
 // Uses the accumulated analysis (the whole plan), or the isolated one when it is the only one.
 #include <QPointer>
 

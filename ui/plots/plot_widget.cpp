@@ -1,6 +1,8 @@
 #include "ui/plots/plot_widget.h"
 
+#include "ui/dialog_folder.h"
 #include "ui/message_box.h"
+#include "ui/model_document.h"
 
 #include <qcustomplot.h>
 #include <QFileDialog>
@@ -9,8 +11,10 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -39,7 +43,30 @@ bool writeAtomically(const QString& path, QString* error, const std::function<bo
     return true;
 }
 
+// `text` broken into lines no wider than `width` in `font` (at word boundaries, or anywhere in a longer word):
+// QCPItemText draws only the line breaks it is given, so a placeholder in a narrow dock was cut off at both sides.
+QString wrapToWidth(const QString& text, const QFont& font, int width) {
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QTextLayout layout(paragraph, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines.append(paragraph.mid(line.textStart(), line.textLength()).trimmed());
+        }
+        layout.endLayout();
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 }  // namespace
+
+QString noAnalysisPlaceholder() {
+    return QObject::tr("No error analysis yet.\nCalibrate with \"Then measure the quantization error\" checked.");
+}
 
 QColor seriesColor(int index) {
     // Mid-tone colours (matplotlib's tab10) that read on white and on dark grey.
@@ -49,13 +76,18 @@ QColor seriesColor(int index) {
     return colors[static_cast<size_t>(index) % std::size(colors)];
 }
 
-PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot(this)) {
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot(this)), mNote(new QLabel(this)) {
     mControls = new QHBoxLayout;
     mControls->setContentsMargins(4, 2, 4, 0);
+    mNote->setWordWrap(true);
+    mNote->setContentsMargins(6, 0, 6, 0);
+    mNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // wraps instead of widening the dock
+    mNote->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(mControls);
+    layout->addWidget(mNote);
     layout->addWidget(mPlot, 1);
     mPlot->setMinimumSize(240, 160);
     mPlot->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -89,11 +121,19 @@ bool PlotWidget::exportTo(const QString& path, QString* error) const {
     return writeAtomically(path, error, [&](QIODevice& device) { return pixmap.save(&device, "PNG"); });
 }
 
+void PlotWidget::setDialogDocument(const ModelDocument* document) {
+    mDialogDocument = document;
+}
+
 void PlotWidget::exportWithDialog() {
     QString selected;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Plot"), QString(),
+    // The plot's title as the file name, without characters some file systems refuse (':' in "Output: ...").
+    QString name = windowTitle().remove(QRegularExpression(QStringLiteral("[^\\w\\- ]"))).simplified();
+    if (name.isEmpty()) name = tr("plot");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Plot"), suggestedPath(mDialogDocument, name + ".png"),
                                                 tr("PNG image (*.png);;SVG drawing (*.svg)"), &selected);
     if (path.isEmpty()) return;
+    rememberDialogFolder(path);
     if (QFileInfo(path).suffix().isEmpty()) path += selected.contains(QStringLiteral("svg")) ? ".svg" : ".png";
     QString error;
     if (!exportTo(path, &error)) showMessage(this, QMessageBox::Warning, tr("Export failed"), error);
@@ -121,6 +161,15 @@ void PlotWidget::setStaleReason(const QString& reason) {
     mStale->setVisible(!reason.isEmpty());
 }
 
+void PlotWidget::setNote(const QString& note) {
+    mNote->setText(note);
+    mNote->setVisible(!note.isEmpty());
+}
+
+QString PlotWidget::note() const {
+    return mNote->text();
+}
+
 void PlotWidget::clearPlot() {
     mPlot->clearPlottables();
     mPlot->clearItems();
@@ -137,16 +186,31 @@ void PlotWidget::showPlaceholder(const QString& text) {
         axis->setVisible(false);
     }
     mPlot->legend->setVisible(false);
-    auto* label = new QCPItemText(mPlot);
-    label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.5, 0.5);
-    label->setPositionAlignment(Qt::AlignCenter);
-    label->setText(text);
-    label->setColor(textColor());
+    mPlaceholderItem = new QCPItemText(mPlot);
+    mPlaceholderItem->position->setType(QCPItemPosition::ptAxisRectRatio);
+    mPlaceholderItem->position->setCoords(0.5, 0.5);
+    mPlaceholderItem->setPositionAlignment(Qt::AlignCenter);
+    mPlaceholderItem->setTextAlignment(Qt::AlignCenter);
+    mPlaceholderItem->setColor(textColor());
     QFont font = this->font();
     font.setPointSizeF(font.pointSizeF() * 1.1);
-    label->setFont(font);
+    mPlaceholderItem->setFont(font);
+    wrapPlaceholder();
     mPlot->replot();
+}
+
+void PlotWidget::wrapPlaceholder() {
+    if (!mPlaceholderItem) return;
+    const int margin = 2 * QFontMetrics(mPlaceholderItem->font()).averageCharWidth();
+    mPlaceholderItem->setText(
+        wrapToWidth(mPlaceholder, mPlaceholderItem->font(), std::max(1, mPlot->width() - margin)));
+}
+
+void PlotWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (mPlaceholder.isEmpty()) return;
+    wrapPlaceholder();
+    mPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QColor PlotWidget::textColor() const {

@@ -1,18 +1,22 @@
 #pragma once
-// The base of the QCustomPlot docks: a row for the plot's own controls above the plot, a centred message
-// when there is nothing to show ("No calibration yet"), colours from the widget palette (light and dark
-// themes), and a context menu "Export..." that writes PNG or SVG.
+// The base of the QCustomPlot docks: a row for the plot's own controls above the plot, a note under them, a
+// centred message when there is nothing to show ("No calibration yet", wrapped to the plot's width), colours from the
+// widget palette (light and dark themes), and a context menu "Export..." that writes PNG or SVG.
 //
 // qcustomplot.h costs ~19 s per translation unit: only the plot .cpp files include it (with a
 // precompiled header); this header forward-declares QCustomPlot.
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 
 class QCustomPlot;
+class QCPItemText;
 class QHBoxLayout;
 class QLabel;
 
 namespace ql::ui {
+
+class ModelDocument;
 
 // Background, axes, grid and legend of `plot` in the colours of `palette` (light or dark theme).
 void applyPlotPalette(QCustomPlot* plot, const QPalette& palette);
@@ -29,8 +33,10 @@ public:
 
     // Writes the plot as PNG or SVG (by the suffix) at its current size; false with `error` set on failure.
     bool exportTo(const QString& path, QString* error = nullptr) const;
-    // Asks for a file name and exports.
+    // Asks for a file name (starting in the model's folder: dialog_folder.h) and exports.
     void exportWithDialog();
+    // The document whose folder the export dialog starts in.
+    void setDialogDocument(const ModelDocument* document);
 
     // The amber "stale" banner in the controls row: why the numbers shown describe another plan or calibration,
     // with a "Measure again" link; empty hides it.
@@ -38,13 +44,18 @@ public:
     QString staleReason() const { return mStaleReason; }
     bool isStale() const { return !mStaleReason.isEmpty(); }
 
+    // A note under the controls, in sentences that wrap to the dock's width (an axis label runs past a narrow
+    // dock's edges); empty hides it.
+    void setNote(const QString& note);
+    QString note() const;
+
 signals:
     // The stale banner's "Measure again" link was clicked.
     void remeasureRequested();
 
 protected:
     QHBoxLayout* controls() const { return mControls; }
-    // Clears the plot and shows `text` in the middle of it.
+    // Clears the plot and shows `text` in the middle of it, wrapped to the plot's width (again on every resize).
     void showPlaceholder(const QString& text);
     // Clears plottables, items and the placeholder before new data is drawn.
     void clearPlot();
@@ -52,16 +63,24 @@ protected:
     QColor textColor() const;
     QColor accentColor() const;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void applyPalette();
+    void wrapPlaceholder();
 
     QCustomPlot* mPlot;
     QHBoxLayout* mControls;
     QLabel* mStale = nullptr;
+    QLabel* mNote;
     QString mPlaceholder;
+    QPointer<QCPItemText> mPlaceholderItem;  // deleted with the plot's items by clearPlot()
+    QPointer<const ModelDocument> mDialogDocument;
     QString mStaleReason;
 };
+
+// The placeholder of the plots that show an error analysis (per-layer error, output scatter) while there is none.
+QString noAnalysisPlaceholder();
 
 // A distinct colour for series `index` that reads on light and dark backgrounds.
 QColor seriesColor(int index);

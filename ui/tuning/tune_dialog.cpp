@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/dialog_folder.h"
 #include "ui/model_document.h"
 #include "ui/plan_edit_command.h"
 #include "ui/tuning/tune_progress_widget.h"
@@ -34,6 +35,7 @@ TuneDialog::TuneDialog(ModelDocument* document, QWidget* parent)
                                   .arg(startPlanText()),
                               this);
     header->setWordWrap(true);
+    mSettings->setDialogFolder(dialogFolder(document));
     mPages->addWidget(mSettings);
     mPages->addWidget(mResult);
     mError->setWordWrap(true);

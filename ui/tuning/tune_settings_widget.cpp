@@ -99,6 +99,11 @@ QWidget* TuneSettingsWidget::createTargetGroup() {
     return group;
 }
 
+void TuneSettingsWidget::setDialogFolder(const QString& folder) {
+    mData->setDialogFolder(folder);
+    mLabels->setDialogFolder(folder);
+}
+
 QWidget* TuneSettingsWidget::createDataGroup(const Graph& graph) {
     auto* group = new QGroupBox(tr("Evaluation data"), this);
     auto* form = new QFormLayout(group);

@@ -29,6 +29,8 @@ public:
     void setDataPath(const QString& path);
     void setLabelsPath(const QString& path);
     void setSampleCount(int samples);  // 0: all
+    // Where the data and labels pickers start while their fields are empty (dialog_folder.h: the model's folder).
+    void setDialogFolder(const QString& folder);
 
     // Every field but trtVersion and threads (the dialog's).
     TuneRequest request() const;

@@ -79,6 +79,42 @@ TEST(LinterTest, PolicyLowersTheEffectivePrecisionWithTheReason) {
     EXPECT_EQ(plan.effective(*graph.findNode("conv1")), Precision::Int8);
 }
 
+// Issue 18 item 9: a Clip (Relu6) fused into a depthwise conv that falls back runs in the conv's precision, and a
+// BatchNormalization -> Relu chain after it follows too; activations after an INT8 conv stay INT8.
+TEST(LinterTest, ActivationsFusedIntoALayerThatFallsBackFollowIt) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 16, 8, 8});
+    b.initializer("w1", {6, 16, 1, 1}, test::seededFloats(96));
+    b.initializer("w2", {6, 1, 3, 3}, test::seededFloats(54));
+    b.initializer("lo", {}, {0.0f});
+    b.initializer("hi", {}, {6.0f});
+    for (const char* name : {"scale", "bias", "mean", "var"})
+        b.initializer(name, {6}, test::seededFloats(6, 5, 0.5f, 1));
+    b.node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+    b.node("Clip", {"c1", "lo", "hi"}, {"r1"}, "clip1");
+    b.node("Conv", {"r1", "w2"}, {"c2"}, "dw").i("group", 6).ints("pads", {1, 1, 1, 1});
+    b.node("Clip", {"c2", "lo", "hi"}, {"r2"}, "dw_clip");
+    b.node("Conv", {"r1", "w2"}, {"c3"}, "dw2").i("group", 6).ints("pads", {1, 1, 1, 1});
+    b.node("BatchNormalization", {"c3", "scale", "bias", "mean", "var"}, {"n3"}, "dw2_bn");
+    b.node("Relu", {"n3"}, {"r3"}, "dw2_relu");
+    b.node("Add", {"r2", "r3"}, {"y"}, "add");
+    b.output("y");
+    const auto model = b.load();
+    const Graph& graph = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    const LintPolicy policy(TrtVersion::Trt10);
+    const PrecisionPolicy* policies[] = {&policy};
+    plan.applyPolicies(graph, policies);
+    for (const char* name : {"dw_clip", "dw2_bn", "dw2_relu"}) {
+        const NodeId node = *graph.findNode(name);
+        EXPECT_EQ(plan.requested(node), Precision::Int8) << name;
+        EXPECT_EQ(plan.effective(node), Precision::Fp16) << name;
+    }
+    EXPECT_NE(plan.reason(*graph.findNode("dw_clip")).find("fused into dw, which runs FP16"), std::string::npos)
+        << plan.reason(*graph.findNode("dw_clip"));
+    EXPECT_EQ(plan.effective(*graph.findNode("clip1")), Precision::Int8);
+}
+
 TEST(LinterTest, JsonFollowsTheCliContract) {
     const auto model = smallCnn();
     const auto report = test::lintModel(*model, TrtVersion::Trt10);

@@ -1,6 +1,7 @@
 // The precision table and its edits: a table edit changes the plan and the node's outline and undo restores
 // both; edits refresh the cells in place; the op-type and selection edits are one undo step each; the graph's
-// shortcuts edit the selection; a TensorRT downgrade shows its reason; numbers sort as numbers; the filters.
+// shortcuts edit the selection; a TensorRT downgrade shows its reason; numbers sort as numbers, names naturally; the
+// filters.
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTableView>
@@ -32,6 +33,7 @@ private slots:
     void downgradeShowsTheReason();
     void analysisFillsSensitivityAndSqnrInPlace();
     void numbersSortAsNumbers();
+    void namesCompareNaturally();
     void filterMatchesNameAndOp();
 };
 
@@ -246,6 +248,16 @@ void PrecisionTableTest::analysisFillsSensitivityAndSqnrInPlace() {
     QVERIFY(model->index(relu, PrecisionTableModel::SensitivityColumn).data().toString().isEmpty());
     QVERIFY(std::isnan(
         model->index(relu, PrecisionTableModel::SensitivityColumn).data(PrecisionTableModel::SortRole).toDouble()));
+}
+
+// Digit runs compare as numbers, the rest case-insensitively, without a locale.
+void PrecisionTableTest::namesCompareNaturally() {
+    QVERIFY(naturalCompare(u"features.3", u"features.11") < 0);
+    QVERIFY(naturalCompare(u"layer10/Conv", u"layer9/Conv") > 0);
+    QVERIFY(naturalCompare(u"Conv_007", u"conv_7") == 0);  // the same number, any case
+    QVERIFY(naturalCompare(u"features.1", u"features.1.conv") < 0);
+    QVERIFY(naturalCompare(u"b", u"A") > 0);
+    QVERIFY(naturalCompare(u"", u"a") < 0);
 }
 
 void PrecisionTableTest::numbersSortAsNumbers() {
