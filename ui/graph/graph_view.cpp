@@ -176,9 +176,13 @@ void GraphView::showCurrentLevel() {
     emit searchChanged(-1, 0);
 }
 
-void GraphView::updateBreadcrumb() {
+QString GraphView::mainGraphName() const {
     const QString file = mDocument && mDocument->model() ? mDocument->fileName() : QString();
-    mBreadcrumb->setCrumbs(mLevels.crumbs(file.isEmpty() ? tr("model") : file));
+    return file.isEmpty() ? tr("model") : file;
+}
+
+void GraphView::updateBreadcrumb() {
+    mBreadcrumb->setCrumbs(mLevels.crumbs(mainGraphName()));
     mBreadcrumb->setVisible(mLevels.depth() > 0);
     placeOverlays();
 }
@@ -478,8 +482,9 @@ void GraphView::addSubgraphActions(QMenu& menu, GraphNodeItem* item) {
         }
     }
     if (mLevels.depth() > 0) {
-        menu.addAction(tr("Back to %1").arg(mLevels.crumbs({}).at(mLevels.depth() * 2 - 2).text), this,
-                       [this] { closeSubgraphs(mLevels.depth() - 1); })
+        const int up = mLevels.depth() - 1;
+        const QString name = up == 0 ? mainGraphName() : QString::fromStdString(mLevels.level(up).attribute);
+        menu.addAction(tr("Back to %1").arg(name), this, [this, up] { closeSubgraphs(up); })
             ->setShortcut(Qt::Key_Backspace);
     }
     if (!menu.isEmpty()) menu.addSeparator();

@@ -146,6 +146,8 @@ private:
     NodeId returnTo(int depth);
     void dropSubgraphs();
     void updateBreadcrumb();
+    // The model's file name, or "model".
+    QString mainGraphName() const;
     const Graph* shownGraph() const;
     std::vector<NodeId> selectedShownNodes() const;
     void selectShownNode(NodeId node);

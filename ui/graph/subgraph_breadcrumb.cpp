@@ -53,28 +53,43 @@ void SubgraphBreadcrumb::setCrumbs(const QVector<Crumb>& crumbs) {
     mCrumbs = crumbs;
     clearRow(mCrumbRow);
     for (qsizetype i = 0; i < crumbs.size(); ++i) {
-        if (i > 0) mCrumbRow->addWidget(new QLabel(kSeparator, this));
-        const QString text = fontMetrics().elidedText(crumbs[i].text, Qt::ElideMiddle,
-                                                      kCrumbCharacters * fontMetrics().averageCharWidth());
-        if (i + 1 == crumbs.size()) {
-            auto* current = new QLabel(text, this);
-            current->setToolTip(crumbs[i].text);
-            QFont bold = current->font();
-            bold.setBold(true);
-            current->setFont(bold);
-            mCrumbRow->addWidget(current);
-            break;
-        }
-        auto* button = new QToolButton(this);
-        button->setText(text);
-        button->setAutoRaise(true);
-        button->setCursor(Qt::PointingHandCursor);
-        button->setToolTip(crumbs[i].text + QStringLiteral("\n") +
-                           (crumbs[i].level == 0 ? tr("Back to the main graph") : tr("Back to this body")));
-        const int level = crumbs[i].level;
-        connect(button, &QToolButton::clicked, this, [this, level] { emit levelRequested(level); });
-        mCrumbRow->addWidget(button);
+        if (i > 0) addCrumbWidget(new QLabel(kSeparator, this));
+        addCrumbWidget(i + 1 == crumbs.size() ? currentCrumb(crumbs[i]) : crumbButton(crumbs[i]));
     }
+}
+
+// Shown now, so that the strip is measured (its height for the view) with the widgets as they will be drawn.
+void SubgraphBreadcrumb::addCrumbWidget(QWidget* widget) {
+    mCrumbRow->addWidget(widget);
+    widget->show();
+}
+
+QString SubgraphBreadcrumb::elided(const QString& text) const {
+    return fontMetrics().elidedText(text, Qt::ElideMiddle, kCrumbCharacters * fontMetrics().averageCharWidth());
+}
+
+QWidget* SubgraphBreadcrumb::currentCrumb(const Crumb& crumb) {
+    auto* current = new QLabel(elided(crumb.text), this);
+    current->setToolTip(crumb.text);
+    QFont bold = current->font();
+    bold.setBold(true);
+    current->setFont(bold);
+    return current;
+}
+
+QWidget* SubgraphBreadcrumb::crumbButton(const Crumb& crumb) {
+    auto* button = new QToolButton(this);
+    button->setText(elided(crumb.text));
+    button->setAutoRaise(true);
+    QPalette link = button->palette();  // reads as a link: it goes somewhere
+    link.setColor(QPalette::ButtonText, link.color(QPalette::Link));
+    button->setPalette(link);
+    button->setCursor(Qt::PointingHandCursor);
+    button->setToolTip(crumb.text + QStringLiteral("\n") +
+                       (crumb.level == 0 ? tr("Back to the main graph") : tr("Back to this body")));
+    const int level = crumb.level;
+    connect(button, &QToolButton::clicked, this, [this, level] { emit levelRequested(level); });
+    return button;
 }
 
 QString SubgraphBreadcrumb::text() const {

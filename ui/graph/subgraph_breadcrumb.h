@@ -36,6 +36,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void addCrumbWidget(QWidget* widget);
+    QString elided(const QString& text) const;
+    QWidget* currentCrumb(const Crumb& crumb);
+    QWidget* crumbButton(const Crumb& crumb);
     void elideNote();
 
     QHBoxLayout* mCrumbRow;

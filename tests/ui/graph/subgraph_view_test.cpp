@@ -79,6 +79,21 @@ QPoint viewportPointOf(const GraphView& view, const GraphNodeItem* item) {
     return view.mapFromScene(item->mapToScene(item->boxRect().center()));
 }
 
+// The texts of the context menu the view shows on `item`.
+QStringList contextMenuEntries(GraphView& view, const GraphNodeItem* item) {
+    QStringList entries;
+    QTimer::singleShot(0, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu) return;
+        for (QAction* action : menu->actions()) entries << action->text();
+        menu->close();
+    });
+    const QPoint at = viewportPointOf(view, item);
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, view.viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view.viewport(), &event);
+    return entries;
+}
+
 struct ViewFixture {
     std::unique_ptr<Model> model = test::nestedControlFlowModel();
     GraphView view;
@@ -171,21 +186,17 @@ void SubgraphViewTest::doubleClickOpensThenBranchAndTheMenuListsEveryBody() {
     QTest::mouseDClick(f.view.viewport(), Qt::LeftButton, {}, viewportPointOf(f.view, doubled));
     QCOMPARE(f.view.subgraphDepth(), 1);
 
+    // Its context menu goes back, and has no precision to set.
+    QStringList entries = contextMenuEntries(f.view, doubled);
+    QVERIFY2(entries.contains(QStringLiteral("Back to model")), qPrintable(entries.join('|')));
+    QVERIFY2(!entries.contains(QStringLiteral("Set to INT8")), qPrintable(entries.join('|')));
+
     // The context menu of the If lists both bodies with their node counts.
     f.view.closeSubgraphs(0);
-    branch = itemNamed(f.view.graphScene(), "branch");
-    QStringList entries;
-    QTimer::singleShot(0, [&] {
-        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
-        if (!menu) return;
-        for (QAction* action : menu->actions()) entries << action->text();
-        menu->close();
-    });
-    const QPoint at = viewportPointOf(f.view, branch);
-    QContextMenuEvent event(QContextMenuEvent::Mouse, at, f.view.viewport()->mapToGlobal(at));
-    QApplication::sendEvent(f.view.viewport(), &event);
+    entries = contextMenuEntries(f.view, itemNamed(f.view.graphScene(), "branch"));
     QVERIFY2(entries.contains(QStringLiteral("Open then_branch (2 nodes)")), qPrintable(entries.join('|')));
     QVERIFY2(entries.contains(QStringLiteral("Open else_branch (1 node)")), qPrintable(entries.join('|')));
+    QVERIFY2(entries.contains(QStringLiteral("Set to INT8")), qPrintable(entries.join('|')));
 }
 
 void SubgraphViewTest::bodiesOpenInsideBodiesWithABreadcrumb() {
@@ -213,10 +224,12 @@ void SubgraphViewTest::backspaceAndAltLeftGoUpSelectingTheNodeEntered() {
     QVERIFY(f.show());
     QSignalSpy selected(&f.view, &GraphView::nodeSelected);
     QVERIFY(f.open("branch", "then_branch"));
+    const int stripHeight = f.view.breadcrumb()->height();
     QVERIFY(f.open("repeat", "body"));
 
     QTest::keyClick(&f.view, Qt::Key_Backspace);
     QCOMPARE(f.view.subgraphDepth(), 1);
+    QCOMPARE(f.view.breadcrumb()->height(), stripHeight);  // new crumbs are measured as they will be drawn
     QCOMPARE(operatorNames(f.view.shownScene()), QStringList({"double", "repeat"}));
     QCOMPARE(selectedName(f.view), QStringLiteral("repeat"));
     QVERIFY(selected.isEmpty());  // a body's node is not the main graph's
@@ -387,7 +400,8 @@ void SubgraphViewTest::theWindowShowsBodyNodesAndBodyFindings() {
     const QTreeWidget* tree = panel->tree();
     QCOMPARE(rowValue(tree, "Node", "Name"), QStringLiteral("branch/then_branch/act"));
     QCOMPARE(rowValue(tree, "Node", "Op"), QStringLiteral("Relu"));
-    QVERIFY2(rowValue(tree, "Inputs", "X").startsWith(QStringLiteral("xdq: FLOAT [1,4]")), qPrintable(rowValue(tree, "Inputs", "X")));
+    QVERIFY2(rowValue(tree, "Inputs", "X").startsWith(QStringLiteral("xdq: FLOAT [1,4]")),
+             qPrintable(rowValue(tree, "Inputs", "X")));
     QVERIFY(rowValue(tree, "Precision", "Plan").contains(QStringLiteral("the plan applies to the main graph")));
 
     // The DequantizeLinear lists its finding.
