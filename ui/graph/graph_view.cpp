@@ -6,6 +6,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_node_item.h"
@@ -97,19 +98,21 @@ void GraphView::clearNodeBadges() {
     mLevels.clearBadges();
 }
 
+void GraphView::forEachScene(const std::function<void(GraphScene&)>& apply) {
+    apply(*mScene);
+    for (int depth = 1; depth <= mLevels.depth(); ++depth) apply(*mLevels.level(depth).scene);
+}
+
 void GraphView::setShowQdq(bool show) {
-    mScene->setShowQdq(show);
-    for (int depth = 1; depth <= mLevels.depth(); ++depth) mLevels.level(depth).scene->setShowQdq(show);
+    forEachScene([show](GraphScene& scene) { scene.setShowQdq(show); });
 }
 
 void GraphView::setShowConstants(bool show) {
-    mScene->setShowConstants(show);
-    for (int depth = 1; depth <= mLevels.depth(); ++depth) mLevels.level(depth).scene->setShowConstants(show);
+    forEachScene([show](GraphScene& scene) { scene.setShowConstants(show); });
 }
 
 void GraphView::setShowTensorShapes(bool show) {
-    mScene->setShowTensorShapes(show);
-    for (int depth = 1; depth <= mLevels.depth(); ++depth) mLevels.level(depth).scene->setShowTensorShapes(show);
+    forEachScene([show](GraphScene& scene) { scene.setShowTensorShapes(show); });
 }
 
 void GraphView::setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys) {

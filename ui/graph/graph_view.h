@@ -18,10 +18,13 @@
 //   connect(view, &GraphView::nodeSelected, ...);  // NodeId of the graph
 //   view->setNodePrecision(id, ql::Precision::Int8);
 //   view->setNodeBadge(id, ql::Severity::Error, "message");
+//   connect(view, &GraphView::subgraphNodeSelected, ...);  // a node of the open body
+//   view->setSubgraphBadge("If_3/then_branch/Conv_1", ql::Severity::Error, "message");
 //   view->findAndCenter("/layer1/layer1.0/conv1/Conv");
 #include <QGraphicsView>
 #include <QList>
 #include <QPointer>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -137,6 +140,8 @@ protected:
 
 private:
     void connectScene(GraphScene* scene);
+    // The main graph's scene and those of the open bodies.
+    void forEachScene(const std::function<void(GraphScene&)>& apply);
     void onLayoutApplied(bool newGraph);
     void onSelectionChanged();
     void showInitialView();

@@ -161,9 +161,13 @@ void SubgraphViewTest::openingByApiShowsExactlyTheBodysNodes() {
     QCOMPARE(f.view.subgraphPath(), QStringLiteral("branch/else_branch/"));
     // The main graph's scene is left as it was.
     QCOMPARE(operatorNames(f.view.graphScene()), QStringList({"branch", "pre"}));
-    // Not a control-flow node, or not one of its bodies: nothing opens.
+    // Not a control-flow node, or not one of its bodies: nothing opens, and the view says why.
+    QSignalSpy failed(&f.view, &GraphView::subgraphOpenFailed);
     QVERIFY(!f.view.openSubgraph(idOf(f.view.shownScene(), "negate"), QStringLiteral("body")));
     QCOMPARE(f.view.subgraphDepth(), 1);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.last().at(0).toString(),
+             QStringLiteral("Node (negate) Op (Neg): has no subgraph attribute 'body'"));
 }
 
 void SubgraphViewTest::doubleClickOpensThenBranchAndTheMenuListsEveryBody() {
