@@ -220,6 +220,11 @@ void MainWindow::createPrecisionDocks() {
     connect(mPrecisionPanel, &PrecisionPanel::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
     connect(mGraphView, &GraphView::nodeSelected, mPrecisionPanel, &PrecisionPanel::selectNode);
     connect(mGraphView, &GraphView::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
+    connect(mGraphView, &GraphView::subgraphNodeSelected, mPropertiesPanel, &NodePropertiesPanel::showSubgraphNode);
+    connect(mGraphView, &GraphView::subgraphOpenFailed, this, [this](const QString& message) {
+        log(tr("Cannot open the subgraph: %1").arg(message));
+        statusBar()->showMessage(tr("Cannot open the subgraph (see the log)"), 5000);
+    });
     connect(mGraphView, &GraphView::precisionSetRequested, mDocument,
             [this](const QList<NodeId>& nodes, Precision precision) {
                 mDocument->setRequestedPrecision(nodes, precision);
@@ -479,18 +484,22 @@ void MainWindow::showLintFindings() {
     if (!mDocument->model()) return;
     const LintReport& report = mDocument->lint();
     const QStringList silenced = mDocument->silencedRules();
-    // Findings come most severe first: a node's badge shows its first one.
+    const Graph& graph = mDocument->model()->graph();
+    // Findings come most severe first: a node's badge shows its first one. Those inside a subgraph body (named by
+    // their path, "If_3/then_branch/Conv_1") are on its control-flow node, and on their own node when it is open.
     std::set<NodeId> badged;
-    for (const Finding& f : report.findings)
-        if (f.node != kNoId && !silenced.contains(QString::fromStdString(f.ruleId)) && badged.insert(f.node).second)
-            mGraphView->setNodeBadge(f.node, f.severity, QString::fromStdString(f.message));
+    for (const Finding& f : report.findings) {
+        if (f.node == kNoId || silenced.contains(QString::fromStdString(f.ruleId))) continue;
+        const QString message = QString::fromStdString(f.message);
+        if (badged.insert(f.node).second) mGraphView->setNodeBadge(f.node, f.severity, message);
+        if (f.nodeName != graph.node(f.node).name) mGraphView->setSubgraphBadge(f.nodeName, f.severity, message);
+    }
     const LintCoverage& c = report.coverage;
     mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT %3, %4 fall back")
                         .arg(c.int8Layers)
                         .arg(c.weightedLayers)
                         .arg(QString::fromUtf8(trtVersionName(mDocument->trtVersion())))
                         .arg(c.fallbacks.size());
-    const Graph& graph = mDocument->model()->graph();
     mStatusLabel->setText(tr("%1: %2 nodes, %3 initializers. %4")
                               .arg(mDocument->fileName())
                               .arg(graph.nodes().size())

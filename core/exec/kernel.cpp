@@ -2,10 +2,6 @@
 
 namespace ql {
 
-std::string nodeErrorMessage(const Node& node, const std::string& what) {
-    return "Node (" + node.name + ") Op (" + node.opType + "): " + what;
-}
-
 Status KernelInit::fail(const std::string& what) const {
     return unsupported(nodeErrorMessage(node, what));
 }

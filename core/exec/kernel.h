@@ -71,7 +71,4 @@ public:
     virtual std::vector<std::string> outerScopeInputs() const { return {}; }
 };
 
-// "Node (name) Op (type): what" — the one spelling of node errors.
-std::string nodeErrorMessage(const Node& node, const std::string& what);
-
 }  // namespace ql

@@ -3,11 +3,11 @@
 #include <onnx/onnx_pb.h>
 
 #include <optional>
-#include <unordered_set>
 
 #include "core/exec/executor.h"
 #include "core/model/external_data.h"
 #include "core/model/graph_builder.h"
+#include "core/model/subgraph_model.h"
 
 namespace ql {
 
@@ -38,36 +38,7 @@ private:
     const Graph& mGraph;
 };
 
-void addNames(const onnx::GraphProto& graph, std::unordered_set<std::string>& defined) {
-    for (const auto& input : graph.input()) defined.insert(input.name());
-    for (const auto& init : graph.initializer()) defined.insert(init.name());
-    for (const auto& sparse : graph.sparse_initializer()) defined.insert(sparse.values().name());
-    for (const auto& node : graph.node())
-        for (const auto& output : node.output()) defined.insert(output);
-}
-
 }  // namespace
-
-std::vector<std::string> outerScopeNames(const onnx::GraphProto& graph) {
-    std::unordered_set<std::string> defined;
-    addNames(graph, defined);
-    std::vector<std::string> names;
-    std::unordered_set<std::string> seen;
-    auto use = [&](const std::string& name) {
-        if (!name.empty() && !defined.contains(name) && seen.insert(name).second) names.push_back(name);
-    };
-    for (const auto& node : graph.node()) {
-        for (const auto& input : node.input()) use(input);
-        for (const auto& attr : node.attribute()) {
-            if (attr.has_g())
-                for (const auto& name : outerScopeNames(attr.g())) use(name);
-            for (const auto& sub : attr.graphs())
-                for (const auto& name : outerScopeNames(sub)) use(name);
-        }
-    }
-    for (const auto& output : graph.output()) use(output.name());
-    return names;
-}
 
 Subgraph::Subgraph(const Node& node, std::string attribute) : mNode(node), mAttribute(std::move(attribute)) {}
 
@@ -83,18 +54,9 @@ Result<std::unique_ptr<Subgraph>> Subgraph::create(const KernelInit& info, const
 }
 
 Status Subgraph::build(const KernelInit& info, const onnx::GraphProto& body) {
-    mModel = std::make_unique<onnx::ModelProto>();
-    mModel->set_ir_version(onnx::IR_VERSION);
-    for (const auto& [domain, version] : info.graph.opsets()) {
-        auto* opset = mModel->add_opset_import();
-        opset->set_domain(domain);
-        opset->set_version(version);
-    }
-    onnx::GraphProto& graph = *mModel->mutable_graph();
-    graph = body;
+    mModel = std::make_unique<onnx::ModelProto>(subgraphModelProto(info.graph, body, OuterScopeTypes::Untyped));
     for (const auto& input : body.input()) mFormalInputs.push_back(input.name());
     mOuterNames = outerScopeNames(body);
-    for (const auto& name : mOuterNames) graph.add_input()->set_name(name);
     auto context = [&](const Status& status) {
         return Status(status.code(), nodeErrorMessage(mNode, "in " + mAttribute + ": " + status.message()));
     };

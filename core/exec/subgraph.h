@@ -13,6 +13,7 @@
 #include "core/exec/kernel.h"
 #include "core/exec/tensor.h"
 #include "core/model/graph.h"
+#include "core/model/subgraph_model.h"  // outerScopeNames
 
 namespace onnx {
 class GraphProto;
@@ -59,9 +60,5 @@ private:
     std::vector<std::string> mOuterNames;  // read from outer scope
     std::vector<size_t> mOuterSlots;       // per outer name: the owning kernel's input slot
 };
-
-// Names a subgraph reads that it does not define (inputs, initializers, node outputs), its nested subgraphs'
-// included, in first-seen order: the values it takes from outer scope.
-std::vector<std::string> outerScopeNames(const onnx::GraphProto& graph);
 
 }  // namespace ql

@@ -24,6 +24,10 @@ std::string TensorType::shapeString() const {
     return s + "]";
 }
 
+std::string nodeErrorMessage(const Node& node, const std::string& what) {
+    return "Node (" + node.name + ") Op (" + node.opType + "): " + what;
+}
+
 const onnx::AttributeProto* Node::attribute(const std::string& attrName) const {
     if (!proto) return nullptr;
     for (const auto& a : proto->attribute())

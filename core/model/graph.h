@@ -98,6 +98,9 @@ struct Node {
     std::string stringAttribute(const std::string& name, const std::string& fallback = {}) const;
 };
 
+// "Node (name) Op (type): what" — the one spelling of node errors.
+std::string nodeErrorMessage(const Node& node, const std::string& what);
+
 // Quantization parameters read from a QuantizeLinear/DequantizeLinear pair.
 struct QuantParams {
     std::vector<float> scales;        // one (per tensor) or one per channel

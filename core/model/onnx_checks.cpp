@@ -35,6 +35,45 @@ void addDiagnostic(onnx::ModelProto& reply, Diagnostic::Severity severity, const
     entry->set_value(oneLine(message));
 }
 
+// What inference found about a graph: its value_info and, when their number did not change, its outputs' types.
+void takeInferredTypes(const onnx::GraphProto& inferred, onnx::GraphProto& graph) {
+    *graph.mutable_value_info() = inferred.value_info();
+    if (inferred.output_size() == graph.output_size()) *graph.mutable_output() = inferred.output();
+}
+
+// Inference types the inside of If/Loop/Scan bodies too: their values keep those types, node for node (inference
+// adds and removes no node).
+void takeInferredBodyTypes(const onnx::GraphProto& inferred, onnx::GraphProto& graph) {
+    if (inferred.node_size() != graph.node_size()) return;
+    for (int n = 0; n < graph.node_size(); ++n) {
+        onnx::NodeProto& node = *graph.mutable_node(n);
+        const onnx::NodeProto& from = inferred.node(n);
+        if (from.attribute_size() != node.attribute_size()) continue;
+        for (int a = 0; a < node.attribute_size(); ++a) {
+            onnx::AttributeProto& attr = *node.mutable_attribute(a);
+            if (!attr.has_g() || !from.attribute(a).has_g()) continue;
+            takeInferredTypes(from.attribute(a).g(), *attr.mutable_g());
+            takeInferredBodyTypes(from.attribute(a).g(), *attr.mutable_g());
+        }
+    }
+}
+
+// In the child: the types inference gave inside bodies, without the bodies' weights: node for node and attribute for
+// attribute, each body with its value_info and outputs.
+void addBodyTypes(const onnx::GraphProto& graph, onnx::GraphProto& reply) {
+    for (const auto& node : graph.node()) {
+        onnx::NodeProto& skeleton = *reply.add_node();
+        for (const auto& attr : node.attribute()) {
+            onnx::AttributeProto& copy = *skeleton.add_attribute();
+            if (!attr.has_g()) continue;
+            onnx::GraphProto& body = *copy.mutable_g();
+            *body.mutable_value_info() = attr.g().value_info();
+            *body.mutable_output() = attr.g().output();
+            addBodyTypes(attr.g(), body);
+        }
+    }
+}
+
 // Runs in the child: everything that calls into ONNX's checker and inference.
 onnx::ModelProto checkAndInfer(onnx::ModelProto& model, const std::string& path, bool externalData, bool runChecker,
                                bool inferShapes) {
@@ -65,6 +104,7 @@ onnx::ModelProto checkAndInfer(onnx::ModelProto& model, const std::string& path,
     }
     *reply.mutable_graph()->mutable_value_info() = model.graph().value_info();
     *reply.mutable_graph()->mutable_output() = model.graph().output();
+    addBodyTypes(model.graph(), *reply.mutable_graph());
     return reply;
 }
 
@@ -151,9 +191,8 @@ std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string
                                bar == std::string::npos ? entry.key() : entry.key().substr(bar + 1), entry.value()});
     }
     if (inferShapes && reply.has_graph()) {
-        *model.mutable_graph()->mutable_value_info() = reply.graph().value_info();
-        if (reply.graph().output_size() == model.graph().output_size())
-            *model.mutable_graph()->mutable_output() = reply.graph().output();
+        takeInferredTypes(reply.graph(), *model.mutable_graph());
+        takeInferredBodyTypes(reply.graph(), *model.mutable_graph());
     }
     return diagnostics;
 }

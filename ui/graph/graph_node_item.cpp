@@ -73,6 +73,11 @@ double GraphNodeItem::titlePixelsAt(double lod) const {
     return mOverviewPixels * lod;
 }
 
+void GraphNodeItem::addToolTipLine(const QString& line) {
+    mBaseToolTip += QStringLiteral("<br>") + line.toHtmlEscaped();
+    updateToolTip();
+}
+
 void GraphNodeItem::setPrecision(std::optional<Precision> precision) {
     if (mPrecision == precision) return;
     mPrecision = precision;

@@ -28,6 +28,8 @@ public:
     VisibleKind kind() const { return mKind; }
     QRectF boxRect() const { return QRectF(QPointF(0, 0), mSize); }
 
+    // A line of the tool tip under the box's own (how to open a control-flow node's body).
+    void addToolTipLine(const QString& line);
     void setPrecision(std::optional<Precision> precision);
     std::optional<Precision> precision() const { return mPrecision; }
     // The pen colour of the outline: the precision's colour, or a darker fill when none is set.

@@ -157,6 +157,7 @@ void GraphScene::applyLayout(quint64, std::shared_ptr<const GraphLayout> layout)
                                mSnapshot.nodes[static_cast<size_t>(node.node)].quantized;
         auto* item =
             new GraphNodeItem(static_cast<int>(i), node, mMetrics, QRectF(r.x, r.y, r.width, r.height), quantized);
+        if (node.kind == VisibleKind::Operator) addOpenHint(item, mSnapshot.nodes[static_cast<size_t>(node.node)]);
         addItem(item);
         mItems.push_back(item);
         refreshDecorations(item);
@@ -167,6 +168,15 @@ void GraphScene::applyLayout(quint64, std::shared_ptr<const GraphLayout> layout)
     const bool newGraph = mAwaitingFirstLayout;
     mAwaitingFirstLayout = false;
     emit layoutApplied(newGraph);
+}
+
+void GraphScene::addOpenHint(GraphNodeItem* item, const SnapshotNode& node) const {
+    if (const SnapshotSubgraph* body = defaultSubgraph(node)) {
+        item->addToolTipLine(node.subgraphs.size() > 1
+                                 ? tr("Double-click to open %1 (the context menu opens the others)")
+                                       .arg(QString::fromStdString(body->attribute))
+                                 : tr("Double-click to open %1").arg(QString::fromStdString(body->attribute)));
+    }
 }
 
 void GraphScene::addEdgeItems() {

@@ -101,6 +101,7 @@ signals:
 private:
     void relayout();
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
+    void addOpenHint(GraphNodeItem* item, const SnapshotNode& node) const;
     void addEdgeItems();
     QString edgeToolTip(const VisibleEdge& edge) const;
     QString edgeLabel(const VisibleEdge& edge) const;

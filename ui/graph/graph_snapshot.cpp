@@ -1,5 +1,9 @@
 #include "ui/graph/graph_snapshot.h"
 
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+
 namespace ql::ui {
 
 namespace {
@@ -18,13 +22,29 @@ void markQdqLinks(const Graph& graph, GraphSnapshot& snapshot) {
     }
 }
 
+std::vector<SnapshotSubgraph> subgraphsOf(const Node& node) {
+    std::vector<SnapshotSubgraph> bodies;
+    if (node.subgraphs.empty() || node.proto == nullptr) return bodies;
+    for (const auto& attr : node.proto->attribute()) {
+        if (attr.has_g()) bodies.push_back({attr.name(), static_cast<size_t>(attr.g().node_size())});
+    }
+    // then_branch first, whatever the file's order (exporters write else_branch first too).
+    std::stable_partition(bodies.begin(), bodies.end(),
+                          [](const auto& body) { return body.attribute == "then_branch"; });
+    return bodies;
+}
+
 }  // namespace
+
+const SnapshotSubgraph* defaultSubgraph(const SnapshotNode& node) {
+    return node.subgraphs.empty() ? nullptr : &node.subgraphs.front();
+}
 
 GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     GraphSnapshot snapshot;
     snapshot.nodes.reserve(graph.nodes().size());
     for (const Node& node : graph.nodes()) {
-        SnapshotNode copy{node.name, node.opType, node.inputs, node.outputs};
+        SnapshotNode copy{node.name, node.opType, node.inputs, node.outputs, false, false, false, subgraphsOf(node)};
         copy.isConstantOp = node.opType == "Constant" && node.domain.empty() && node.inputs.empty();
         snapshot.mNodeIndex.emplace(node.name, node.id);
         snapshot.nodes.push_back(std::move(copy));

@@ -11,15 +11,25 @@
 
 namespace ql::ui {
 
+// A body of a control-flow node (a graph attribute of If, Loop or Scan).
+struct SnapshotSubgraph {
+    std::string attribute;  // "then_branch", "else_branch", "body"
+    size_t nodeCount = 0;   // the body's own nodes (not those of bodies nested in it)
+};
+
 struct SnapshotNode {
     std::string name;
     std::string opType;
-    std::vector<ValueId> inputs;   // kNoId for an omitted optional input
-    std::vector<ValueId> outputs;  // kNoId for an omitted optional output
-    bool isConstantOp = false;     // a Constant node (no inputs): data, like an initializer
-    bool isQdq = false;            // a QuantizeLinear/DequantizeLinear linked to the layer it quantizes
-    bool quantized = false;        // a layer fed by a Q/DQ pair
+    std::vector<ValueId> inputs;              // kNoId for an omitted optional input
+    std::vector<ValueId> outputs;             // kNoId for an omitted optional output
+    bool isConstantOp = false;                // a Constant node (no inputs): data, like an initializer
+    bool isQdq = false;                       // a QuantizeLinear/DequantizeLinear linked to the layer it quantizes
+    bool quantized = false;                   // a layer fed by a Q/DQ pair
+    std::vector<SnapshotSubgraph> subgraphs;  // in attribute order, but then_branch first
 };
+
+// The body a double-click opens: the first (then_branch for an If); null for a node without bodies.
+const SnapshotSubgraph* defaultSubgraph(const SnapshotNode& node);
 
 struct SnapshotValue {
     std::string name;

@@ -7,6 +7,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_node_item.h"
@@ -29,7 +30,10 @@ constexpr Precision kEditablePrecisions[] = {Precision::Fp32, Precision::Fp16, P
 }  // namespace
 
 GraphView::GraphView(QWidget* parent)
-    : QGraphicsView(parent), mScene(new GraphScene(this)), mLegend(new GraphLegend(this)) {
+    : QGraphicsView(parent),
+      mScene(new GraphScene(this)),
+      mLegend(new GraphLegend(this)),
+      mBreadcrumb(new SubgraphBreadcrumb(this)) {
     setScene(mScene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setDragMode(ScrollHandDrag);
@@ -37,11 +41,11 @@ GraphView::GraphView(QWidget* parent)
     setViewportUpdateMode(SmartViewportUpdate);
     setOptimizationFlags(DontSavePainterState);
     setFocusPolicy(Qt::StrongFocus);
-    connect(mScene, &GraphScene::layoutAboutToBeApplied, this, [this] { mRestoringSelection = true; });
-    connect(mScene, &GraphScene::layoutApplied, this, &GraphView::onLayoutApplied);
-    connect(mScene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+    connectScene(mScene);
+    mBreadcrumb->hide();
+    connect(mBreadcrumb, &SubgraphBreadcrumb::levelRequested, this, &GraphView::closeSubgraphs);
     createKeyActions();
-    placeLegend();
+    placeOverlays();
 }
 
 // One action per keyboard command: keyPressEvent triggers them, the context menu shows them, and Help > Keyboard
@@ -64,7 +68,9 @@ void GraphView::createKeyActions() {
     add(tr("Zoom in"), {Qt::Key_Plus, Qt::Key_Equal}, [this] { zoomIn(); });
     add(tr("Zoom out"), {Qt::Key_Minus}, [this] { zoomOut(); });
     mFitAction = add(tr("Fit to window"), {Qt::Key_F, Qt::Key_0}, [this] { fitToWindow(); });
-    add(tr("Clear the selection"), {Qt::Key_Escape}, [this] { mScene->clearSelection(); });
+    add(tr("Clear the selection"), {Qt::Key_Escape}, [this] { shownScene()->clearSelection(); });
+    add(tr("Back to the enclosing graph (in a subgraph)"), {Qt::Key_Backspace, QKeySequence(Qt::ALT | Qt::Key_Left)},
+        [this] { closeSubgraphs(mLevels.depth() - 1); });
     mLegendAction = add(tr("Show legend"), {Qt::Key_L}, [this](bool on) { setLegendVisible(on); });
     mLegendAction->setCheckable(true);
     mLegendAction->setChecked(true);
@@ -77,6 +83,19 @@ void GraphView::createKeyActions() {
 GraphView::~GraphView() {
     // The scene outlives this object's members (it is a child QObject): its items' destruction must not call back.
     disconnect(mScene, nullptr, this, nullptr);
+}
+
+// A scene that is not on screen (the main graph's while a body is shown) re-lays out and selects unseen.
+void GraphView::connectScene(GraphScene* scene) {
+    connect(scene, &GraphScene::layoutAboutToBeApplied, this, [this, scene] {
+        if (scene == shownScene()) mRestoringSelection = true;
+    });
+    connect(scene, &GraphScene::layoutApplied, this, [this, scene](bool newGraph) {
+        if (scene == shownScene()) onLayoutApplied(newGraph);
+    });
+    connect(scene, &QGraphicsScene::selectionChanged, this, [this, scene] {
+        if (scene == shownScene()) onSelectionChanged();
+    });
 }
 
 void GraphView::setDocument(ModelDocument* document) {
@@ -95,51 +114,137 @@ void GraphView::setDocument(ModelDocument* document) {
 }
 
 void GraphView::setGraph(const Graph& graph) {
-    mSearch.clear();
-    mPendingFocus = kNoId;
-    mSelectedNodes.clear();
-    mLastEmitted = kNoId;
+    dropSubgraphs();
+    mGraph = &graph;
+    showCurrentLevel();
     mScene->setGraph(graph);
 }
 
 void GraphView::clearGraph() {
-    mSearch.clear();
-    mPendingFocus = kNoId;
-    mSelectedNodes.clear();
-    mLastEmitted = kNoId;
+    dropSubgraphs();
+    mGraph = nullptr;
+    showCurrentLevel();
     mScene->clearGraph();
+}
+
+void GraphView::clearNodeBadges() {
+    mScene->clearNodeBadges();
+    mLevels.clearBadges();
+}
+
+void GraphView::forEachScene(const std::function<void(GraphScene&)>& apply) {
+    apply(*mScene);
+    for (int depth = 1; depth <= mLevels.depth(); ++depth) apply(*mLevels.level(depth).scene);
+}
+
+void GraphView::setShowQdq(bool show) {
+    forEachScene([show](GraphScene& scene) { scene.setShowQdq(show); });
+}
+
+void GraphView::setShowConstants(bool show) {
+    forEachScene([show](GraphScene& scene) { scene.setShowConstants(show); });
+}
+
+void GraphView::setShowTensorShapes(bool show) {
+    forEachScene([show](GraphScene& scene) { scene.setShowTensorShapes(show); });
 }
 
 void GraphView::setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys) {
     mLegend->setFillKeys(title, keys);
-    placeLegend();
+    placeOverlays();
 }
 
 void GraphView::setLegendVisible(bool visible) {
     mLegend->setVisible(visible);
     mLegendAction->setChecked(visible);
-    placeLegend();
+    placeOverlays();
+}
+
+const Graph* GraphView::shownGraph() const {
+    return mLevels.depth() == 0 ? mGraph : &mLevels.top().body->graph;
+}
+
+QString GraphView::subgraphPath() const {
+    return mLevels.depth() == 0 ? QString() : QString::fromStdString(mLevels.top().path);
+}
+
+bool GraphView::openSubgraph(NodeId node, const QString& attribute) {
+    const Graph* outer = shownGraph();
+    if (!outer || node < 0 || static_cast<size_t>(node) >= outer->nodes().size()) return false;
+    const Status opened = mLevels.open(*outer, node, attribute.toStdString(), *shownScene(), this, transform());
+    if (!opened) {
+        emit subgraphOpenFailed(QString::fromStdString(opened.message()));
+        return false;
+    }
+    connectScene(mLevels.top().scene);
+    showCurrentLevel();  // empty until its layout arrives (onLayoutApplied shows it whole)
+    return true;
+}
+
+void GraphView::closeSubgraphs(int depth) {
+    if (depth < 0 || depth >= mLevels.depth()) return;
+    selectShownNode(returnTo(depth));
+}
+
+NodeId GraphView::returnTo(int depth) {
+    const NodeId entered = mLevels.level(depth + 1).owner;
+    const QTransform view = mLevels.level(depth + 1).returnTransform;
+    setScene(depth == 0 ? mScene : mLevels.level(depth).scene);  // before its scene goes
+    mLevels.closeAbove(depth);
+    showCurrentLevel();
+    setTransform(view);
+    return entered;
+}
+
+// A new graph (or none): its bodies are not the last graph's.
+void GraphView::dropSubgraphs() {
+    if (mLevels.depth() == 0) return;
+    setScene(mScene);
+    mLevels.closeAbove(0);
+}
+
+void GraphView::showCurrentLevel() {
+    mSearch.clear();
+    mPendingFocus = kNoId;
+    mLastEmitted = kNoId;
+    if (scene() != shownScene()) setScene(shownScene());
+    shownScene()->clearSelection();
+    mSelectedNodes.clear();
+    updateBreadcrumb();
+    emit searchChanged(-1, 0);
+}
+
+QString GraphView::mainGraphName() const {
+    const QString file = mDocument && mDocument->model() ? mDocument->fileName() : QString();
+    return file.isEmpty() ? tr("model") : file;
+}
+
+void GraphView::updateBreadcrumb() {
+    mBreadcrumb->setCrumbs(mLevels.crumbs(mainGraphName()));
+    mBreadcrumb->setVisible(mLevels.depth() > 0);
+    placeOverlays();
 }
 
 void GraphView::onLayoutApplied(bool newGraph) {
     mRestoringSelection = true;
     for (NodeId node : mSelectedNodes) {
-        if (GraphNodeItem* item = mScene->itemForNode(node)) item->setSelected(true);
+        if (GraphNodeItem* item = shownScene()->itemForNode(node)) item->setSelected(true);
     }
     mRestoringSelection = false;
     if (newGraph) showInitialView();
     if (mPendingFocus != kNoId) {
         const NodeId node = mPendingFocus;
         mPendingFocus = kNoId;
-        selectNode(node);
+        selectShownNode(node);
     } else if (!newGraph && !mSelectedNodes.isEmpty()) {
-        if (GraphNodeItem* item = mScene->itemForNode(mSelectedNodes.front())) centerOn(item);
+        if (GraphNodeItem* item = shownScene()->itemForNode(mSelectedNodes.front())) centerOn(item);
     }
     emit layoutApplied();
 }
 
 void GraphView::showInitialView() {
-    const QRectF scene = mScene->sceneRect();
+    const GraphScene* shown = shownScene();
+    const QRectF scene = shown->sceneRect();
     const double fit = std::min(viewport()->width() / scene.width(), viewport()->height() / scene.height());
     if (fit >= kSmallestFitOnOpen) {
         fitToWindow();
@@ -147,39 +252,49 @@ void GraphView::showInitialView() {
     }
     setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
     // The top of the graph, centred on its first box (usually the input).
-    const QRectF first = mScene->nodeItems().empty() ? scene : mScene->nodeItems().front()->sceneBoundingRect();
+    const QRectF first = shown->nodeItems().empty() ? scene : shown->nodeItems().front()->sceneBoundingRect();
     centerOn(first.center().x(), scene.top() + viewport()->height() / 2.0 / kReadableZoom);
 }
 
 void GraphView::onSelectionChanged() {
     if (mRestoringSelection) return;
-    mSelectedNodes = selectedNodes();
-    const QList<QGraphicsItem*> items = mScene->selectedItems();
+    const std::vector<NodeId> selected = selectedShownNodes();
+    mSelectedNodes = QList<NodeId>(selected.begin(), selected.end());
+    const QList<QGraphicsItem*> items = shownScene()->selectedItems();
     if (items.size() != 1) return;
     const auto* item = qgraphicsitem_cast<GraphNodeItem*>(items.front());
     if (!item || item->kind() != VisibleKind::Operator) return;
-    const NodeId node = mScene->nodesOf(item).front();
+    const NodeId node = shownScene()->nodesOf(item).front();
     if (node == mLastEmitted) return;
     mLastEmitted = node;
-    emit nodeSelected(node);
+    if (mLevels.depth() == 0)
+        emit nodeSelected(node);
+    else
+        emit subgraphNodeSelected(mLevels.top().body, node, subgraphPath());
 }
 
-QList<NodeId> GraphView::selectedNodes() const {
-    QList<NodeId> nodes;
-    for (QGraphicsItem* item : mScene->selectedItems()) {
+std::vector<NodeId> GraphView::selectedShownNodes() const {
+    std::vector<NodeId> nodes;
+    for (QGraphicsItem* item : shownScene()->selectedItems()) {
         if (const auto* box = qgraphicsitem_cast<GraphNodeItem*>(item)) {
-            for (NodeId node : mScene->nodesOf(box)) nodes.append(node);
+            for (NodeId node : shownScene()->nodesOf(box)) nodes.push_back(node);
         }
     }
     return nodes;
 }
 
+QList<NodeId> GraphView::selectedNodes() const {
+    if (mLevels.depth() > 0) return {};
+    const std::vector<NodeId> nodes = selectedShownNodes();
+    return QList<NodeId>(nodes.begin(), nodes.end());
+}
+
 void GraphView::startSearch(const QString& text) {
-    mSearch.start(mScene->snapshot(), text);
+    mSearch.start(shownScene()->snapshot(), text);
 }
 
 bool GraphView::findAndCenter(const QString& text) {
-    if (!mScene->hasGraph()) return false;
+    if (!shownScene()->hasGraph()) return false;
     startSearch(text.trimmed());
     showMatch(mSearch.currentNode());
     return mSearch.count() > 0;
@@ -204,20 +319,26 @@ void GraphView::findPrevious(const QString& text) {
 void GraphView::showMatch(std::optional<NodeId> node) {
     emit searchChanged(mSearch.current(), mSearch.count());
     if (!node) return;
-    if (mScene->layout() == nullptr || mScene->isLayoutPending() || mScene->revealNode(*node)) {
+    GraphScene* shown = shownScene();
+    if (shown->layout() == nullptr || shown->isLayoutPending() || shown->revealNode(*node)) {
         mPendingFocus = *node;  // selected when the layout that shows it arrives
         return;
     }
-    selectNode(*node);
+    selectShownNode(*node);
 }
 
 void GraphView::selectNode(NodeId node) {
-    GraphNodeItem* item = mScene->itemForNode(node);
+    if (mLevels.depth() > 0) returnTo(0);
+    selectShownNode(node);
+}
+
+void GraphView::selectShownNode(NodeId node) {
+    GraphNodeItem* item = shownScene()->itemForNode(node);
     if (item) focusItem(item);
 }
 
 void GraphView::focusItem(GraphNodeItem* item) {
-    mScene->clearSelection();
+    shownScene()->clearSelection();
     item->setSelected(true);
     if (zoomFactor() < GraphNodeItem::kTextLevelOfDetail)
         setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
@@ -225,21 +346,22 @@ void GraphView::focusItem(GraphNodeItem* item) {
 }
 
 GraphNodeItem* GraphView::currentItem() const {
-    const QList<QGraphicsItem*> items = mScene->selectedItems();
+    const QList<QGraphicsItem*> items = shownScene()->selectedItems();
     return items.isEmpty() ? nullptr : qgraphicsitem_cast<GraphNodeItem*>(items.front());
 }
 
 // Up: the producer of the first input; Down: the first consumer; Left/Right: the other consumers of the same
 // producer, or else the boxes on the same row, by x.
 GraphNodeItem* GraphView::neighbour(GraphNodeItem* item, int key) const {
-    const auto& items = mScene->nodeItems();
-    const auto& up = mScene->predecessors(item->index());
-    const auto& down = mScene->successors(item->index());
+    const GraphScene* shown = shownScene();
+    const auto& items = shown->nodeItems();
+    const auto& up = shown->predecessors(item->index());
+    const auto& down = shown->successors(item->index());
     if (key == Qt::Key_Up) return up.empty() ? nullptr : items[static_cast<size_t>(up.front())];
     if (key == Qt::Key_Down) return down.empty() ? nullptr : items[static_cast<size_t>(down.front())];
     std::vector<GraphNodeItem*> row;
     if (!up.empty()) {
-        for (int sibling : mScene->successors(up.front())) row.push_back(items[static_cast<size_t>(sibling)]);
+        for (int sibling : shown->successors(up.front())) row.push_back(items[static_cast<size_t>(sibling)]);
     }
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
@@ -265,8 +387,8 @@ void GraphView::moveSelection(int key) {
 // The key actions (createKeyActions) by their shortcuts. Shift and the keypad are ignored ('+' is Shift+= on many
 // layouts). Arrows without a selected box scroll, as in any view.
 void GraphView::keyPressEvent(QKeyEvent* event) {
-    const bool arrow = event->key() >= Qt::Key_Left && event->key() <= Qt::Key_Down;
     const Qt::KeyboardModifiers modifiers = event->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier);
+    const bool arrow = event->key() >= Qt::Key_Left && event->key() <= Qt::Key_Down && modifiers == Qt::NoModifier;
     const QKeySequence pressed(QKeyCombination(modifiers, static_cast<Qt::Key>(event->key())));
     if (!arrow || currentItem()) {
         for (QAction* action : std::as_const(mKeyActions)) {
@@ -314,14 +436,15 @@ void GraphView::zoomOut() {
 }
 
 void GraphView::fitToWindow() {
-    if (!mScene->layout()) return;
-    fitInView(mScene->sceneRect(), Qt::KeepAspectRatio);
+    if (!shownScene()->layout()) return;
+    fitInView(shownScene()->sceneRect(), Qt::KeepAspectRatio);
     // Small graphs: do not blow the boxes up.
     if (zoomFactor() > 1.25) setTransform(QTransform::fromScale(1.25, 1.25));
     if (zoomFactor() < kMinZoom) setTransform(QTransform::fromScale(kMinZoom, kMinZoom));
-    centerOn(mScene->sceneRect().center());
+    centerOn(shownScene()->sceneRect().center());
 }
 
+// Inside a body selectedNodes() is empty: the plan has no entry for a body's nodes.
 void GraphView::requestPrecisionCycle() {
     const QList<NodeId> nodes = selectedNodes();
     if (!nodes.isEmpty()) emit precisionCycleRequested(nodes);
@@ -333,9 +456,16 @@ void GraphView::requestPrecision(Precision precision) {
 }
 
 void GraphView::expandBlock(GraphNodeItem* block) {
-    const std::vector<NodeId> members = mScene->nodesOf(block);
+    GraphScene* shown = shownScene();
+    const std::vector<NodeId> members = shown->nodesOf(block);
     if (!members.empty()) mPendingFocus = members.front();
-    mScene->expandScope(mScene->layout()->graph.nodes[static_cast<size_t>(block->index())].scope);
+    shown->expandScope(shown->layout()->graph.nodes[static_cast<size_t>(block->index())].scope);
+}
+
+void GraphView::openDefaultSubgraph(GraphNodeItem* item) {
+    const NodeId node = shownScene()->nodesOf(item).front();
+    if (const SnapshotSubgraph* body = defaultSubgraph(shownScene()->snapshot().nodes[static_cast<size_t>(node)]))
+        openSubgraph(node, QString::fromStdString(body->attribute));
 }
 
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
@@ -344,34 +474,67 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
         expandBlock(item);
         return;
     }
+    if (item && item->kind() == VisibleKind::Operator) {
+        openDefaultSubgraph(item);
+        return;
+    }
     QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+// "Open then_branch (4 nodes)" per body of a control-flow node, and the way back out of a body.
+void GraphView::addSubgraphActions(QMenu& menu, GraphNodeItem* item) {
+    if (item && item->kind() == VisibleKind::Operator) {
+        const NodeId node = shownScene()->nodesOf(item).front();
+        for (const SnapshotSubgraph& body : shownScene()->snapshot().nodes[static_cast<size_t>(node)].subgraphs) {
+            const QString attribute = QString::fromStdString(body.attribute);
+            const QString text = body.nodeCount == 1 ? tr("Open %1 (1 node)").arg(attribute)
+                                                     : tr("Open %1 (%2 nodes)").arg(attribute).arg(body.nodeCount);
+            menu.addAction(text, this, [this, node, attribute] { openSubgraph(node, attribute); });
+        }
+    }
+    if (mLevels.depth() > 0) {
+        const int up = mLevels.depth() - 1;
+        const QString name = up == 0 ? mainGraphName() : QString::fromStdString(mLevels.level(up).attribute);
+        menu.addAction(tr("Back to %1").arg(name), this, [this, up] { closeSubgraphs(up); })
+            ->setShortcut(Qt::Key_Backspace);
+    }
+    if (!menu.isEmpty()) menu.addSeparator();
+}
+
+void GraphView::addPrecisionActions(QMenu& menu) {
+    if (mLevels.depth() > 0) {
+        menu.addAction(tr("Precision: the plan applies to the main graph"))->setEnabled(false);
+        menu.addSeparator();
+        return;
+    }
+    if (selectedNodes().isEmpty()) return;
+    menu.addAction(mCycleAction);
+    menu.addActions(mSetActions);
+    menu.addSeparator();
 }
 
 void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     auto* item = qgraphicsitem_cast<GraphNodeItem*>(itemAt(event->pos()));
     if (item && !item->isSelected()) focusItem(item);
     QMenu menu(this);
-    if (!selectedNodes().isEmpty()) {
-        menu.addAction(mCycleAction);
-        menu.addActions(mSetActions);
-        menu.addSeparator();
-    }
+    addSubgraphActions(menu, item);
+    addPrecisionActions(menu);
+    GraphScene* shown = shownScene();
     if (item && item->kind() == VisibleKind::Block)
         menu.addAction(tr("Expand block"), this, [this, item] { expandBlock(item); });
-    for (const std::string& scope : mScene->collapsibleScopes(item)) {
+    for (const std::string& scope : shown->collapsibleScopes(item)) {
         menu.addAction(tr("Collapse %1").arg(QString::fromStdString(scope)), this,
-                       [this, scope] { mScene->collapseScope(scope); });
+                       [shown, scope] { shown->collapseScope(scope); });
     }
-    menu.addAction(tr("Collapse all"), mScene, &GraphScene::collapseAll);
-    menu.addAction(tr("Expand all"), mScene, &GraphScene::expandAll);
+    menu.addAction(tr("Collapse all"), shown, &GraphScene::collapseAll);
+    menu.addAction(tr("Expand all"), shown, &GraphScene::expandAll);
     menu.addSeparator();
-    QAction* qdq = menu.addAction(tr("Show Q/DQ nodes"), this, [this](bool on) { mScene->setShowQdq(on); });
+    QAction* qdq = menu.addAction(tr("Show Q/DQ nodes"), this, &GraphView::setShowQdq);
     qdq->setCheckable(true);
-    qdq->setChecked(mScene->showQdq());
-    QAction* constants =
-        menu.addAction(tr("Show Constant nodes"), this, [this](bool on) { mScene->setShowConstants(on); });
+    qdq->setChecked(shown->showQdq());
+    QAction* constants = menu.addAction(tr("Show Constant nodes"), this, &GraphView::setShowConstants);
     constants->setCheckable(true);
-    constants->setChecked(mScene->showConstants());
+    constants->setChecked(shown->showConstants());
     menu.addAction(mLegendAction);
     menu.addAction(mFitAction);
     menu.exec(event->globalPos());
@@ -379,18 +542,21 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    placeLegend();
+    placeOverlays();
 }
 
-// The legend gets a strip of its own under the viewport (a bottom viewport margin), so it never covers a box,
-// whatever the zoom or scroll position.
-void GraphView::placeLegend() {
+// The breadcrumb and the legend get strips of their own above and under the viewport (viewport margins), so they
+// never cover a box, whatever the zoom or scroll position.
+void GraphView::placeOverlays() {
     mLegend->fitToWidth(viewport()->width() - 2 * kLegendMargin);
-    const int strip = mLegend->isHidden() ? 0 : mLegend->height() + 2 * kLegendMargin;
-    if (viewportMargins().bottom() != strip) setViewportMargins(0, 0, 0, strip);
+    const int bottom = mLegend->isHidden() ? 0 : mLegend->height() + 2 * kLegendMargin;
+    const int top = mBreadcrumb->isHidden() ? 0 : mBreadcrumb->sizeHint().height();
+    if (viewportMargins() != QMargins(0, top, 0, bottom)) setViewportMargins(0, top, 0, bottom);
     const QRect area = viewport()->geometry();
     mLegend->move(area.left() + kLegendMargin, area.bottom() + 1 + kLegendMargin);
     mLegend->raise();
+    mBreadcrumb->setGeometry(area.left(), area.top() - top, area.width(), top);
+    mBreadcrumb->raise();
 }
 
 }  // namespace ql::ui

@@ -6,22 +6,36 @@
 // Ctrl+1/2/3 = FP32/FP16/INT8; the window applies them). Layout runs in the background; the view keeps the selection
 // across re-layouts.
 //
+// Subgraph bodies (If, Loop and Scan): double-click opens a control-flow node's body (then_branch first; the context
+// menu lists every body), bodies open further inside bodies, and a breadcrumb above the graph ("model › If_0 ›
+// then_branch") goes back to any level, as do Backspace and Alt+Left; the node entered from is then selected and
+// centred. Inside a body, search and navigation work on the body; its nodes are announced by subgraphNodeSelected
+// (never nodeSelected, whose ids are the main graph's), precision requests do nothing (the plan covers the main
+// graph), and the methods that take a NodeId still mean the main graph: selectNode() goes back to it.
+//
 //   auto* view = new ql::ui::GraphView;
 //   view->setDocument(document);                   // shows each model the document loads
 //   connect(view, &GraphView::nodeSelected, ...);  // NodeId of the graph
 //   view->setNodePrecision(id, ql::Precision::Int8);
 //   view->setNodeBadge(id, ql::Severity::Error, "message");
+//   connect(view, &GraphView::subgraphNodeSelected, ...);  // a node of the open body
+//   view->setSubgraphBadge("If_3/then_branch/Conv_1", ql::Severity::Error, "message");
 //   view->findAndCenter("/layer1/layer1.0/conv1/Conv");
 #include <QGraphicsView>
 #include <QList>
 #include <QPointer>
+#include <functional>
+#include <memory>
 #include <optional>
 
+#include "core/model/subgraph_model.h"
 #include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_search.h"
+#include "ui/graph/subgraph_levels.h"
 
 class QAction;
+class QMenu;
 
 namespace ql::ui {
 
@@ -34,19 +48,44 @@ public:
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
+    // The main graph's scene (also while a body is shown).
     GraphScene* graphScene() const { return mScene; }
+    // The scene on screen: the main graph's or the open body's.
+    GraphScene* shownScene() const { return mLevels.depth() == 0 ? mScene : mLevels.top().scene; }
     // Shows the graph of every model the document loads (and nothing when it has none).
     void setDocument(ModelDocument* document);
+    // Shows `graph` (the main graph, no body open). Opening a body reads it from `graph`, which must stay alive until
+    // the next setGraph() or clearGraph() (the document's model does).
     void setGraph(const Graph& graph);
     void clearGraph();
+
+    // Opens body `attribute` of `node`, a node of the graph shown; false when it has none or it is malformed (then
+    // subgraphOpenFailed says why).
+    bool openSubgraph(NodeId node, const QString& attribute);
+    // Bodies open: 0 on the main graph.
+    int subgraphDepth() const { return mLevels.depth(); }
+    // Goes back to level `depth` (0: the main graph), selecting and centring the node that was entered from it.
+    void closeSubgraphs(int depth);
+    // The path of the body shown, "If_0/then_branch/" (nested "If_0/then_branch/Loop_1/body/"); empty on the main
+    // graph.
+    QString subgraphPath() const;
+    SubgraphBreadcrumb* breadcrumb() const { return mBreadcrumb; }
 
     void setNodePrecision(NodeId node, Precision precision) { mScene->setNodePrecision(node, precision); }
     void setNodeBadge(NodeId node, Severity severity, const QString& text) {
         mScene->setNodeBadge(node, severity, text);
     }
-    void clearNodeBadges() { mScene->clearNodeBadges(); }
-    void setShowQdq(bool show) { mScene->setShowQdq(show); }
+    // The badge of a finding inside a body, by its path ("If_3/then_branch/Conv_1"), shown while that body is open.
+    void setSubgraphBadge(const std::string& path, Severity severity, const QString& text) {
+        mLevels.setBadge(path, severity, text);
+    }
+    // The main graph's badges and the bodies'.
+    void clearNodeBadges();
+    // Q/DQ nodes, Constant nodes and tensor shapes shown or not, in the main graph and in bodies alike.
+    void setShowQdq(bool show);
     bool showQdq() const { return mScene->showQdq(); }
+    void setShowConstants(bool show);
+    void setShowTensorShapes(bool show);
     void setLegendVisible(bool visible);
     GraphLegend* legend() const { return mLegend; }
     void setNodeEngineMark(NodeId node, const GraphScene::EngineMark& mark) { mScene->setNodeEngineMark(node, mark); }
@@ -62,16 +101,17 @@ public:
     void findNext(const QString& text);
     void findPrevious(const QString& text);
     const GraphSearch& search() const { return mSearch; }
-    // Selects and centres the box showing `node`.
+    // Selects and centres the box showing `node` of the main graph (going back to it from a body).
     void selectNode(NodeId node);
-    // The graph nodes of the selected boxes (a block stands for its members).
+    // The main graph's nodes of the selected boxes (a block stands for its members); none while a body is shown.
     QList<NodeId> selectedNodes() const;
-    // The keyboard commands of the view (P, Ctrl+1/2/3, +/-, F/0, Esc, L, arrows) as actions with their shortcuts:
-    // what the keys do, for menus and Help > Keyboard Shortcuts.
+    // The keyboard commands of the view (P, Ctrl+1/2/3, +/-, F/0, Esc, L, arrows, Backspace) as actions with their
+    // shortcuts: what the keys do, for menus and Help > Keyboard Shortcuts.
     QList<QAction*> keyActions() const { return mKeyActions; }
-    // Emits precisionCycleRequested for the selection (the context menu's action, key P).
+    // Emits precisionCycleRequested for the selection (the context menu's action, key P); not inside a body.
     void requestPrecisionCycle();
-    // Emits precisionSetRequested for the selection (the context menu's actions, Ctrl+1/2/3 = FP32/FP16/INT8).
+    // Emits precisionSetRequested for the selection (the context menu's actions, Ctrl+1/2/3 = FP32/FP16/INT8); not
+    // inside a body.
     void requestPrecision(ql::Precision precision);
 
     void zoomIn();
@@ -83,7 +123,11 @@ public:
     bool wheelZooms() const { return mWheelZooms; }
 
 signals:
+    // A node of the main graph was selected.
     void nodeSelected(ql::NodeId node);
+    // A node of the open body was selected: `node` of `body`, whose path is `path` ("If_0/then_branch/").
+    void subgraphNodeSelected(std::shared_ptr<const ql::SubgraphModel> body, ql::NodeId node, const QString& path);
+    void subgraphOpenFailed(const QString& message);
     void precisionCycleRequested(QList<ql::NodeId> nodes);
     void precisionSetRequested(QList<ql::NodeId> nodes, ql::Precision precision);
     // The view shows a new layout (after setGraph, a visibility change, or an expanded/collapsed block).
@@ -101,9 +145,26 @@ protected:
 private:
     void createKeyActions();
     void moveSelection(int key);
+    void connectScene(GraphScene* scene);
+    // The main graph's scene and those of the open bodies.
+    void forEachScene(const std::function<void(GraphScene&)>& apply);
     void onLayoutApplied(bool newGraph);
     void onSelectionChanged();
     void showInitialView();
+    // Puts the scene of the current level on screen, with no selection or search of the level left.
+    void showCurrentLevel();
+    // Closes the bodies deeper than `depth` and shows it as it was; returns the node it was left through.
+    NodeId returnTo(int depth);
+    void dropSubgraphs();
+    void updateBreadcrumb();
+    // The model's file name, or "model".
+    QString mainGraphName() const;
+    const Graph* shownGraph() const;
+    std::vector<NodeId> selectedShownNodes() const;
+    void selectShownNode(NodeId node);
+    void openDefaultSubgraph(GraphNodeItem* item);
+    void addSubgraphActions(QMenu& menu, GraphNodeItem* item);
+    void addPrecisionActions(QMenu& menu);
     void focusItem(GraphNodeItem* item);
     GraphNodeItem* currentItem() const;
     GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;
@@ -111,11 +172,14 @@ private:
     void startSearch(const QString& text);
     void zoomBy(double factor);
     void scrollBy(QPoint delta, bool horizontal);
-    void placeLegend();
+    void placeOverlays();
     void expandBlock(GraphNodeItem* block);
 
     GraphScene* mScene;
     GraphLegend* mLegend;
+    SubgraphBreadcrumb* mBreadcrumb;
+    SubgraphLevels mLevels;
+    const Graph* mGraph = nullptr;  // the main graph (setGraph), read when a body of it opens
     GraphSearch mSearch;
     QPointer<ModelDocument> mDocument;
     QList<QMetaObject::Connection> mDocumentConnections;

@@ -31,11 +31,11 @@ void addGraphViewActions(QMenu* menu, GraphView* view, GraphSearchBar* search) {
     menu->addAction(search->findNextAction());
     menu->addAction(search->findPreviousAction());
     menu->addSeparator();
-    GraphScene* scene = view->graphScene();
-    menu->addAction(QObject::tr("&Collapse All"), scene, &GraphScene::collapseAll);
-    menu->addAction(QObject::tr("&Expand All"), scene, &GraphScene::expandAll);
-    addSetting(menu, QObject::tr("Show &Tensor Shapes"), kShowTensorShapesSetting, [scene](bool on) {
-        scene->setShowTensorShapes(on);
+    // The graph shown: the main graph or an open subgraph body.
+    menu->addAction(QObject::tr("&Collapse All"), view, [view] { view->shownScene()->collapseAll(); });
+    menu->addAction(QObject::tr("&Expand All"), view, [view] { view->shownScene()->expandAll(); });
+    addSetting(menu, QObject::tr("Show &Tensor Shapes"), kShowTensorShapesSetting, [view](bool on) {
+        view->setShowTensorShapes(on);
     })->setObjectName(QStringLiteral("ShowTensorShapesAction"));
     addSetting(menu, QObject::tr("Mouse &Wheel Zooms"), kWheelZoomsSetting, [view](bool on) {
         view->setWheelZooms(on);

@@ -118,7 +118,10 @@ NodePropertiesPanel::~NodePropertiesPanel() {
 
 void NodePropertiesPanel::clear() {
     mNode = kNoId;
+    mBody.reset();
+    mBodyPath.clear();
     mWeightNode = kNoId;
+    mWeightGraph = nullptr;
     mWeights.clear();
     mWeightsReady = false;
     rebuild();
@@ -130,18 +133,37 @@ void NodePropertiesPanel::showNode(NodeId node) {
         clear();
         return;
     }
-    if (node == mNode) return;
+    if (node == mNode && !mBody) return;
+    mBody.reset();
+    mBodyPath.clear();
+    startNode(node, model->graph(), mDocument->sharedModel());
+}
+
+void NodePropertiesPanel::showSubgraphNode(std::shared_ptr<const SubgraphModel> body, NodeId node,
+                                           const QString& path) {
+    if (!body || node < 0 || static_cast<size_t>(node) >= body->graph.nodes().size()) {
+        clear();
+        return;
+    }
+    if (body == mBody && node == mNode) return;
+    mBody = std::move(body);
+    mBodyPath = path;
+    startNode(node, mBody->graph, mBody);
+}
+
+void NodePropertiesPanel::startNode(NodeId node, const Graph& graph, std::shared_ptr<const void> owner) {
     mNode = node;
     mWeights.clear();
     mShownWeight = -1;
-    const std::vector<ValueId> ids = constantInputs(model->graph(), model->graph().node(node));
+    const std::vector<ValueId> ids = constantInputs(graph, graph.node(node));
     mWeightsReady = ids.empty();
     mWeightNode = node;
+    mWeightGraph = &graph;
     if (!ids.empty()) {
-        // The task keeps the model alive even if the document loads another one meanwhile.
-        mWeightWatcher.setFuture(QtConcurrent::run([model = mDocument->sharedModel(), ids] {
+        // The task keeps the graph alive even if the document loads another model, or the body closes, meanwhile.
+        mWeightWatcher.setFuture(QtConcurrent::run([owner = std::move(owner), graph = &graph, ids] {
             std::vector<WeightSummary> summaries;
-            for (ValueId id : ids) summaries.push_back(summarizeWeight(model->graph(), id));
+            for (ValueId id : ids) summaries.push_back(summarizeWeight(*graph, id));
             return summaries;
         }));
     }
@@ -149,10 +171,16 @@ void NodePropertiesPanel::showNode(NodeId node) {
     if (mWeightsReady) emit weightsSummarized();
 }
 
+const Graph* NodePropertiesPanel::shownGraph() const {
+    if (mBody) return &mBody->graph;
+    return mDocument->model() ? &mDocument->model()->graph() : nullptr;
+}
+
 void NodePropertiesPanel::weightsFinished() {
     if (mWeightWatcher.future().isCanceled() || mWeightNode != mNode || mNode == kNoId) return;
+    if (mWeightGraph != shownGraph()) return;
     std::vector<WeightSummary> summaries = mWeightWatcher.result();
-    const auto& inputs = mDocument->model()->graph().node(mNode).inputs;
+    const auto& inputs = shownGraph()->node(mNode).inputs;
     // A stale result (another node's) is recognised by its values.
     for (const WeightSummary& s : summaries)
         if (std::find(inputs.begin(), inputs.end(), s.value) == inputs.end()) return;
@@ -166,22 +194,25 @@ void NodePropertiesPanel::rebuild() {
     // A plan edit rebuilds the same node's rows: keep the reader's place.
     const int scroll = mTree->verticalScrollBar()->value();
     mTree->clear();
-    const Model* model = mDocument->model();
-    if (!model || mNode == kNoId) {
+    const Graph* graph = shownGraph();
+    if (!graph || mNode == kNoId) {
         auto* hint = new QTreeWidgetItem(mTree, {tr("Select a node in the graph or the precision table.")});
         hint->setFirstColumnSpanned(true);
         hint->setFlags(Qt::ItemIsEnabled);
         showHistogram(-1);
         return;
     }
-    const Graph& graph = model->graph();
-    const Node& node = graph.node(mNode);
-    addNodeSection(graph, node);
-    addPrecisionSection(node);
-    addEngineSection(node);
+    const Node& node = graph->node(mNode);
+    addNodeSection(*graph, node);
+    if (mBody) {
+        addBodyPrecisionSection();
+    } else {
+        addPrecisionSection(node);
+        addEngineSection(node);
+    }
     addAttributeSection(node);
-    addValueSection(graph, node, true);
-    addValueSection(graph, node, false);
+    addValueSection(*graph, node, true);
+    addValueSection(*graph, node, false);
     addWeightSection();
     addFindingSection(node);
     mTree->expandAll();
@@ -201,7 +232,8 @@ QTreeWidgetItem* NodePropertiesPanel::section(const QString& title) {
 
 void NodePropertiesPanel::addNodeSection(const Graph& graph, const Node& node) {
     QTreeWidgetItem* s = section(tr("Node"));
-    addRow(s, tr("Name"), QString::fromStdString(node.name) + (node.nameGenerated ? tr(" (generated)") : QString()));
+    addRow(s, tr("Name"),
+           mBodyPath + QString::fromStdString(node.name) + (node.nameGenerated ? tr(" (generated)") : QString()));
     addRow(s, tr("Op"), QString::fromStdString(node.opType));
     const QString domain = node.domain.empty() ? QStringLiteral("ai.onnx") : QString::fromStdString(node.domain);
     addRow(s, tr("Domain"), tr("%1 (opset %2)").arg(domain).arg(graph.opsetVersion(node.domain)));
@@ -216,6 +248,12 @@ void NodePropertiesPanel::addPrecisionSection(const Node& node) {
     addRow(s, tr("Requested"), precisionLabel(plan.requested(node.id)));
     addRow(s, tr("Effective"), precisionLabel(plan.effective(node.id)));
     if (!plan.explanation(node.id).empty()) addRow(s, tr("Reason"), QString::fromStdString(plan.explanation(node.id)));
+}
+
+// The export writes Q/DQ and FP16 islands only in the main graph (qdq_writer, fp16_islands).
+void NodePropertiesPanel::addBodyPrecisionSection() {
+    addRow(section(tr("Precision")), tr("Plan"),
+           tr("none: bodies are exported as written, without Q/DQ; the plan applies to the main graph"));
 }
 
 void NodePropertiesPanel::addAttributeSection(const Node& node) {
@@ -272,8 +310,14 @@ void NodePropertiesPanel::addWeightSection() {
 
 void NodePropertiesPanel::addFindingSection(const Node& node) {
     QTreeWidgetItem* s = nullptr;
+    // A body's findings are the control-flow node's, named by path: this node's, or those of bodies inside it.
+    const std::string path = mBodyPath.toStdString() + node.name;
+    auto concerns = [&](const Finding& f) {
+        if (!mBody) return f.node == node.id;
+        return f.nodeName == path || (!node.subgraphs.empty() && f.nodeName.starts_with(path + "/"));
+    };
     for (const Finding& f : mDocument->lint().findings) {
-        if (f.node != node.id) continue;
+        if (!concerns(f)) continue;
         if (!s) s = section(tr("TensorRT findings"));
         const QString message = QString::fromStdString(f.message);
         QTreeWidgetItem* item = addRow(s, QString::fromUtf8(severityName(f.severity)), message,

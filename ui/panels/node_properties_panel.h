@@ -3,13 +3,15 @@
 // their names, types and inferred shapes, a summary of its constant inputs (shape, type, count, min/max/mean/std
 // and a histogram of the selected one), its requested and effective precision with the reason, and its TensorRT
 // findings with their fixes. Values are selectable and copyable (Ctrl+C, context menu). Weight statistics are
-// computed off the GUI thread, so a big embedding table does not freeze the window.
+// computed off the GUI thread, so a big embedding table does not freeze the window. A node inside a subgraph body
+// (showSubgraphNode) shows the same, named by its path ("If_0/then_branch/Conv_1"), without plan or engine rows.
 #include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "core/model/graph.h"
+#include "core/model/subgraph_model.h"
 #include "ui/panels/node_details.h"
 
 class QCustomPlot;
@@ -27,8 +29,13 @@ public:
     explicit NodePropertiesPanel(ModelDocument* document, QWidget* parent = nullptr);
     ~NodePropertiesPanel() override;
 
+    // A node of the document's main graph.
     void showNode(NodeId node);
+    // Node `node` of `body`, an open subgraph body whose path is `path` ("If_0/then_branch/"); kept alive while shown.
+    void showSubgraphNode(std::shared_ptr<const SubgraphModel> body, NodeId node, const QString& path);
     NodeId node() const { return mNode; }
+    // The body of the node shown; null for a node of the main graph.
+    const SubgraphModel* body() const { return mBody.get(); }
     QTreeWidget* tree() const { return mTree; }
     QCustomPlot* histogramPlot() const { return mPlot; }
     // The weight summaries of the node shown, once computed.
@@ -45,10 +52,14 @@ protected:
 
 private:
     void clear();
+    // Shows `node` of `graph`; `owner` keeps the graph alive while its weights are summarized.
+    void startNode(NodeId node, const Graph& graph, std::shared_ptr<const void> owner);
+    const Graph* shownGraph() const;
     void rebuild();
     QTreeWidgetItem* section(const QString& title);
     void addNodeSection(const Graph& graph, const Node& node);
     void addPrecisionSection(const Node& node);
+    void addBodyPrecisionSection();
     void addAttributeSection(const Node& node);
     void addValueSection(const Graph& graph, const Node& node, bool inputs);
     void addWeightSection();
@@ -64,11 +75,14 @@ private:
     QLabel* mPlotTitle;
     QCustomPlot* mPlot;
     NodeId mNode = kNoId;
+    std::shared_ptr<const SubgraphModel> mBody;  // the body mNode is in; null: the main graph
+    QString mBodyPath;
     std::vector<WeightSummary> mWeights;
     bool mWeightsReady = false;
     int mShownWeight = -1;
     QFutureWatcher<std::vector<WeightSummary>> mWeightWatcher;
-    NodeId mWeightNode = kNoId;  // the node mWeightWatcher is summarizing
+    NodeId mWeightNode = kNoId;  // the node mWeightWatcher is summarizing, in mWeightGraph
+    const Graph* mWeightGraph = nullptr;
 };
 
 }  // namespace ql::ui
