@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/export/export_files.h"
+#include "core/export/graph_preparation.h"
 #include "core/export/trtexec_command.h"
 
 namespace ql::ui {
@@ -58,23 +59,10 @@ QString cacheLine(const ExportFiles& files, TrtVersion version) {
         .arg(QString::fromStdString(files.trtCache));
 }
 
-// What the export changed in the graph before placing Q/DQ, in words; kinds that did not happen are left out.
+// What the export changed in the graph before placing Q/DQ (graph_preparation.h), after a "; ".
 QString preparationText(const std::vector<PreparationStep>& steps) {
-    const auto count = [&](const char* action) {
-        return static_cast<int>(
-            std::count_if(steps.begin(), steps.end(), [&](const auto& s) { return s.action == action; }));
-    };
-    QStringList parts;
-    if (const int n = count("fold-batchnorm"))
-        parts.append(counted(n, QObject::tr("1 BatchNormalization folded into its layer"),
-                             QObject::tr("%1 BatchNormalizations folded into their layers")));
-    if (const int n = count("keep-batchnorm"))
-        parts.append(counted(n, QObject::tr("1 BatchNormalization kept (it cannot be folded)"),
-                             QObject::tr("%1 BatchNormalizations kept (they cannot be folded)")));
-    if (const int n = count("fold-constant"))
-        parts.append(counted(n, QObject::tr("1 constant computation done ahead"),
-                             QObject::tr("%1 constant computations done ahead")));
-    return parts.isEmpty() ? QString() : QStringLiteral("; ") + parts.join(QStringLiteral(", "));
+    const std::string text = preparationSummary(steps);
+    return text.empty() ? QString() : QStringLiteral("; ") + QString::fromStdString(text);
 }
 
 }  // namespace

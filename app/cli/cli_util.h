@@ -26,6 +26,11 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path);
 // as its float import, said on stderr: what `calibrate` and `lint` work on.
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path);
 
+// A QuantLens project (.qlproj) given as --calib also carries the window's precision plan and TensorRT target. Where
+// the command line leaves them open (no --plan; no --trt, no --typing) the project's are taken, and said on stderr,
+// so the CLI does what the window does with the same project. `trt` comes back set ("10" when nothing says more).
+void adoptProjectSettings(const std::string& calib, std::string& plan, std::string& trt, std::string& typing);
+
 // --threads N, by default every core of this machine (a CI box has many; one thread would waste them).
 void addThreadsOption(CLI::App& command, int& threads);
 // --progress: report progress on stderr even when it is not a terminal (CI logs).

@@ -35,7 +35,7 @@ struct CompareCliOptions {
     std::string labels;
     std::string plan;
     std::string mode = "accumulated";
-    std::string trt = "10";
+    std::string trt;  // empty: a --calib project's, else 10 (adoptProjectSettings)
     std::string outputSplit;
     int64_t outputAxis = 1;
     int64_t samples = 0;
@@ -98,7 +98,9 @@ void printTable(const Graph& graph, const AnalysisReport& report, OutputKind kin
     printOutputMetrics(graph, report, kind);
 }
 
-int runCompare(const CompareCliOptions& options) {
+int runCompare(CompareCliOptions options) {
+    std::string typing;  // compare has no --typing: a project's is irrelevant to its measurement
+    adoptProjectSettings(options.calib, options.plan, options.trt, typing);
     const std::optional<AnalysisMode> mode = parseAnalysisMode(options.mode);
     if (!mode) return failWith(invalidArgument("--mode " + options.mode + ": expected accumulated or isolated"));
     auto loaded = loadModelOrReport(options.model);

@@ -31,7 +31,7 @@ struct LintCliOptions {
     std::string model;
     std::string plan;
     std::string calib;
-    std::string trt = "10";
+    std::string trt;     // empty: a --calib project's, else 10 (adoptProjectSettings)
     std::string typing;  // empty: the version's default
     std::string command;
     std::string failOn = "error";
@@ -68,7 +68,8 @@ Result<std::string> readCommandFile(const std::string& path) {
     return text.str();
 }
 
-int runLint(const LintCliOptions& options) {
+int runLint(LintCliOptions options) {
+    adoptProjectSettings(options.calib, options.plan, options.trt, options.typing);
     const auto target = trtTargetOption(options.trt, options.typing);
     if (!target) return failWith(target.status());
     const TrtVersion version = target->version;

@@ -39,7 +39,7 @@ struct QuantizeCliOptions {
     std::string summary;
     std::string trtexec;
     std::string trtCache;
-    std::string trt = "10";
+    std::string trt;     // empty: a --calib project's, else 10 (adoptProjectSettings)
     std::string typing;  // empty: the version's default
     std::string exposeQuantized;
     std::string floatImport;
@@ -115,7 +115,8 @@ std::string exportTypingSummary(const QdqExport& result) {
     return text;
 }
 
-int runQuantize(const QuantizeCliOptions& options) {
+int runQuantize(QuantizeCliOptions options) {
+    adoptProjectSettings(options.calib, options.plan, options.trt, options.typing);
     const auto target = trtTargetOption(options.trt, options.typing);
     if (!target) return failWith(target.status());
     if (options.fp16Io && target->typing != TrtTyping::Strong)
@@ -156,8 +157,8 @@ int runQuantize(const QuantizeCliOptions& options) {
     size_t int8Layers = 0;
     for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
     std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, " << int8Layers
-              << " INT8 layers, " << result->steps.size() << " preparation steps; for TensorRT "
-              << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
+              << " INT8 layers" << (result->steps.empty() ? "" : ", " + preparationSummary(result->steps))
+              << "; for TensorRT " << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
     return kExitOk;
 }
 

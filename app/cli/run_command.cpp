@@ -47,7 +47,10 @@ Result<NamedTensors> readInputs(const Graph& graph, const std::vector<std::strin
     for (const auto& spec : specs) {
         const auto eq = spec.find('=');
         const bool named = eq != std::string::npos && eq > 0 && graph.findValue(spec.substr(0, eq)).has_value();
-        if (!named && graph.inputs().size() == 1 && std::filesystem::exists(spec)) {
+        // A bare path for a one-input model is read, so a missing file is said to be missing, not a syntax error
+        // (the input's own name alone is the syntax error).
+        const bool barePath = eq == std::string::npos && !graph.findValue(spec).has_value();
+        if (!named && graph.inputs().size() == 1 && (barePath || std::filesystem::exists(spec))) {
             QL_ASSIGN_OR_RETURN(Tensor t, readNpy(spec));
             inputs.emplace_back(graph.value(graph.inputs()[0]).name, std::move(t));
             continue;

@@ -1,5 +1,6 @@
 #include "core/export/graph_preparation.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <onnx/onnx_pb.h>
@@ -59,6 +60,25 @@ Result<PreparedModel> prepareModel(const Model& model) {
     removeUnusedInitializers(*proto.mutable_graph());
     QL_ASSIGN_OR_RETURN(prepared.model, reloadModel(proto, model));
     return prepared;
+}
+
+std::string preparationSummary(const std::vector<PreparationStep>& steps) {
+    const auto count = [&](const char* action) {
+        return std::count_if(steps.begin(), steps.end(), [&](const PreparationStep& s) { return s.action == action; });
+    };
+    const auto counted = [](long n, const char* one, const std::string& many) {
+        return n == 1 ? std::string(one) : std::to_string(n) + many;
+    };
+    std::string text;
+    const auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+    if (const long n = count("fold-batchnorm"))
+        add(counted(n, "1 BatchNormalization folded into its layer", " BatchNormalizations folded into their layers"));
+    if (const long n = count("keep-batchnorm"))
+        add(counted(n, "1 BatchNormalization kept (it cannot be folded)",
+                    " BatchNormalizations kept (they cannot be folded)"));
+    if (const long n = count("fold-constant"))
+        add(counted(n, "1 constant computation done ahead", " constant computations done ahead"));
+    return text;
 }
 
 }  // namespace ql

@@ -3,6 +3,7 @@
 // initializers and BatchNormalization folds into the Conv / ConvTranspose / Gemm before it, so TensorRT
 // sees the layers it will fuse. Surviving nodes and tensors keep their names.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/common/status.h"
@@ -26,5 +27,8 @@ Result<onnx::ModelProto> selfContainedProto(const Model& model);
 Result<std::unique_ptr<Model>> reloadModel(const onnx::ModelProto& proto, const Model& source);
 
 Result<PreparedModel> prepareModel(const Model& model);
+// What the preparation changed, in words: "2 BatchNormalizations folded into their layers, 1 constant computation
+// done ahead"; kinds that did not happen are left out ("" when nothing changed).
+std::string preparationSummary(const std::vector<PreparationStep>& steps);
 
 }  // namespace ql

@@ -147,5 +147,37 @@ TEST(CliUsabilityTest, AProjectServesAsPlanAndCalibration) {
     EXPECT_NE(none.err.find("this project has no calibration yet"), std::string::npos) << none.err;
 }
 
+// --calib PROJECT alone also takes the project's plan and TensorRT target (the walk-through found them ignored: the
+// CLI exported another plan than the window's); --plan and --trt still override them.
+TEST(CliUsabilityTest, AProjectAsCalibrationBringsItsPlanAndTarget) {
+    Fixture f;
+    f.calibrate();
+    const nlohmann::json plan = {{"format", "quantlens-plan"}, {"version", 1}, {"nodes", {{"fc2", "fp32"}}}};
+    const nlohmann::json project = {{"format", "quantlens-project"},
+                                    {"version", 1},
+                                    {"model", f.model},
+                                    {"plan", plan},
+                                    {"trt", "8.6"},
+                                    {"typing", "weak"},
+                                    {"calibration", nlohmann::json::parse(readText(f.calib))}};
+    const std::string path = f.dir.file("work.qlproj");
+    test::writeFile(path, project.dump());
+    const std::string summary = f.dir.file("q.json");
+    const auto q =
+        test::runCli({"quantize", f.model, "--calib", path, "-o", f.dir.file("q.onnx"), "--summary", summary});
+    ASSERT_EQ(q.exitCode, 0) << q.err;
+    EXPECT_NE(q.out.find("for TensorRT 8.6"), std::string::npos) << q.out;
+    EXPECT_NE(q.err.find("using its precision plan and its target, TensorRT 8.6"), std::string::npos) << q.err;
+    bool fc2Fp32 = false;
+    const nlohmann::json written = nlohmann::json::parse(readText(summary));  // alive while the loop walks it
+    for (const auto& layer : written["layers"])
+        fc2Fp32 = fc2Fp32 || (layer["layer"] == "fc2" && layer["precision"] == "fp32");
+    EXPECT_TRUE(fc2Fp32) << readText(summary);
+    const auto overridden =
+        test::runCli({"quantize", f.model, "--calib", path, "--trt", "11", "-o", f.dir.file("q11.onnx")});
+    ASSERT_EQ(overridden.exitCode, 0) << overridden.err;
+    EXPECT_NE(overridden.out.find("for TensorRT 11"), std::string::npos) << overridden.out;
+}
+
 }  // namespace
 }  // namespace ql

@@ -396,7 +396,8 @@ TEST(QuantizeCliTest, FloatImportOfAQOperatorModelWritesTheFloatModelAndAQdqExpo
     EXPECT_EQ(dequantizeCount(dir.file("q.onnx")), 2);  // the input and the weight
     const auto lint = test::runCli({"lint", dir.file("q.onnx"), "--json"});
     EXPECT_EQ(lint.exitCode, 0) << lint.err;
-    for (const auto& finding : nlohmann::json::parse(lint.out)["findings"])
+    const nlohmann::json findings = nlohmann::json::parse(lint.out);  // alive while the loop walks it
+    for (const auto& finding : findings["findings"])
         EXPECT_NE(finding["severity"], "error") << finding.dump();
 }
 

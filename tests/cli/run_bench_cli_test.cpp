@@ -48,6 +48,10 @@ TEST(RunCliTest, BadInputsExitTwoWithAMessage) {
     const auto input = writeInput(dir, Tensor::fromVector<float>(DataType::Float, {1, 2}, {1, 2}));
     EXPECT_EQ(test::runCli({"run", model, "--input", "x"}).exitCode, 2);                          // no '='
     EXPECT_EQ(test::runCli({"run", model, "--input", "x=" + dir.file("none.npy")}).exitCode, 2);  // no file
+    const auto bareMissing = test::runCli({"run", model, "--input", dir.file("nope.npy")});       // one input, no file
+    EXPECT_EQ(bareMissing.exitCode, 2);
+    EXPECT_NE(bareMissing.err.find("nope.npy"), std::string::npos) << bareMissing.err;
+    EXPECT_EQ(bareMissing.err.find("must look like"), std::string::npos) << bareMissing.err;
     const auto wrongName = test::runCli({"run", model, "--input", "z=" + input});
     EXPECT_EQ(wrongName.exitCode, 2);
     EXPECT_NE(wrongName.err.find("'z'"), std::string::npos) << wrongName.err;
