@@ -109,8 +109,13 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     painter->setPen(Qt::NoPen);
     painter->setBrush(color);
     painter->drawPolygon(mArrow);
-    if (!mLabelVisible) return;
-    painter->setBrush(QColor(255, 255, 255, 200));
+}
+
+// Painted by the scene above every node (GraphScene::drawForeground): drawn with the edge, a node beside the edge's
+// middle covered the end of the label and "1x16x160x160" read as "1x16x160".
+void GraphEdgeItem::paintLabel(QPainter* painter) const {
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(255, 255, 255, 220));
     painter->drawRoundedRect(mLabelRect, 3, 3);
     painter->setPen(QColor(0x30363d));
     painter->setFont(labelFont());

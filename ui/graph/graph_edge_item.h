@@ -14,7 +14,7 @@ class GraphEdgeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 2 };
 
-    // `label`: the tensor's shape, drawn at the middle of the edge while the label is visible.
+    // `label`: the tensor's shape, shown at the middle of the edge while the label is visible (painted by the scene).
     GraphEdgeItem(const EdgeRoute& route, const QString& toolTip, const QString& label);
 
     int type() const override { return Type; }
@@ -23,6 +23,9 @@ public:
     const QString& label() const { return mLabel; }
     void setLabelVisible(bool visible);
     bool isLabelVisible() const { return mLabelVisible; }
+    const QRectF& labelRect() const { return mLabelRect; }
+    // The shape label, in scene coordinates; the scene paints it above the nodes.
+    void paintLabel(QPainter* painter) const;
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;

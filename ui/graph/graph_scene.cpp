@@ -1,5 +1,8 @@
 #include "ui/graph/graph_scene.h"
 
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
 #include <algorithm>
 #include <deque>
 
@@ -217,6 +220,16 @@ QString GraphScene::edgeLabel(const VisibleEdge& edge) const {
 void GraphScene::setShowTensorShapes(bool show) {
     mShowTensorShapes = show;
     for (GraphEdgeItem* item : mEdgeItems) item->setLabelVisible(show);
+}
+
+void GraphScene::drawForeground(QPainter* painter, const QRectF& rect) {
+    if (!mShowTensorShapes || QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) <
+                                  GraphNodeItem::kTextLevelOfDetail)
+        return;
+    painter->setRenderHint(QPainter::Antialiasing);
+    for (const GraphEdgeItem* item : mEdgeItems)
+        if (item->isVisible() && item->isLabelVisible() && item->labelRect().intersects(rect))
+            item->paintLabel(painter);
 }
 
 void GraphScene::setNodePrecision(NodeId node, Precision precision) {

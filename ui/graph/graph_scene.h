@@ -98,6 +98,10 @@ signals:
     // The items now show a new layout; `newGraph` when it is the first layout of a graph set by setGraph().
     void layoutApplied(bool newGraph);
 
+protected:
+    // The edges' shape labels, above every node (View > Show Tensor Shapes).
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+
 private:
     void relayout();
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);

@@ -1,8 +1,10 @@
 // Issue 18, item 5 (graph navigation): op types read at Fit to Window, the legend keeps its own strip, the wheel
 // scrolls and Ctrl+wheel zooms (and the saved setting swaps them), search steps through its matches with a count,
 // any scope level collapses (not a one-op scope) and all at once, and edges show their tensor's shape.
+#include <QImage>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -286,6 +288,21 @@ void GraphNavigationTest::edgesShowTensorShapes() {
     view.setShowQdq(true);
     QVERIFY(waitForLayout(view));
     QVERIFY(view.graphScene()->edgeItems()[0]->isLabelVisible());
+    // A label is painted above the nodes: an opaque box over it (a node beside a long edge's middle) must not hide
+    // it, or "1x16x160x160" reads as "1x16x160".
+    const GraphEdgeItem* edge = view.graphScene()->edgeItems()[0];
+    const QRectF label = edge->labelRect();
+    auto* cover = view.graphScene()->addRect(label.adjusted(-4, -4, 4, 4), Qt::NoPen, QColor(255, 0, 0));
+    cover->setZValue(1);  // as the node boxes
+    QImage image(label.size().toSize() * 4, QImage::Format_ARGB32);
+    image.fill(Qt::black);
+    {
+        QPainter painter(&image);
+        view.graphScene()->render(&painter, QRectF(), label);
+    }
+    const QColor padding = image.pixelColor(3, image.height() / 2);  // inside the label's box, left of the text
+    QVERIFY2(padding.green() > 150, qPrintable(QStringLiteral("label covered: %1").arg(padding.name())));
+    delete cover;
     actionNamed(menu, QStringLiteral("ShowTensorShapesAction"))->trigger();
 }
 
