@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/lint/lint_policy.h"
+#include "core/quant/output_groups.h"
 
 namespace ql::ui {
 
@@ -100,7 +101,9 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
                                       .batchSize = request.batchSize,
                                       .threads = request.threads,
                                       .labels = labels,
-                                      .outputPairCap = request.outputPairCap};
+                                      .outputPairCap = request.outputPairCap,
+                                      // A detector's boxes and scores apart, as `compare` reports them.
+                                      .outputGroups = detectDetectorOutputGroups(graph)};
         QL_ASSIGN_OR_RETURN(AnalysisReport report, analyzeQuantization(graph, analysed, *out.calibration, evaluation,
                                                                        options, phases.phase(i + 1), stop));
         (modes[i] == AnalysisMode::Accumulated ? out.accumulated : out.isolated) =

@@ -4,7 +4,11 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "core/data/npy.h"
+#include "core/quant/default_placement.h"
+#include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/calibration/calibration_job.h"
 #include "ui/model_document.h"
 #include "ui/plots/output_scatter_plot.h"
 
@@ -15,6 +19,7 @@ class OutputMetricsTest : public QObject {
 private slots:
     void aClassVectorShowsAgreementAndAccuracy();
     void aDetectorShowsSqnrNotAgreement();
+    void theWindowsAnalysisSplitsADetectorsBoxesAndScores();
 };
 
 void OutputMetricsTest::aClassVectorShowsAgreementAndAccuracy() {
@@ -62,6 +67,31 @@ void OutputMetricsTest::aDetectorShowsSqnrNotAgreement() {
     QVERIFY(text.contains(QStringLiteral("Detection output")));
     QVERIFY(text.contains(QStringLiteral("SQNR 31.50 dB")));
     QVERIFY(text.contains(QStringLiteral("scores: SQNR 22.00 dB")));
+}
+
+// The walk-through found the window's own calibration reporting one SQNR over boxes (0-480) and scores (0-1) where
+// `compare` splits them: the analysis the window runs measures the channel groups too.
+void OutputMetricsTest::theWindowsAnalysisSplitsADetectorsBoxesAndScores() {
+    const auto loaded = ui::ModelDocument::load(QStringLiteral(QL_TEST_DATA_DIR "/models/yolov8_tiny.onnx"));
+    QVERIFY2(loaded->model, qPrintable(loaded->error));
+    test::TempDir dir;
+    const std::string data = dir.file("images.npy");
+    QVERIFY(writeNpy(data, Tensor::fromVector(DataType::Float, {2, 3, 320, 320},
+                                              test::seededFloats(2 * 3 * 320 * 320, 5, 0.0f, 1.0f))));
+    ui::CalibrationRequest request;
+    request.data = {{"", data, {}}};
+    request.samples = 2;
+    request.analyze = true;
+    request.evaluationData = request.data;
+    request.evaluationSamples = 2;
+    const ui::CalibrationOutcome outcome =
+        ui::runCalibrationJob(*loaded->model, defaultPrecisionPlan(loaded->model->graph()), request, {}, {});
+    QVERIFY2(outcome.status.isOk(), outcome.status.message().c_str());
+    QVERIFY(outcome.accumulated);
+    QStringList groups;
+    for (const OutputGroupError& group : outcome.accumulated->outputGroups)
+        groups.append(QString::fromStdString(group.group.name));
+    QCOMPARE(groups, (QStringList{QStringLiteral("boxes"), QStringLiteral("scores")}));
 }
 
 QTEST_MAIN(OutputMetricsTest)
