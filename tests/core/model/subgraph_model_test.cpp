@@ -16,6 +16,19 @@ const Node& nodeNamed(const Graph& graph, const std::string& name) {
     return graph.node(id.value_or(0));
 }
 
+// If "choose" over x [2]: `thenB` as then_branch, Neg(x) as else_branch.
+std::unique_ptr<Model> chooseModel(test::ModelBuilder& thenB, const LoadOptions& options = {}) {
+    test::ModelBuilder elseB;
+    elseB.node("Neg", {"x"}, {"n"}, "negate");
+    elseB.output("n", DataType::Float, {2});
+    test::ModelBuilder b;
+    b.input("cond", DataType::Bool, {});
+    b.input("x", DataType::Float, {2});
+    b.node("If", {"cond"}, {"y"}, "choose").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
+    b.output("y", DataType::Float, {2});
+    return b.load(options);
+}
+
 std::vector<std::string> nodeNames(const Graph& graph) {
     std::vector<std::string> names;
     for (const Node& node : graph.nodes()) names.push_back(node.name);
@@ -67,16 +80,9 @@ TEST(SubgraphModelTest, ValuesInsideABodyHaveTheirInferredTypes) {
 }
 
 TEST(SubgraphModelTest, ABodyReturningAnOuterValueBuilds) {
-    test::ModelBuilder thenB, elseB;
+    test::ModelBuilder thenB;
     thenB.output("x", DataType::Float, {2});
-    elseB.node("Neg", {"x"}, {"n"}, "negate");
-    elseB.output("n", DataType::Float, {2});
-    test::ModelBuilder b;
-    b.input("cond", DataType::Bool, {});
-    b.input("x", DataType::Float, {2});
-    b.node("If", {"cond"}, {"y"}, "choose").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
-    b.output("y", DataType::Float, {2});
-    const auto model = b.load();
+    const auto model = chooseModel(thenB);
     auto body = buildSubgraphModel(model->graph(), nodeNamed(model->graph(), "choose"), "then_branch");
     ASSERT_TRUE(body.isOk()) << body.status().message();
     EXPECT_TRUE(body->graph.nodes().empty());
@@ -84,21 +90,14 @@ TEST(SubgraphModelTest, ABodyReturningAnOuterValueBuilds) {
 }
 
 TEST(SubgraphModelTest, AMalformedBodyIsAnErrorNamingNodeAndAttribute) {
-    test::ModelBuilder thenB, elseB;
+    test::ModelBuilder thenB;
     thenB.node("Relu", {"x"}, {"t"}, "first");
     thenB.node("Neg", {"x"}, {"t"}, "second");  // writes `t` again
     thenB.output("t", DataType::Float, {2});
-    elseB.node("Neg", {"x"}, {"n"}, "negate");
-    elseB.output("n", DataType::Float, {2});
-    test::ModelBuilder b;
-    b.input("cond", DataType::Bool, {});
-    b.input("x", DataType::Float, {2});
-    b.node("If", {"cond"}, {"y"}, "choose").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
-    b.output("y", DataType::Float, {2});
     LoadOptions unchecked;
     unchecked.runChecker = false;
     unchecked.inferShapes = false;
-    const auto model = b.load(unchecked);
+    const auto model = chooseModel(thenB, unchecked);
     const Node& choose = nodeNamed(model->graph(), "choose");
 
     auto bad = buildSubgraphModel(model->graph(), choose, "then_branch");
