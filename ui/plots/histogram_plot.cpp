@@ -292,7 +292,16 @@ QString HistogramPlot::notesOf(const TensorRange& range) const {
                          .arg(range.samples)
                          .arg(mDocument->calibration()->samples));
     const auto diagnosis = mDocument->diagnosis();
-    if (diagnosis && !diagnosis->find(range.name)) notes.append(tr("Not quantized by this plan: nothing is clipped."));
+    if (diagnosis && !diagnosis->find(range.name)) {
+        // No Q/DQ reads the tensor. Its layer may still run INT8, fused with the next one (Conv+Relu, Conv+SiLU):
+        // "not quantized" beside an Effective INT8 read as a contradiction.
+        const Graph& graph = mDocument->model()->graph();
+        const auto value = graph.findValue(range.name);
+        const NodeId producer = value ? graph.value(*value).producer : kNoId;
+        notes.append(producer != kNoId && mDocument->plan().effective(producer) == Precision::Int8
+                         ? tr("No Q/DQ reads this tensor: it stays inside a fused INT8 layer, so nothing is clipped.")
+                         : tr("Not quantized by this plan: nothing is clipped."));
+    }
     bool fromPlan = false;
     const std::optional<CalibrationMethod> inUse = methodInUse(&fromPlan);
     if (fromPlan && inUse)

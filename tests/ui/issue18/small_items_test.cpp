@@ -298,15 +298,23 @@ void SmallItemsTest::histogramCaptionSpeaksPlainly() {
     for (const TensorRange& range : document.calibration()->activations)
         if (range.samples > 0 && !fused) fused = &range;
     QVERIFY(fused);
+    ui::HistogramPlot plot;
+    plot.setDocument(&document);
+    const auto captionOf = [&] {
+        plot.showTensor(QString::fromStdString(fused->name));
+        QString caption = plot.customPlot()->xAxis->label();  // and the texts beside the plot
+        for (const QLabel* label : plot.findChildren<QLabel*>())
+            if (!label->isHidden()) caption += QLatin1Char('\n') + label->text();
+        return caption;
+    };
+    // Default plan: the tensor's layer runs INT8, fused with the next (the walk-through read "not quantized" beside
+    // Effective INT8 as a contradiction).
+    const QString fusedCaption = captionOf();
+    QVERIFY2(fusedCaption.contains(QStringLiteral("it stays inside a fused INT8 layer")), qPrintable(fusedCaption));
     QList<NodeId> all;
     for (const Node& node : document.model()->graph().nodes()) all.append(node.id);
     document.setRequestedPrecision(all, Precision::Fp32);  // nothing quantized: the second note
-    ui::HistogramPlot plot;
-    plot.setDocument(&document);
-    plot.showTensor(QString::fromStdString(fused->name));
-    QString caption = plot.customPlot()->xAxis->label();  // and the texts beside the plot
-    for (const QLabel* label : plot.findChildren<QLabel*>())
-        if (!label->isHidden()) caption += QLatin1Char('\n') + label->text();
+    const QString caption = captionOf();
     QVERIFY2(caption.contains(QStringLiteral("Measured on 8 of the 64 samples: TensorRT computes this tensor inside a "
                                              "fused layer and never uses its range.")) &&
                  caption.contains(QStringLiteral("Not quantized by this plan: nothing is clipped.")),
