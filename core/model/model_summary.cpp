@@ -2,6 +2,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cstdint>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -38,6 +39,28 @@ std::string humanBytes(int64_t bytes) {
     return s.str();
 }
 
+void addTensor(const onnx::TensorProto& tensor, ParameterTotals& totals) {
+    const auto dtype = static_cast<DataType>(tensor.data_type());
+    if (dtype == DataType::Int64) return;
+    int64_t count = 1;
+    for (int64_t d : tensor.dims()) count = d < 0 || (d > 0 && count > INT64_MAX / d) ? 0 : count * d;
+    totals.count += count;
+    totals.bytes += count * static_cast<int64_t>(dataTypeSize(dtype));
+}
+
+// Constant nodes' tensors of `graph`, and everything inside its nodes' bodies (`inBody`: the initializers too).
+void addOtherParameters(const onnx::GraphProto& graph, bool inBody, ParameterTotals& totals) {
+    if (inBody)
+        for (const auto& init : graph.initializer()) addTensor(init, totals);
+    for (const auto& node : graph.node()) {
+        for (const auto& attr : node.attribute()) {
+            if (node.op_type() == "Constant" && attr.has_t()) addTensor(attr.t(), totals);
+            if (attr.has_g()) addOtherParameters(attr.g(), true, totals);
+            for (const auto& body : attr.graphs()) addOtherParameters(body, true, totals);
+        }
+    }
+}
+
 }  // namespace
 
 ModelSummary summarize(const Model& model) {
@@ -68,6 +91,7 @@ ModelSummary summarize(const Model& model) {
         total.bytes += static_cast<int64_t>(init.byteSize);
     }
     s.initializerCount = static_cast<int64_t>(graph.initializers().size());
+    addOtherParameters(proto.graph(), false, s.otherParameters);
     for (const QdqLink& link : graph.qdqLinks()) {
         QdqSummary q;
         if (link.quantize != kNoId) q.quantizeNode = graph.node(link.quantize).name;
@@ -136,6 +160,8 @@ nlohmann::json toJson(const ModelSummary& s) {
               {"bytes", s.parameters.bytes},
               {"int64_count", s.int64Parameters.count},
               {"int64_bytes", s.int64Parameters.bytes},
+              {"constant_count", s.otherParameters.count},
+              {"constant_bytes", s.otherParameters.bytes},
               {"by_dtype", byDtype}}},
             {"macs", s.macs},
             {"macs_approximate", s.macsApproximate},
@@ -167,6 +193,9 @@ std::string toText(const ModelSummary& s) {
     if (s.int64Parameters.count)
         out << "; INT64: " << withThousands(s.int64Parameters.count) << " (" << humanBytes(s.int64Parameters.bytes)
             << ")";
+    if (s.otherParameters.count)
+        out << "; in Constant nodes and subgraph bodies: " << withThousands(s.otherParameters.count) << " ("
+            << humanBytes(s.otherParameters.bytes) << ")";
     out << "\n";
     for (const auto& [dtype, totals] : s.byDtype)
         out << "  " << std::left << std::setw(10) << dtype << withThousands(totals.count) << " ("

@@ -49,8 +49,11 @@ struct ModelSummary {
     int64_t nodeCount = 0;          // top-level graph
     int64_t subgraphNodeCount = 0;  // inside If/Loop/Scan bodies
     std::map<std::string, int64_t> opCounts;
-    ParameterTotals parameters;                      // all initializers except INT64
-    ParameterTotals int64Parameters;                 // INT64 initializers (shapes, indices)
+    ParameterTotals parameters;       // all initializers except INT64
+    ParameterTotals int64Parameters;  // INT64 initializers (shapes, indices)
+    // Weights the initializers do not hold (except INT64): Constant nodes' tensors, and initializers and Constant
+    // nodes inside If/Loop/Scan bodies (exporters put whole networks there: PP-OCR, Silero VAD).
+    ParameterTotals otherParameters;
     std::map<std::string, ParameterTotals> byDtype;  // every initializer dtype
     int64_t initializerCount = 0;
     int64_t macs = 0;
