@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "core/common/json_depth.h"
@@ -14,6 +15,37 @@
 #include "core/export/qoperator_import.h"
 
 namespace ql::cli {
+
+namespace {
+
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string closestName(const std::string& word, const std::vector<std::string>& names) {
+    std::string closest;
+    size_t best = 3;  // at most two edits away counts as a typo
+    for (const std::string& name : names) {
+        if (const size_t d = editDistance(word, name); d < best) {
+            best = d;
+            closest = name;
+        }
+    }
+    return closest;
+}
 
 void printError(const std::string& message) {
     std::string line = message;

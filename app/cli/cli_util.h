@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/common/status.h"
 #include "core/model/model.h"
@@ -19,6 +20,9 @@ enum ExitCode : int {
 // Prints "quantlens-cli: <message>" on one line on stderr.
 void printError(const std::string& message);
 int failWith(const Status& status);
+
+// The name of `names` at most two edits from `word` (the closest), or "": what a "did you mean" offers.
+std::string closestName(const std::string& word, const std::vector<std::string>& names);
 
 // Loads a model, printing the error when it cannot be used.
 std::unique_ptr<Model> loadModelOrReport(const std::string& path);

@@ -43,8 +43,14 @@ struct LintCliOptions {
 Result<std::set<std::string>> ignoredRules(const std::vector<std::string>& ids) {
     std::set<std::string> ignored;
     for (const std::string& id : ids) {
-        if (findLintRule(id) == nullptr)
-            return invalidArgument("--ignore " + id + ": no such lint rule (docs/lint-rules.md lists them)");
+        if (findLintRule(id) == nullptr) {
+            std::vector<std::string> known;
+            for (const auto& rule : lintRules()) known.emplace_back(rule->info().id);
+            const std::string closest = closestName(id, known);
+            return invalidArgument("--ignore " + id + ": no such lint rule" +
+                                   (closest.empty() ? "" : "; did you mean '" + closest + "'?") +
+                                   " (docs/lint-rules.md lists them)");
+        }
         ignored.insert(id);
     }
     return ignored;

@@ -106,6 +106,9 @@ TEST(CliUsabilityTest, IgnoredRulesAreNotRunAndAreListed) {
     const auto unknown = test::runCli({"lint", f.model, "--ignore", "trt-no-such-rule"});
     EXPECT_EQ(unknown.exitCode, 2);
     EXPECT_NE(unknown.err.find("--ignore trt-no-such-rule: no such lint rule"), std::string::npos) << unknown.err;
+    const auto typo = test::runCli({"lint", f.model, "--ignore", "trt-int8-gmev"});
+    EXPECT_EQ(typo.exitCode, 2);
+    EXPECT_NE(typo.err.find("did you mean 'trt-int8-gemv'?"), std::string::npos) << typo.err;
 }
 
 // compare --calib reads what quantize --calib reads: here the TensorRT cache calibrate wrote.
