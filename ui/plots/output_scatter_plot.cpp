@@ -30,10 +30,13 @@ QString classVectorSummary(const AnalysisReport& report) {
     QString text = QObject::tr("Class vector: top-1 agreement with FP32 %1 of %2 samples")
                        .arg(percent(o.top1Agreement))
                        .arg(o.samples);
-    if (o.hasLabels)
+    if (o.hasLabels) {
+        // Signed, as `compare` prints it: "(0.22 points)" did not say whether INT8 gained or lost them.
+        const double delta = 100.0 * (o.accuracyQuant - o.accuracyFp32);
         text += QObject::tr("\nAccuracy: FP32 %1, quantized %2 (%3 points)")
                     .arg(percent(o.accuracyFp32), percent(o.accuracyQuant))
-                    .arg(100.0 * (o.accuracyQuant - o.accuracyFp32), 0, 'f', 2);
+                    .arg((delta > 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', 2));
+    }
     return text;
 }
 

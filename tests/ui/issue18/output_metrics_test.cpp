@@ -31,6 +31,17 @@ void OutputMetricsTest::aClassVectorShowsAgreementAndAccuracy() {
     QVERIFY2(scatter.summaryText().contains(QStringLiteral("Class vector: top-1 agreement")),
              qPrintable(scatter.summaryText()));
     QVERIFY(scatter.summaryText().contains(QStringLiteral("Accuracy")));
+    // The change of accuracy carries its sign.
+    auto report = std::make_shared<AnalysisReport>(*document.analysis(AnalysisMode::Accumulated));
+    report->outputs.hasLabels = true;
+    report->outputs.accuracyFp32 = 0.9911;
+    report->outputs.accuracyQuant = 0.9933;
+    document.setAnalysis(AnalysisMode::Accumulated, report);
+    QVERIFY2(scatter.summaryText().contains(QStringLiteral("(+0.22 points)")), qPrintable(scatter.summaryText()));
+    report = std::make_shared<AnalysisReport>(*report);
+    report->outputs.accuracyQuant = 0.9889;
+    document.setAnalysis(AnalysisMode::Accumulated, report);
+    QVERIFY2(scatter.summaryText().contains(QStringLiteral("(-0.22 points)")), qPrintable(scatter.summaryText()));
 }
 
 void OutputMetricsTest::aDetectorShowsSqnrNotAgreement() {
