@@ -59,7 +59,10 @@ std::string precisionReason(Precision planned, EnginePrecision actual, const Eng
 
 std::optional<PrecisionMismatch> precisionMismatch(const NodeRun& run, const EngineReport& report,
                                                    const PlannedNode& plan) {
-    if (!isComputePrecision(run.precision) || enginePrecisionName(run.precision) == precisionName(plan.effective))
+    // Names compared as text: two const char* compare as addresses, equal only where the linker merged the literals
+    // (an -O1 ASan build reported "INT8 planned, INT8 ran").
+    if (!isComputePrecision(run.precision) ||
+        std::string_view(enginePrecisionName(run.precision)) == precisionName(plan.effective))
         return std::nullopt;
     const size_t layer = run.layers.front();
     const Finding* finding = plan.effective == Precision::Int8 ? int8Finding(plan) : nullptr;

@@ -115,7 +115,7 @@ Result<std::vector<std::byte>> tensorBytes(const onnx::TensorProto& tensor, std:
     } else if (tensor.has_raw_data()) {
         const auto& r = tensor.raw_data();
         bytes.resize(r.size());
-        std::memcpy(bytes.data(), r.data(), r.size());
+        if (!r.empty()) std::memcpy(bytes.data(), r.data(), r.size());  // an empty vector's data() may be null
     } else {
         switch (dtype) {
             case DataType::Float:

@@ -244,11 +244,11 @@ TEST(PoolKernelTest, LayoutInputsPoolExactlyAsThePlainTensor) {
                              " pads " + shapeString(c.pads));
                 test::ModelBuilder b;
                 b.input("x", DataType::Float, shape);
-                auto& node = b.node(max ? "MaxPool" : "AveragePool", {"x"}, {"y"})
-                                 .ints("kernel_shape", c.kernel)
-                                 .ints("strides", c.strides)
-                                 .ints("pads", c.pads)
-                                 .i("ceil_mode", c.ceil);
+                test::NodeBuilder node = b.node(max ? "MaxPool" : "AveragePool", {"x"}, {"y"})
+                                             .ints("kernel_shape", c.kernel)
+                                             .ints("strides", c.strides)
+                                             .ints("pads", c.pads)
+                                             .i("ceil_mode", c.ceil);
                 if (max) node.ints("dilations", c.dilations);
                 if (std::string(op).ends_with("counted")) node.i("count_include_pad", 1);
                 b.output("y");

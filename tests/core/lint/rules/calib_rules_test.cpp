@@ -64,6 +64,8 @@ std::vector<Finding> calibFindings(const Graph& graph, const CalibrationResult& 
     return calibrationFindings(graph, plan, *diagnosis, TrtVersion::Trt10);
 }
 
+// Points into `findings`: a temporary vector would leave it dangling (found by ASan), so rvalues are refused.
+const Finding* find(std::vector<Finding>&&, const std::string&, const std::string&) = delete;
 const Finding* find(const std::vector<Finding>& findings, const std::string& rule, const std::string& tensor) {
     for (const Finding& f : findings)
         if (f.ruleId == rule && f.tensor == tensor) return &f;
@@ -112,7 +114,8 @@ TEST(CalibClipping, APlanOverrideFixesItAndIsReportedAsThePlans) {
     const CalibrationResult entropy = calibrateOn(graph, pixels(64), "entropy");
     PrecisionPlan plan = defaultPrecisionPlan(graph);
     plan.setTensorMethod("image", CalibrationMethod::MinMax);
-    EXPECT_EQ(find(calibFindings(graph, entropy, plan), "calib-clipping", "image"), nullptr);
+    const std::vector<Finding> findings = calibFindings(graph, entropy, plan);
+    EXPECT_EQ(find(findings, "calib-clipping", "image"), nullptr);
     auto diagnosis = diagnoseCalibration(graph, plan, entropy);
     ASSERT_TRUE(diagnosis.isOk());
     const TensorDiagnosis* image = diagnosis->find("image");
@@ -131,14 +134,16 @@ TEST(CalibClipping, OnlyTheTensorsTheInt8LayersQuantizeAreDiagnosed) {
     ASSERT_TRUE(diagnosis.isOk());
     EXPECT_EQ(diagnosis->find("image"), nullptr);
     EXPECT_NE(diagnosis->find("act"), nullptr);
-    EXPECT_EQ(find(calibFindings(graph, entropy, plan), "calib-clipping", "image"), nullptr);
+    const std::vector<Finding> findings = calibFindings(graph, entropy, plan);
+    EXPECT_EQ(find(findings, "calib-clipping", "image"), nullptr);
 }
 
 TEST(CalibDeadRange, AnAllZeroInputHasAmaxZero) {
     const auto m = model();
     const Graph& graph = m->graph();
     const CalibrationResult zeros = calibrateOn(graph, std::vector<float>(64 * 16, 0.0f), "entropy");
-    const Finding* f = find(calibFindings(graph, zeros, defaultPrecisionPlan(graph)), "calib-dead-range", "image");
+    const std::vector<Finding> findings = calibFindings(graph, zeros, defaultPrecisionPlan(graph));
+    const Finding* f = find(findings, "calib-dead-range", "image");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->nodeName, "stem");
     EXPECT_NE(f->fix.find("stem"), std::string::npos);
@@ -148,7 +153,8 @@ TEST(CalibNonFinite, NanInTheDataIsReportedWithItsCount) {
     const auto m = model();
     const Graph& graph = m->graph();
     const CalibrationResult poisoned = calibrateOn(graph, pixels(40, true), "entropy");
-    const Finding* f = find(calibFindings(graph, poisoned, defaultPrecisionPlan(graph)), "calib-non-finite", "image");
+    const std::vector<Finding> findings = calibFindings(graph, poisoned, defaultPrecisionPlan(graph));
+    const Finding* f = find(findings, "calib-non-finite", "image");
     ASSERT_NE(f, nullptr);
     EXPECT_NE(f->message.find("40 NaN"), std::string::npos) << f->message;
 }
