@@ -95,6 +95,8 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
 
     out.measured = analysed;
     const std::array modes{AnalysisMode::Accumulated, AnalysisMode::Isolated};
+    // A detector's boxes and scores apart, as `compare` reports them.
+    const std::vector<OutputChannelGroup> outputGroups = detectDetectorOutputGroups(graph);
     for (size_t i = 0; i < modes.size(); ++i) {
         const AnalysisOptions options{.mode = modes[i],
                                       .maxSamples = request.evaluationSamples,
@@ -102,8 +104,7 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
                                       .threads = request.threads,
                                       .labels = labels,
                                       .outputPairCap = request.outputPairCap,
-                                      // A detector's boxes and scores apart, as `compare` reports them.
-                                      .outputGroups = detectDetectorOutputGroups(graph)};
+                                      .outputGroups = outputGroups};
         QL_ASSIGN_OR_RETURN(AnalysisReport report, analyzeQuantization(graph, analysed, *out.calibration, evaluation,
                                                                        options, phases.phase(i + 1), stop));
         (modes[i] == AnalysisMode::Accumulated ? out.accumulated : out.isolated) =
