@@ -16,7 +16,9 @@ chroot "$root" sh -ec '
   apt-get update -qq
   apt-get install -y -qq /tmp/quantlens.deb >/dev/null
   quantlens-cli --version
+  test -x /usr/libexec/quantlens/quantlens-onnx-check
   quantlens-cli lint /usr/share/quantlens/samples/digits_cnn.onnx
+  if quantlens-cli inspect /usr/share/quantlens/samples/digits_cnn.onnx 2>&1 | grep quantlens-onnx-check; then exit 1; fi
   QT_QPA_PLATFORM=offscreen quantlens --screenshot /tmp/window.png /usr/share/quantlens/samples/digits_cnn.onnx
   test -s /tmp/window.png
   test -f /usr/share/icons/hicolor/256x256/apps/quantlens.png

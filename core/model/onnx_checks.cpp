@@ -1,10 +1,9 @@
 #include "core/model/onnx_checks.h"
 
-#include <onnx/checker.h>
-#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 #include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,27 +11,101 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+
+extern char** environ;
 
 namespace ql {
 
 namespace {
 
 constexpr int kTimeoutMs = 120000;  // shape inference of the largest models takes seconds, not minutes
+constexpr const char* kHelperName = "quantlens-onnx-check";
 
-// The checker's messages span lines; keep diagnostics on one line.
-std::string oneLine(std::string message) {
-    for (char& c : message)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!message.empty() && message.back() == ' ') message.pop_back();
-    return message;
+using Deadline = std::chrono::steady_clock::time_point;
+
+int millisecondsLeft(Deadline deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    return static_cast<int>(std::max<long long>(0, left.count()));
 }
 
-void addDiagnostic(onnx::ModelProto& reply, Diagnostic::Severity severity, const std::string& source,
-                   const std::string& message) {
-    auto* entry = reply.add_metadata_props();
-    entry->set_key(std::to_string(static_cast<int>(severity)) + "|" + source);
-    entry->set_value(oneLine(message));
+// Waits until `fd` is ready for `events` or the deadline passes; false on timeout or error.
+bool waitFor(int fd, short events, Deadline deadline) {
+    for (;;) {
+        const int left = millisecondsLeft(deadline);
+        if (left <= 0) return false;
+        pollfd p{fd, events, 0};
+        const int ready = ::poll(&p, 1, left);
+        if (ready < 0 && errno == EINTR) continue;
+        return ready > 0;
+    }
+}
+
+// Sends everything, then ends the stream; false on timeout or when the helper went away (no SIGPIPE: MSG_NOSIGNAL).
+bool sendAll(int fd, const std::string& data, Deadline deadline) {
+    size_t done = 0;
+    while (done < data.size()) {
+        if (!waitFor(fd, POLLOUT, deadline)) return false;
+        const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return ::shutdown(fd, SHUT_WR) == 0;
+}
+
+// Reads until EOF or the deadline; false on timeout.
+bool readAll(int fd, std::string& out, Deadline deadline) {
+    char buf[65536];
+    for (;;) {
+        if (!waitFor(fd, POLLIN, deadline)) return false;
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return true;
+        out.append(buf, static_cast<size_t>(n));
+    }
+}
+
+// Where the helper is: QUANTLENS_ONNX_CHECK when set (and nowhere else then); else beside the running program or in
+// the libexec folder of its installation; else where this build wrote it (the tests, `make run`).
+std::string findHelper(std::string& searched) {
+    std::vector<std::filesystem::path> candidates;
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (const char* forced = std::getenv("QUANTLENS_ONNX_CHECK"); forced && *forced) {
+        candidates.emplace_back(forced);
+    } else {
+        if (!error) {
+            candidates.push_back(self.parent_path() / kHelperName);
+            candidates.push_back(self.parent_path().parent_path() / "libexec" / "quantlens" / kHelperName);
+        }
+#ifdef QL_ONNX_CHECK_BUILD_PATH
+        candidates.emplace_back(QL_ONNX_CHECK_BUILD_PATH);
+#endif
+    }
+    for (const auto& candidate : candidates) {
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+        searched += (searched.empty() ? "" : ", ") + candidate.string();
+    }
+    return {};
+}
+
+// Starts the helper with `channel` as its stdin and stdout; 0 when it could not start.
+pid_t startHelper(const std::string& helper, int channel, std::vector<std::string> args) {
+    args.insert(args.begin(), helper);
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0) return 0;
+    posix_spawn_file_actions_adddup2(&actions, channel, 0);
+    posix_spawn_file_actions_adddup2(&actions, channel, 1);
+    pid_t pid = 0;
+    const int failed = posix_spawn(&pid, helper.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return failed ? 0 : pid;
 }
 
 // What inference found about a graph: its value_info and, when their number did not change, its outputs' types.
@@ -58,86 +131,6 @@ void takeInferredBodyTypes(const onnx::GraphProto& inferred, onnx::GraphProto& g
     }
 }
 
-// In the child: the types inference gave inside bodies, without the bodies' weights: node for node and attribute for
-// attribute, each body with its value_info and outputs.
-void addBodyTypes(const onnx::GraphProto& graph, onnx::GraphProto& reply) {
-    for (const auto& node : graph.node()) {
-        onnx::NodeProto& skeleton = *reply.add_node();
-        for (const auto& attr : node.attribute()) {
-            onnx::AttributeProto& copy = *skeleton.add_attribute();
-            if (!attr.has_g()) continue;
-            onnx::GraphProto& body = *copy.mutable_g();
-            *body.mutable_value_info() = attr.g().value_info();
-            *body.mutable_output() = attr.g().output();
-            addBodyTypes(attr.g(), body);
-        }
-    }
-}
-
-// Runs in the child: everything that calls into ONNX's checker and inference.
-onnx::ModelProto checkAndInfer(onnx::ModelProto& model, const std::string& path, bool externalData, bool runChecker,
-                               bool inferShapes) {
-    onnx::ModelProto reply;
-    if (runChecker) {
-        try {
-            if (externalData)
-                onnx::checker::check_model(path);
-            else
-                onnx::checker::check_model(model);
-        } catch (const std::exception& e) {
-            addDiagnostic(reply, Diagnostic::Severity::Error, "checker", e.what());
-        }
-    }
-    if (!inferShapes) return reply;
-    try {
-        const onnx::ShapeInferenceOptions strict(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/true);
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), strict);
-    } catch (const std::exception& e) {
-        addDiagnostic(reply, Diagnostic::Severity::Error, "shape-inference", e.what());
-        // Strict mode stops at the first error; infer what can be inferred for display.
-        try {
-            const onnx::ShapeInferenceOptions lenient(false, 0, true);
-            onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), lenient);
-        } catch (const std::exception& e2) {
-            addDiagnostic(reply, Diagnostic::Severity::Warning, "shape-inference", e2.what());
-        }
-    }
-    *reply.mutable_graph()->mutable_value_info() = model.graph().value_info();
-    *reply.mutable_graph()->mutable_output() = model.graph().output();
-    addBodyTypes(model.graph(), *reply.mutable_graph());
-    return reply;
-}
-
-bool writeAll(int fd, const std::string& data) {
-    size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<size_t>(n);
-    }
-    return true;
-}
-
-// Reads until EOF or the deadline; false on timeout.
-bool readAll(int fd, std::string& out) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kTimeoutMs);
-    char buf[65536];
-    for (;;) {
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return false;
-        pollfd p{fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) return false;
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return true;
-        out.append(buf, static_cast<size_t>(n));
-    }
-}
-
 Diagnostic crashDiagnostic(const std::string& what) {
     return {Diagnostic::Severity::Error, "shape-inference",
             "the ONNX checker / shape inference " + what +
@@ -150,35 +143,39 @@ Diagnostic crashDiagnostic(const std::string& what) {
 std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string& path, bool externalData,
                                       bool runChecker, bool inferShapes) {
     if (!runChecker && !inferShapes) return {};
-    (void)onnx::OpSchemaRegistry::Instance();  // register schemas once, before forking, so children inherit them
-    int fds[2];
-    if (::pipe(fds) != 0) return {crashDiagnostic("could not start (pipe failed)")};
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return {crashDiagnostic("could not start (fork failed)")};
-    }
+    std::string searched;
+    const std::string helper = findHelper(searched);
+    if (helper.empty())
+        return {{Diagnostic::Severity::Warning, "loader",
+                 std::string("the ONNX checker and shape inference did not run: their helper ") + kHelperName +
+                     " is not installed (looked for " + searched +
+                     "); reinstall QuantLens or set QUANTLENS_ONNX_CHECK to its path. Shapes are shown only where "
+                     "the file declares them"}};
+    // A socket, not a pipe: the send fails with EPIPE instead of raising SIGPIPE when the helper dies early.
+    int channel[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
+        return {crashDiagnostic("could not start (socketpair failed)")};
+    std::vector<std::string> args{runChecker ? "1" : "0", inferShapes ? "1" : "0"};
+    if (externalData) args.push_back(path);
+    // Spawned, not forked: a fork of this multi-threaded process could inherit a lock another thread held (the
+    // allocator's, under the sanitizers) and hang.
+    const pid_t pid = startHelper(helper, channel[1], std::move(args));
+    ::close(channel[1]);
     if (pid == 0) {
-        ::close(fds[0]);
-        int code = 0;
-        try {
-            const onnx::ModelProto reply = checkAndInfer(model, path, externalData, runChecker, inferShapes);
-            code = writeAll(fds[1], reply.SerializeAsString()) ? 0 : 3;
-        } catch (...) {
-            code = 4;
-        }
-        ::_exit(code);  // no destructors, atexit handlers or Qt teardown in the child
+        ::close(channel[0]);
+        return {crashDiagnostic("could not start (" + helper + " could not be run)")};
     }
-    ::close(fds[1]);
+    const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kTimeoutMs);
     std::string bytes;
-    const bool complete = readAll(fds[0], bytes);
-    ::close(fds[0]);
-    if (!complete) ::kill(pid, SIGKILL);
+    const bool sent = sendAll(channel[0], model.SerializeAsString(), deadline);
+    const bool complete = readAll(channel[0], bytes, deadline);
+    ::close(channel[0]);
+    const bool timedOut = millisecondsLeft(deadline) <= 0 && !(sent && complete);
+    if (timedOut) ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (!complete) return {crashDiagnostic("did not finish within " + std::to_string(kTimeoutMs / 1000) + " s")};
+    if (timedOut) return {crashDiagnostic("did not finish within " + std::to_string(kTimeoutMs / 1000) + " s")};
     if (WIFSIGNALED(status)) return {crashDiagnostic("crashed (signal " + std::to_string(WTERMSIG(status)) + ")")};
     onnx::ModelProto reply;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !reply.ParseFromString(bytes))

@@ -1,8 +1,11 @@
 // Loading real and broken files: every bad input gives a Status naming the file and the problem.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/model/model.h"
 #include "tests/support/model_builder.h"
@@ -177,6 +180,51 @@ TEST(LoaderTest, CrashInsideOnnxShapeInferenceBecomesADiagnostic) {
     for (const auto& d : (*model)->diagnostics()) crashed = crashed || d.message.find("crashed") != std::string::npos;
     EXPECT_TRUE(crashed);
     EXPECT_EQ((*model)->graph().nodes()[0].opType, "ConvTranspose");
+}
+
+// The shape inference gave the intermediate "y" of convModel(), which the file does not declare.
+std::string inferredShapeOfY(const Model& model) {
+    const auto y = model.graph().findValue("y");
+    return y ? model.graph().value(*y).type.shapeString() : "no value y";
+}
+
+TEST(LoaderTest, ConcurrentLoadsInAThreadedProcessAllGetShapeInference) {
+    // Inference once ran in a fork of this process; a fork taken while another thread held a lock (the sanitizers'
+    // allocator lock) hung until the 120 s deadline. The helper is spawned now, whatever the other threads do.
+    TempDir dir;
+    const std::string path = dir.file("conv.onnx");
+    convModel().save(path);
+    std::atomic<bool> stop{false};
+    std::thread churn([&] {
+        while (!stop) std::vector<std::vector<float>> blocks(64, std::vector<float>(4096));
+    });
+    std::vector<std::string> shapes(8);
+    std::vector<std::thread> loaders;
+    for (size_t i = 0; i < shapes.size(); ++i)
+        loaders.emplace_back([&, i] {
+            auto model = Model::load(path);
+            shapes[i] = model.isOk() ? inferredShapeOfY(**model) : model.status().message();
+        });
+    for (auto& loader : loaders) loader.join();
+    stop = true;
+    churn.join();
+    for (const auto& shape : shapes) EXPECT_EQ(shape, "[1,4,8,8]");
+}
+
+TEST(LoaderTest, MissingCheckerHelperIsAWarningAndTheModelStillLoads) {
+    TempDir dir;
+    const std::string path = dir.file("conv.onnx");
+    convModel().save(path);
+    ::setenv("QUANTLENS_ONNX_CHECK", "/nonexistent/quantlens-onnx-check", 1);
+    auto model = Model::load(path);
+    ::unsetenv("QUANTLENS_ONNX_CHECK");
+    ASSERT_TRUE(model.isOk()) << model.status().message();
+    ASSERT_EQ((*model)->diagnostics().size(), 1u);
+    const Diagnostic& warning = (*model)->diagnostics().front();
+    EXPECT_EQ(warning.severity, Diagnostic::Severity::Warning);
+    EXPECT_NE(warning.message.find("/nonexistent/quantlens-onnx-check"), std::string::npos) << warning.message;
+    EXPECT_NE(warning.message.find("QUANTLENS_ONNX_CHECK"), std::string::npos) << warning.message;
+    EXPECT_EQ(inferredShapeOfY(**model), "?");  // nothing inferred
 }
 
 TEST(LoaderTest, FuzzerFindingsLoadOrFailCleanly) {
