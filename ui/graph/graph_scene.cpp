@@ -8,6 +8,7 @@
 
 #include "ui/graph/graph_edge_item.h"
 #include "ui/graph/graph_node_item.h"
+#include "ui/graph/node_style.h"
 
 namespace ql::ui {
 
@@ -223,13 +224,33 @@ void GraphScene::setShowTensorShapes(bool show) {
 }
 
 void GraphScene::drawForeground(QPainter* painter, const QRectF& rect) {
-    if (!mShowTensorShapes || QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) <
-                                  GraphNodeItem::kTextLevelOfDetail)
-        return;
+    const double lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing);
+    if (!GraphNodeItem::namesShownAt(lod)) paintOverviewBadges(painter, rect, lod);
+    if (!mShowTensorShapes || lod < GraphNodeItem::kTextLevelOfDetail) return;
     for (const GraphEdgeItem* item : mEdgeItems)
         if (item->isVisible() && item->isLabelVisible() && item->labelRect().intersects(rect))
             item->paintLabel(painter);
+}
+
+// Zoomed out (Fit to Window on a big graph) the boxes' own badges shrink to nothing, yet which layers have findings
+// is what the overview is for: each keeps a dot of a fixed size in pixels at its box's top-right corner.
+void GraphScene::paintOverviewBadges(QPainter* painter, const QRectF& rect, double lod) const {
+    constexpr double kDotPixels = 10;
+    const double reach = kDotPixels / lod;
+    const QRectF exposed = rect.adjusted(-reach, -reach, reach, reach);
+    const QTransform toDevice = painter->worldTransform();
+    painter->save();
+    painter->resetTransform();
+    painter->setPen(QPen(Qt::white, 1.5));
+    for (const GraphNodeItem* item : mItems) {
+        if (!item->badge() || !item->isVisible()) continue;
+        const QPointF corner = item->mapToScene(item->boxRect().topRight());
+        if (!exposed.contains(corner)) continue;
+        painter->setBrush(severityColor(*item->badge()));
+        painter->drawEllipse(toDevice.map(corner), kDotPixels / 2, kDotPixels / 2);
+    }
+    painter->restore();
 }
 
 void GraphScene::setNodePrecision(NodeId node, Precision precision) {

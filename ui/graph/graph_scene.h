@@ -99,11 +99,12 @@ signals:
     void layoutApplied(bool newGraph);
 
 protected:
-    // The edges' shape labels, above every node (View > Show Tensor Shapes).
+    // The edges' shape labels, above every node (View > Show Tensor Shapes), and the lint badges when zoomed out.
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void relayout();
+    void paintOverviewBadges(QPainter* painter, const QRectF& rect, double lod) const;
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
     void addOpenHint(GraphNodeItem* item, const SnapshotNode& node) const;
     void addEdgeItems();

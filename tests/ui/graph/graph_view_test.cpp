@@ -8,6 +8,7 @@
 #include "tests/ui/graph/graph_test_models.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_view.h"
+#include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 
 using namespace ql;
@@ -24,6 +25,7 @@ private slots:
     void searchByTensorSelectsItsProducer();
     void precisionChangesTheOutline();
     void badgeIsShownOnTheNode();
+    void badgeStaysVisibleZoomedOut();
     void arrowKeysWalkTheGraph();
     void precisionCycleRequestCarriesTheSelection();
     void bigScopedGraphCollapsesIntoBlocks();
@@ -227,6 +229,32 @@ void GraphViewTest::badgeIsShownOnTheNode() {
     QVERIFY(!itemNamed(view, "conv")->badge());
     view.clearNodeBadges();
     QVERIFY(!itemNamed(view, "relu")->badge());
+}
+
+// Fit to Window on a big graph draws boxes without names or badges; the finding stays as a dot of fixed size.
+void GraphViewTest::badgeStaysVisibleZoomedOut() {
+    auto model = test::quantizedConvModel();
+    QVERIFY(model);
+    GraphView view;
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    view.setNodeBadge(*view.graphScene()->snapshot().findNode("relu"), Severity::Error, QStringLiteral("no INT8"));
+    const QRectF source = view.graphScene()->sceneRect().adjusted(-20, -20, 20, 20);
+    const double lod = 0.2;
+    QVERIFY(!GraphNodeItem::namesShownAt(lod));
+    QImage image(static_cast<int>(source.width() * lod), static_cast<int>(source.height() * lod),
+                 QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    view.graphScene()->render(&painter, QRectF(image.rect()), source, Qt::IgnoreAspectRatio);
+    painter.end();
+    const auto colourAtCornerOf = [&](const char* name) {
+        const GraphNodeItem* item = itemNamed(view, name);
+        const QPointF corner = (item->mapToScene(item->boxRect().topRight()) - source.topLeft()) * lod;
+        return image.pixelColor(corner.toPoint());
+    };
+    QCOMPARE(colourAtCornerOf("relu"), severityColor(Severity::Error));
+    QVERIFY(colourAtCornerOf("conv") != severityColor(Severity::Error));
 }
 
 void GraphViewTest::arrowKeysWalkTheGraph() {
