@@ -8,8 +8,8 @@
 #include "core/model/model.h"
 #include "core/model/model_summary.h"
 
-// The ONNX checker and shape inference are skipped: the loader runs them in a child process (a crash there is
-// a diagnostic, see core/model/onnx_checks.h), and forking per input would slow fuzzing a hundredfold. What is
+// The ONNX checker and shape inference are skipped: the loader runs them in a helper process (a crash there is
+// a diagnostic, see core/model/onnx_checks.h), and a process per input would slow fuzzing a hundredfold. What is
 // fuzzed is QuantLens's own code: parsing limits, graph building, Q/DQ linking, costs and the summary.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ql::LoadOptions options;
