@@ -18,14 +18,6 @@ QString counted(int n, const QString& one, const QString& many) {
     return n == 1 ? one : many.arg(n);
 }
 
-// Layers the FP16 guard kept FP32 in the written model (its reasons say so, qdq_export.h).
-int guardedLayers(const QdqExport& result) {
-    int guarded = 0;
-    for (const auto& layer : result.placement.layers)
-        guarded += layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
-    return guarded;
-}
-
 QString weakScriptSummary(const QdqExport& result) {
     auto plan = trtexecPlan(result);
     if (!plan) return QObject::tr("a weakly typed build (%1)").arg(QString::fromStdString(plan.status().message()));
@@ -74,7 +66,7 @@ QString withSuffix(const QString& onnxPath, const QString& suffix) {
 
 QString exportScriptSummary(const QdqExport& result) {
     QString text = result.target.typing == TrtTyping::Strong ? strongScriptSummary(result) : weakScriptSummary(result);
-    if (const int guarded = guardedLayers(result); guarded > 0)
+    if (const int guarded = exportLayerCounts(result).fp16Guarded; guarded > 0)
         text += QObject::tr("; %1 kept FP32 by the FP16 guard")
                     .arg(counted(guarded, QObject::tr("1 layer"), QObject::tr("%1 layers")));
     return text;
@@ -93,13 +85,14 @@ QString runExport(const ExportJob& job) {
         .trtCache = cache ? withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString() : std::string()};
     if (Status s = saveExportFiles(*result, *job.calibration, job.target.version, files); !s.isOk())
         return QStringLiteral("error: ") + QString::fromStdString(s.message());
-    int int8Layers = 0;
-    for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
+    const ExportLayerCounts counts = exportLayerCounts(*result);
     // One multi-argument arg(): a '%' in a path must not be taken for a later placeholder.
     return QObject::tr(
-               "Exported %1 for TensorRT %2: %3 INT8 layers, %4 quantized inputs%5.\n"
-               "The engine build uses %6.\nWhy each layer has its precision: %7\nBuild the engine: sh %8\n%9")
-        .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)), QString::number(int8Layers),
+               "Exported %1 for TensorRT %2: %3 of %4 weighted layers INT8 (%5 layers INT8 in all), %6 quantized "
+               "inputs%7.\n"
+               "The engine build uses %8.\nWhy each layer has its precision: %9\nBuild the engine: sh %10\n%11")
+        .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)), QString::number(counts.int8Weighted),
+             QString::number(counts.weighted), QString::number(counts.int8All),
              QString::number(result->placement.edges.size()), preparationText(result->steps),
              exportScriptSummary(*result), QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
              cacheLine(files, job.target.version));

@@ -101,9 +101,7 @@ Status saveExposedCopies(const QdqExport& result, const std::string& path) {
 
 // ", 12 FP16 island nodes (9 casts), 3 layers kept FP32 by the FP16 guard" / ", 4 layers pinned FP32"
 std::string exportTypingSummary(const QdqExport& result) {
-    int guarded = 0;
-    for (const auto& layer : result.placement.layers)
-        guarded += layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
+    const int guarded = exportLayerCounts(result).fp16Guarded;
     std::string text;
     if (result.target.typing == TrtTyping::Strong) {
         text = ": " + std::to_string(result.islands.nodes) + " FP16 island nodes (" +
@@ -154,10 +152,10 @@ int runQuantize(QuantizeCliOptions options) {
     if (Status s = saveExportFiles(*result, *calibration, target->version, files); !s.isOk()) return failWith(s);
     if (!options.exposeQuantized.empty())
         if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);
-    size_t int8Layers = 0;
-    for (const auto& layer : result->placement.layers) int8Layers += layer.precision == Precision::Int8 ? 1 : 0;
-    std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, " << int8Layers
-              << " INT8 layers" << (result->steps.empty() ? "" : ", " + preparationSummary(result->steps))
+    const ExportLayerCounts counts = exportLayerCounts(*result);
+    std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, "
+              << counts.int8Weighted << " of " << counts.weighted << " weighted layers INT8 (" << counts.int8All
+              << " layers INT8 in all)" << (result->steps.empty() ? "" : ", " + preparationSummary(result->steps))
               << "; for TensorRT " << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
     return kExitOk;
 }

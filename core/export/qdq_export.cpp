@@ -10,6 +10,7 @@
 #include "core/export/graph_preparation.h"
 #include "core/export/qdq_writer.h"
 #include "core/export/trtexec_command.h"
+#include "core/lint/lint_context.h"
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
 #include "core/quant/fp16_guard.h"
@@ -110,6 +111,22 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
         islands.nodes = islandNodes(result.prepared->graph(), calibration, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options, islands, &result.islands));
     return result;
+}
+
+ExportLayerCounts exportLayerCounts(const QdqExport& result) {
+    ExportLayerCounts counts;
+    const Graph& graph = result.prepared->graph();
+    for (size_t i = 0; i < result.placement.layers.size(); ++i) {
+        const LayerDecision& layer = result.placement.layers[i];
+        const bool int8 = layer.precision == Precision::Int8;
+        const bool weighted = isWeightedLayer(graph.node(static_cast<NodeId>(i)));
+        counts.weighted += weighted ? 1 : 0;
+        counts.int8Weighted += weighted && int8 ? 1 : 0;
+        counts.int8All += int8 ? 1 : 0;
+        counts.fp16Guarded +=
+            layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
+    }
+    return counts;
 }
 
 nlohmann::json qdqSummaryJson(const QdqExport& result) {

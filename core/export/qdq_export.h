@@ -54,6 +54,17 @@ struct QdqExport {
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
                             const QdqOptions& options = {}, const ExportTarget& target = {});
 
+// What the written model runs in INT8, counted as lint and the window's status bar count: weighted layers (Conv,
+// ConvTranspose, Gemm, MatMul), and all layers, which adds the activations, pools and adds that run INT8 inside or
+// beside them. Also the layers the FP16 guard kept FP32.
+struct ExportLayerCounts {
+    int weighted = 0;
+    int int8Weighted = 0;
+    int int8All = 0;
+    int fp16Guarded = 0;
+};
+ExportLayerCounts exportLayerCounts(const QdqExport& result);
+
 nlohmann::json qdqSummaryJson(const QdqExport& result);
 // Writes the model and (when `summaryPath` is not empty) the summary, each atomically.
 Status saveQdqExport(const QdqExport& result, const std::string& modelPath, const std::string& summaryPath);

@@ -6,6 +6,7 @@
 
 #include "core/exec/executor.h"
 #include "core/exec/random_inputs.h"
+#include "core/lint/linter.h"
 #include "core/model/tensor_data.h"
 #include "tests/support/calibration_fixture.h"
 #include "tests/support/model_builder.h"
@@ -344,6 +345,30 @@ TEST(QdqExportTest, BatchNormIsFoldedBeforeQdqSoNoneSitsBetweenConvAndBn) {
     const auto summary = qdqSummaryJson(result);
     EXPECT_EQ(summary["preparation"][0]["action"], "fold-batchnorm");
     EXPECT_EQ(summary["qdq"].size(), 2u);
+}
+
+// The export's summary counts weighted layers as lint and the status bar do; the Sigmoid and Mul of a SiLU that run
+// INT8 beside its conv count only among all layers (the window once said 14 INT8 layers beside 6 weighted ones).
+TEST(QdqExportTest, LayerCountsAgreeWithLintsCoverage) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w1", {8, 3, 3, 3}, seededFloats(216));
+    b.initializer("w2", {8, 8, 1, 1}, seededFloats(64, 3));
+    b.node("Conv", {"x", "w1"}, {"c1"}, "conv1").ints("pads", {1, 1, 1, 1});
+    b.node("Sigmoid", {"c1"}, {"s1"}, "sigmoid");
+    b.node("Mul", {"c1", "s1"}, {"silu"}, "mul");
+    b.node("Conv", {"silu", "w2"}, {"c2"}, "conv2");
+    b.node("Relu", {"c2"}, {"y"}, "relu");
+    b.output("y", DataType::Float, {1, 8, 6, 6});
+    auto model = b.load();
+    const QdqExport result = exportModel(*model);
+    const ExportLayerCounts counts = exportLayerCounts(result);
+    const LintCoverage coverage = lint(model->graph(), PrecisionPlan(model->graph(), Precision::Int8)).coverage;
+    EXPECT_EQ(counts.weighted, 2);
+    EXPECT_EQ(counts.weighted, coverage.weightedLayers);
+    EXPECT_EQ(counts.int8Weighted, coverage.int8Layers);
+    EXPECT_GT(counts.int8All, counts.int8Weighted);
+    EXPECT_EQ(counts.fp16Guarded, 0);
 }
 
 }  // namespace
