@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/unary_math.h"
 #include "core/model/constant_values.h"
@@ -30,8 +31,8 @@ inline void binary(const float* current, const float* x, float scalar, bool with
 // Every operation in turn over one block of x (y may hold the running value: each loop reads an element
 // before it writes it). Cloned per vector width (baseline build); each loop is one IEEE operation per element,
 // the same at any width, and Erf is erfFloat itself.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void applyChain(const ChainOperation* ops, size_t count,
-                                                                             const float* x, float* y, int64_t n) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void applyChain(const ChainOperation* ops, size_t count, const float* x, float* y, int64_t n) {
     const float* current = x;
     for (size_t k = 0; k < count; ++k) {
         const ChainOperation& op = ops[k];

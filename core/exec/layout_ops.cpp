@@ -1,5 +1,6 @@
 #include "core/exec/layout_ops.h"
 
+#include "core/common/target_clones.h"
 #include "core/exec/onednn_util.h"
 
 #include <string_view>
@@ -105,9 +106,8 @@ Tensor withRankOf(const Tensor& b, const Tensor& a) {
 
 // y = a * v or a + v over `rows` runs of `len` floats, with one value per run (`v[r]`, `perRow`) or one per
 // position in the run (`v[i]`). Cloned per vector width: the library is built for baseline x86-64.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void runRows(const float* a, float* y, int64_t rows,
-                                                                          int64_t len, const float* v, bool perRow,
-                                                                          bool add) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void runRows(const float* a, float* y, int64_t rows, int64_t len, const float* v, bool perRow, bool add) {
     for (int64_t r = 0; r < rows; ++r, a += len, y += len) {
         if (perRow && add)
             for (int64_t i = 0; i < len; ++i) y[i] = a[i] + v[r];

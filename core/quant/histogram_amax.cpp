@@ -1,4 +1,5 @@
 #include "core/quant/histogram_amax.h"
+#include "core/common/target_clones.h"
 
 #include <algorithm>
 #include <cmath>
@@ -170,8 +171,8 @@ namespace {
 // is at least 1 / (2 (2i + 1)) away from any tie, far more than the two products can differ.
 // Adding and removing 1.5 * 2^52 rounds half to even, as std::nearbyint in the default rounding mode
 // (x / scale stays far below 2^51), without a library call.
-__attribute__((target_clones("avx512f", "default"))) double clippingError(const double* counts, const double* centers,
-                                                                          size_t n, double scale, double maxLevel) {
+QL_TARGET_CLONES("avx512f", "default")
+double clippingError(const double* counts, const double* centers, size_t n, double scale, double maxLevel) {
     constexpr double kRound = 6755399441055744.0;
     constexpr size_t kLanes = 8;
     const double inverse = 1.0 / scale;

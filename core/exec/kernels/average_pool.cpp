@@ -1,5 +1,6 @@
 #include "core/exec/kernels/average_pool.h"
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/type_dispatch.h"
 
 namespace ql {
@@ -46,10 +47,9 @@ void averagePool(const T* in, T* out, const PoolWindow& w, bool includePad) {
 
 // Output row o1 of a 2-D plane in a layout (poolRowsInLayout): per output pixel, averagePool's sum over the taps
 // in its order and its division by the same count. Cloned per vector width (baseline build).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void averagePoolRow(const float* src, float* dst,
-                                                                                 const PoolWindow& w, int64_t o1,
-                                                                                 int64_t h, int64_t width, int64_t len,
-                                                                                 bool includePad) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void averagePoolRow(const float* src, float* dst, const PoolWindow& w, int64_t o1, int64_t h, int64_t width,
+                    int64_t len, bool includePad) {
     const auto [f1, l1] = poolTaps(w, 1, o1, 0, h);
     const auto [pf1, pl1] = poolTaps(w, 1, o1, -w.padBegin[1], h + w.padEnd[1]);
     for (int64_t o2 = 0; o2 < w.out[2]; ++o2, dst += len) {

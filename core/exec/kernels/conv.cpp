@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/elementwise_util.h"  // broadcastBinary
 #include "core/exec/kernels/fast_swish.h"
 #include "core/exec/layout.h"
@@ -68,9 +69,8 @@ bool isMatrixVector(const ConvAttributes& attrs, const ConvGeometry& g, const Sh
 
 // y[r] = bias[r] + w[r, :] . x for rows [0, rows) of w (`len` floats each); bias may be null. Cloned per vector
 // width (baseline build): the rows stream from memory, and wide loads keep more of them in flight.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void dotRows(const float* w, const float* x,
-                                                                          const float* bias, float* y, int64_t rows,
-                                                                          int64_t len) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void dotRows(const float* w, const float* x, const float* bias, float* y, int64_t rows, int64_t len) {
     for (int64_t r = 0; r < rows; ++r, w += len) {
         float acc = 0.0f;
 #pragma omp simd reduction(+ : acc)

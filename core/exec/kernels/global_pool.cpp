@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/pool_geometry.h"
 #include "core/exec/kernels/type_dispatch.h"
@@ -39,9 +40,8 @@ void globalPool(const T* in, T* out, int64_t planes, int64_t size, bool max) {
 
 // acc[i] = acc[i] + row[i] (or the max) over `pixels` rows `stride` floats apart. Cloned per vector width
 // (baseline build).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateRows(const float* in, float* acc,
-                                                                                 int64_t pixels, int64_t len,
-                                                                                 int64_t stride, bool max) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void accumulateRows(const float* in, float* acc, int64_t pixels, int64_t len, int64_t stride, bool max) {
     for (int64_t p = 0; p < pixels; ++p, in += stride) {
         if (max)
             for (int64_t i = 0; i < len; ++i) acc[i] = std::max(acc[i], in[i]);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/type_dispatch.h"
 #include "core/exec/layout.h"
 
@@ -70,9 +71,8 @@ void maxPool(const T* in, T* out, int64_t* indices, const PoolWindow& w, IndexOr
 // Output row o1 of a plane in a layout (poolRowsInLayout): per output pixel, the std::max over its taps in
 // maxPool's order. Cloned per vector width (baseline build); one call per row keeps the dispatch out of the
 // inner loops.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void maxPoolRow(const float* src, float* dst,
-                                                                             const PoolWindow& w, int64_t o1, int64_t h,
-                                                                             int64_t width, int64_t len) {
+QL_TARGET_CLONES("avx512f", "avx2", "default")
+void maxPoolRow(const float* src, float* dst, const PoolWindow& w, int64_t o1, int64_t h, int64_t width, int64_t len) {
     const auto [f1, l1] = poolTaps(w, 1, o1, 0, h);
     for (int64_t o2 = 0; o2 < w.out[2]; ++o2, dst += len) {
         const auto [f2, l2] = poolTaps(w, 2, o2, 0, width);

@@ -4,6 +4,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 #include <utility>
 
+#include "core/common/target_clones.h"
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/fast_swish.h"
 
@@ -155,7 +156,7 @@ bool computeInteger(Op op, const T* x, T* y, int64_t n) {
 // Eigen's float erf (an odd rational approximation on [-4, 4], +-1 beyond), as a plain loop the compiler
 // vectorises for AVX-512 / AVX2 as well as the baseline: the library is built for baseline x86-64, so Eigen's
 // own packets are SSE2 only, and GELU's Erf is a visible share of a transformer's run.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void erfFloat(const float* x, float* y, int64_t n) {
+QL_TARGET_CLONES("avx512f", "avx2", "default") void erfFloat(const float* x, float* y, int64_t n) {
     constexpr float a1 = -1.60960333262415e-02f, a3 = -2.95459980854025e-03f, a5 = -7.34990630326855e-04f,
                     a7 = -5.69250639462346e-05f, a9 = -2.10102402082508e-06f, a11 = 2.77068142495902e-08f,
                     a13 = -2.72614225801306e-10f;
