@@ -86,8 +86,14 @@ void GraphEdgeItem::setLabelVisible(bool visible) {
     mLabelVisible = visible;
 }
 
+void GraphEdgeItem::setLabelCrowded(bool crowded) {
+    if (mLabelCrowded == crowded) return;
+    prepareGeometryChange();
+    mLabelCrowded = crowded;
+}
+
 QRectF GraphEdgeItem::boundingRect() const {
-    return mLabelVisible ? mBounds.united(mLabelRect) : mBounds;
+    return isLabelVisible() ? mBounds.united(mLabelRect) : mBounds;
 }
 
 QPainterPath GraphEdgeItem::shape() const {

@@ -22,7 +22,11 @@ public:
     const QPolygonF& arrowHead() const { return mArrow; }
     const QString& label() const { return mLabel; }
     void setLabelVisible(bool visible);
-    bool isLabelVisible() const { return mLabelVisible; }
+    // A label that would cover another edge's label is left out (the tool tip still names the shape).
+    void setLabelCrowded(bool crowded);
+    bool isLabelCrowded() const { return mLabelCrowded; }
+    // Shown: Show Tensor Shapes is on and the label is not crowded out.
+    bool isLabelVisible() const { return mLabelVisible && !mLabelCrowded; }
     const QRectF& labelRect() const { return mLabelRect; }
     // The shape label, in scene coordinates; the scene paints it above the nodes.
     void paintLabel(QPainter* painter) const;
@@ -43,6 +47,7 @@ private:
     QString mLabel;
     QRectF mLabelRect;
     bool mLabelVisible = false;
+    bool mLabelCrowded = false;
     bool mHovered = false;
 };
 

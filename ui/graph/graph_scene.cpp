@@ -197,6 +197,22 @@ void GraphScene::addEdgeItems() {
         addItem(item);
         mEdgeItems.push_back(item);
     }
+    crowdOutOverlappingLabels();
+}
+
+// On a dense graph the shape labels at the middles of neighbouring edges overlapped into an unreadable smear. Each
+// label is kept unless it would cover one kept before it (graph order), with a little air between them; label rects
+// are in scene units, so the choice holds at every zoom and every repaint agrees with it.
+void GraphScene::crowdOutOverlappingLabels() {
+    std::vector<QRectF> kept;
+    for (GraphEdgeItem* item : mEdgeItems) {
+        if (item->label().isEmpty()) continue;
+        const QRectF rect = item->labelRect().adjusted(-2, -1, 2, 1);
+        const bool crowded =
+            std::any_of(kept.begin(), kept.end(), [&](const QRectF& other) { return other.intersects(rect); });
+        item->setLabelCrowded(crowded);
+        if (!crowded) kept.push_back(rect);
+    }
 }
 
 QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
@@ -208,14 +224,24 @@ QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
     return tip;
 }
 
-// The shape of the tensor, as Netron writes it: "float32 [1,3,224,224]" -> "1×3×224×224".
+// The shape of the tensor, as Netron writes it: "float32 [1,3,224,224]" -> "1×3×224×224". Names that exporters
+// and inference make up for unknown dimensions ("unk__55", "p2o.DynamicDimension.0") say no more than "?" and made
+// labels run into each other, and other long names are shortened; the tool tip keeps them whole.
 QString GraphScene::edgeLabel(const VisibleEdge& edge) const {
     if (edge.count > 1) return QStringLiteral("%1 tensors").arg(edge.count);
     const QString type = QString::fromStdString(mSnapshot.values[static_cast<size_t>(edge.value)].typeText);
     const qsizetype open = type.indexOf(QLatin1Char('['));
     const qsizetype close = type.lastIndexOf(QLatin1Char(']'));
     if (open < 0 || close <= open) return type;
-    return type.mid(open + 1, close - open - 1).replace(QLatin1Char(','), QChar(0x00d7));
+    QStringList dims = type.mid(open + 1, close - open - 1).split(QLatin1Char(','));
+    constexpr qsizetype kLongestDim = 12;
+    for (QString& dim : dims) {
+        if (dim.startsWith(QLatin1String("unk__")) || dim.contains(QLatin1String("DynamicDimension")))
+            dim = QStringLiteral("?");
+        else if (dim.size() > kLongestDim)
+            dim = dim.left(kLongestDim - 1) + QChar(0x2026);
+    }
+    return dims.join(QChar(0x00d7));
 }
 
 void GraphScene::setShowTensorShapes(bool show) {

@@ -108,6 +108,7 @@ private:
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
     void addOpenHint(GraphNodeItem* item, const SnapshotNode& node) const;
     void addEdgeItems();
+    void crowdOutOverlappingLabels();
     QString edgeToolTip(const VisibleEdge& edge) const;
     QString edgeLabel(const VisibleEdge& edge) const;
     void refreshDecorations(GraphNodeItem* item) const;

@@ -35,6 +35,7 @@ private slots:
     void anyScopeLevelCollapsesButNotOneOpScopes();
     void collapseAllAndExpandAll();
     void edgesShowTensorShapes();
+    void denseShapeLabelsDoNotCoverEachOther();
 };
 
 namespace {
@@ -304,6 +305,40 @@ void GraphNavigationTest::edgesShowTensorShapes() {
     QVERIFY2(padding.green() > 150, qPrintable(QStringLiteral("label covered: %1").arg(padding.name())));
     delete cover;
     actionNamed(menu, QStringLiteral("ShowTensorShapesAction"))->trigger();
+}
+
+// One input fanned out to many layers: the labels at the middles of its edges would smear into each other. Kept
+// labels never intersect, and made-up names of unknown dimensions read "?".
+void GraphNavigationTest::denseShapeLabelsDoNotCoverEachOther() {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 64, 1024, 1024});
+    auto* dims = b.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+    dims->mutable_dim(0)->set_dim_param("p2o.DynamicDimension.0");
+    dims->mutable_dim(1)->set_dim_param("unk__55");
+    dims->mutable_dim(2)->set_dim_param("sequence_length_of_text");
+    for (int i = 0; i < 12; ++i) {
+        const std::string name = "relu" + std::to_string(i);
+        b.node("Relu", {"x"}, {name + "_out"}, name);
+        b.output(name + "_out");
+    }
+    auto model = b.load();
+    QVERIFY(model);
+    GraphView view;
+    view.setShowTensorShapes(true);
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    const auto& edges = view.graphScene()->edgeItems();
+    QCOMPARE(edges.front()->label(), QStringLiteral("?\u00d7?\u00d7sequence_le\u2026\u00d71024"));
+    std::vector<QRectF> shown;
+    int crowded = 0;
+    for (const GraphEdgeItem* edge : edges) {
+        if (edge->isLabelCrowded()) ++crowded;
+        if (!edge->isLabelVisible()) continue;
+        for (const QRectF& other : shown) QVERIFY2(!other.intersects(edge->labelRect()), qPrintable(edge->label()));
+        shown.push_back(edge->labelRect());
+    }
+    QVERIFY(crowded > 0);
+    QVERIFY(shown.size() > 1);
 }
 
 QTEST_MAIN(GraphNavigationTest)
