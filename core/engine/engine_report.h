@@ -18,7 +18,7 @@ const char* enginePrecisionName(EnginePrecision precision);
 // True for the types a layer computes in (int4, fp4, int8, fp8, fp16, bf16, fp32).
 bool isComputePrecision(EnginePrecision precision);
 
-// Which schema the layer information follows (TRT11.md section 6).
+// Which schema the layer information follows (trtexec --exportLayerInfo; docs/engine-reports.md).
 enum class LayerInfoSchema {
     Trt10,  // 8.x/10.x: "Bindings" (names), "Format/Datatype" per tensor
     Trt11,  // 11.x: "I/O Tensors" (objects), format and data type in separate fields

@@ -1,6 +1,7 @@
 #pragma once
-// FP16 islands for strongly typed TensorRT (TRT11.md §1-2): the layers an export keeps in FP16 are written as
-// float16 computation, so nothing is left for a builder flag to decide.
+// FP16 islands for strongly typed TensorRT (TensorRT 11.x "Migrating from TensorRT 10.x"; ModelOpt AutoCast,
+// docs/source/guides/8_autocast.rst): the layers an export keeps in FP16 are written as float16 computation, so
+// nothing is left for a builder flag to decide.
 //   - each input of an island node that carries the node's float type (fp16_form.h) reads float16: a float16
 //     copy of a constant initializer ("<name>_fp16"), the island producer's float16 output, or a Cast to
 //     float16 of a float32 tensor ("<name>_fp16", one per tensor, placed before its first island reader);

@@ -1,6 +1,7 @@
 #pragma once
-// The trtexec command line that builds a TensorRT engine from an exported Q/DQ model (TRT-PREC-TRTEXEC in
-// TRT-INT8-RULES.md, TRT11.md §1), written as a small shell script, per the export's target:
+// The trtexec command line that builds a TensorRT engine from an exported Q/DQ model (trtexec's options in
+// NVIDIA/TensorRT samples/common/sampleOptions.cpp; TensorRT 11.x trtexec migration page), written as a small shell
+// script, per the export's target:
 //   8.6 and 10.x weakly typed: trtexec --onnx=<model> --int8 --fp16 --saveEngine=<model minus .onnx>.engine
 //           [--precisionConstraints=obey --layerPrecisions=name:fp32,... --layerOutputTypes=name:fp32,...]
 //     INT8 comes from the Q/DQ nodes (with --int8), the other float layers are TensorRT's choice of FP16 or FP32

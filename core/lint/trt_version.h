@@ -1,6 +1,7 @@
 #pragma once
-// The TensorRT a lint, a simulation or an export targets (TRT11.md): rules whose verdict changed between versions
-// read it, and so does the export, which writes what that version builds.
+// The TensorRT a lint, a simulation or an export targets (TensorRT 10.12 release notes, 11.x "Migrating from
+// TensorRT 10.x"): rules whose verdict changed between versions read it, and so does the export, which writes what
+// that version builds.
 //   8.6   weakly typed: FP16/INT8 chosen by builder flags (--int8 --fp16), layers pinned with --layerPrecisions.
 //   10.x  strongly typed by default (--stronglyTyped: every tensor's type is in the model), weakly typed on
 //         request (deprecated since 10.12).

@@ -1,8 +1,8 @@
 #pragma once
 // Scaled dot-product attention as exporters write it: BMM1 (Q x K^T, a MatMul or Einsum of two computed tensors),
 // then scale and mask ops, a Softmax, and BMM2 (probabilities x V). TensorRT fuses such a subgraph into one MHA
-// kernel under conditions the lint rules check (TRT11.md §3; TensorRT "Fused Attention"), and NVIDIA's quantizer
-// places Q/DQ around it by its sequence length, which the default placement follows.
+// kernel under conditions the lint rules check (TensorRT "Fused Attention"; NVIDIA/TensorRT#3243, #4537), and
+// NVIDIA's quantizer places Q/DQ around it by its sequence length, which the default placement follows.
 #include <cstdint>
 #include <vector>
 

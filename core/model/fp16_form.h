@@ -28,8 +28,8 @@ bool keepsWrittenTypes(const Node& node);
 // The node has a precision to choose: it writes a floating-point tensor (or one of unknown type) and does not keep
 // its written types. Constants, Q/DQ and shape or index nodes have none (the precision table hides them).
 bool hasPrecisionChoice(const Graph& graph, const Node& node);
-// The FP16 form of a float32 node. Nodes that compute no float32 tensor, control flow (AutoCast corrupts If
-// subgraphs: TRT11.md §2), Q/DQ, Cast and constants have none.
+// The FP16 form of a float32 node. Nodes that compute no float32 tensor, control flow (AutoCast "can corrupt
+// certain If node subgraphs": Model-Optimizer docs/source/guides/8_autocast.rst), Q/DQ, Cast and constants have none.
 Fp16Form fp16Form(const Graph& graph, const Node& node);
 
 }  // namespace ql

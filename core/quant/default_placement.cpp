@@ -50,7 +50,7 @@ std::vector<NodeId> floatProducers(const Graph& graph, const Node& n) {
 
 // x of x * Sigmoid(x) (SiLU / Swish) when `n` is that Sigmoid or that Mul: TensorRT fuses both into the
 // layer producing x (Conv+SiLU), so they follow it into INT8 without Q/DQ of their own (ModelOpt's fusible
-// Conv->Sigmoid->Mul partition, TRT11.md §3).
+// Conv->Sigmoid->Mul partition: graph_utils.get_fusible_backbone, partitioning.py).
 std::optional<ValueId> siluInput(const Graph& graph, const Node& n) {
     const auto sigmoidOf = [&](ValueId v) -> std::optional<ValueId> {
         const NodeId p = v == kNoId ? kNoId : graph.value(v).producer;
@@ -147,7 +147,7 @@ private:
     std::vector<bool> mInt8;
 };
 
-// YOLO-style detector heads (TRT11.md §5).
+// YOLO-style detector heads (Ultralytics' TensorRT export, ultralytics/utils/export/engine.py).
 
 // The nodes reached from `node`'s outputs through data movement only (the first non-moving node of each path).
 template <typename Visit>
@@ -198,10 +198,10 @@ bool isHeadOutputConv(const Graph& graph, const Node& node) {
 
 constexpr const char* kDflNote =
     "YOLO DFL: a Conv over softmax probabilities with weights 0..15; INT8 moves every box side by a fraction of a "
-    "stride, so NVIDIA's and Ultralytics' recipes keep it in float (TRT11.md §5)";
+    "stride, so NVIDIA's and Ultralytics' recipes keep it in float (ultralytics/utils/export/engine.py)";
 constexpr const char* kHeadNote =
     "YOLO head's final conv (box distribution or class logits): kept in float, as Ultralytics' TensorRT export "
-    "does (TRT11.md §5)";
+    "does (ultralytics/utils/export/engine.py)";
 
 // Detector heads in float: only in a model that has a DFL, so classifiers and segmenters keep their last layers.
 void keepDetectorHeadsInFloat(const Graph& graph, FloatLayers& floatLayers) {

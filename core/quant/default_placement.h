@@ -4,8 +4,8 @@
 // ModelOpt's default high_precision_dtype fp16: nothing pinned FP32 unless the user or a guard (fp16_guard.h)
 // says so); FP32 for the rest (shape and index nodes, where precision means nothing). A model that already
 // carries float16 tensors (a strongly typed export) keeps its own types: FP16 where a node writes float16.
-// Rules (from /work/shared/docs/TRT-INT8-RULES.md, TRT-INT8-CAPABLE and
-// TRT-QDQ-PROPAGATION; NVIDIA's Q/DQ placement recommendations; ModelOpt's default INT8 op set):
+// Rules (TensorRT Developer Guide 8.x "Q/DQ Layer-Placement Recommendations": weighted, quantizable and commuting
+// layers; ModelOpt's default INT8 op set, int8.py):
 //   weighted    Conv, ConvTranspose, Gemm, MatMul: always INT8 (their inputs get Q/DQ).
 //   epilogue    Relu, LeakyRelu, Clip (Relu6), BatchNormalization (folded), directly after an INT8 node:
 //               INT8, fused into the producer; so are the Sigmoid and Mul of a SiLU x * Sigmoid(x) whose x an
@@ -21,7 +21,7 @@
 // Weighted layers kept in float (FP16, with the reason as the plan's placement note), decided before the rules run
 // so their neighbours follow:
 //   detectors   in a model with a YOLO DFL (a Conv over a Softmax's probabilities): the DFL and the head's final
-//               convs (Ultralytics' and NVIDIA's recipes, TRT11.md §5);
+//               convs (Ultralytics' and NVIDIA's recipes, ultralytics/utils/export/engine.py);
 //   attention   both batched MatMuls of attention (attention_pattern.h) over more than 512 tokens (TensorRT's INT8
 //               MHA limit; Model Optimizer drops their Q/DQ). Shorter attention is INT8 on both MatMuls, as the
 //               fused INT8 MHA kernel wants; LayerNormalization, GELU and Softmax compute in float (FP16); the

@@ -1,6 +1,6 @@
 #pragma once
-// Which FP16 layers stay FP32, as NVIDIA's ModelOpt AutoCast decides it (TRT11.md §2,
-// Model-Optimizer docs/source/guides/8_autocast.rst): a node whose activations (read or written) exceed
+// Which FP16 layers stay FP32, as NVIDIA's ModelOpt AutoCast decides it (Model-Optimizer
+// docs/source/guides/8_autocast.rst): a node whose activations (read or written) exceed
 // kFp16ActivationLimit in magnitude, or whose float initializers exceed kFp16InitializerLimit, and a node that has
 // no float16 form (fp16_form.h). A PrecisionPolicy, applied after the TensorRT rules, so the simulation, the
 // analysis and the strongly typed export see the same FP16 islands, each guarded node with its reason.

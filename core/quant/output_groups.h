@@ -1,7 +1,7 @@
 #pragma once
 // Channel groups of the first model output, compared apart. A YOLO-style detector writes pixel boxes (0-640) and
 // sigmoid scores (0-1) into one tensor; one SQNR over both says almost nothing about the scores, which are what
-// INT8 breaks first (one shared scale rounds them to 0: TRT11.md §5). `compare` reports each group's error.
+// INT8 breaks first (one shared scale rounds them to 0: ultralytics#1695). `compare` reports each group's error.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -1,7 +1,8 @@
 #pragma once
-// Where Q/DQ pairs go so TensorRT fuses them (TRT-QDQ-* in TRT-INT8-RULES.md): which tensor feeding which
-// node input is quantized, with which scales and axis, and why. The one source of truth for both the export
-// (on the prepared graph) and the INT8 simulation (on the original graph, simulation.h): constants are seen
+// Where Q/DQ pairs go so TensorRT fuses them (TensorRT Developer Guide 8.x "Q/DQ Layer-Placement
+// Recommendations"; ModelOpt's modelopt/onnx/quantization): which tensor feeding which node input is quantized,
+// with which scales and axis, and why. The one source of truth for both the export (on the prepared graph) and
+// the INT8 simulation (on the original graph, simulation.h): constants are seen
 // through Identity chains, so both graphs give the same edges and bit-identical scales.
 //   - INT8 Conv / ConvTranspose / Gemm / MatMul: the activation input(s) per tensor; constant weights per
 //     channel (Conv axis 0, Gemm transB ? 0 : 1, MatMul last axis), ConvTranspose per tensor unless the

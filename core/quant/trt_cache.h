@@ -1,6 +1,7 @@
 #pragma once
 // TensorRT calibration cache (the text an IInt8Calibrator writes and reads back, also read by trtexec
-// --calib and ONNX Runtime's TensorRT provider). Format (TRT-CACHE-FORMAT in TRT-INT8-RULES.md):
+// --calib and ONNX Runtime's TensorRT provider). Format (trtexec's readScalesFromCalibrationCache in NVIDIA/TensorRT
+// samples/common/sampleEngines.cpp; ONNX Runtime's tensorrt_execution_provider_utils.h):
 //   TRT-<version>-<algorithm>            e.g. TRT-8600-EntropyCalibration2
 //   <tensor name>: <8 hex digits>        big-endian IEEE-754 float32 bits of scale = amax / 127, lower case
 // One line per activation tensor (graph inputs and node outputs); weights are not in a cache, TensorRT

@@ -4,7 +4,7 @@
     /usr/bin/python3 tests/tools/make_engine_report.py MODEL.onnx --layers L.json --profile P.json
         [--schema 10|8|11] [--fp16-layer NODE]... [--unfused-q NODE]... [--all-fp16]
 
-It follows the documented format (docs/engine-reports.md, TRT11.md section 6), not a real build:
+It follows the documented format (docs/engine-reports.md), not a real build:
   - a layer per weighted node (Conv, Gemm, MatMul, ConvTranspose) with its epilogue fused, as TensorRT fuses them:
     the weight, its DequantizeLinear, the node, a residual Add fed by it and the pointwise ops after it, named
     "w_quantized + w_DequantizeLinear + /conv/Conv + PWN(/relu/Relu)"; a layer per other compute node (pooling);

@@ -16,8 +16,7 @@ constexpr RuleInfo kInfo{
     "the output's, every such input gets an extra requantize step; when they are equal the dequantize/quantize pairs "
     "cancel and the Concat is a plain INT8 copy. NVIDIA's Model Optimizer therefore gives the inputs and output of a "
     "Concat one shared scale.",
-    "TensorRT Model Optimizer graph_utils.get_concat_eliminated_tensors and int8.py (concat_elimination pass); "
-    "TRT-INT8-RULES.md TRT-QDQ-CONCAT-SCALES"};
+    "TensorRT Model Optimizer graph_utils.get_concat_eliminated_tensors and int8.py (concat_elimination pass)"};
 
 // A per-tensor quantization: its scale and zero point (0 when absent).
 struct TensorQuant {

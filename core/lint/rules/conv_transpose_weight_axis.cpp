@@ -15,7 +15,8 @@ constexpr RuleInfo kInfo{
     "the target does not expect either fail the build with a weight/channel count mismatch or give wrong numbers "
     "without any error. A per-tensor weight scale works on every version.",
     "NVIDIA/TensorRT#2380, #1694, #1519; pytorch-quantization tensor_quant.py history (axis 1 -> 0 in 8.4 -> 1 in "
-    "10.2); TensorRT Model Optimizer ort_utils.py (\"ConvTranspose\": 1); TRT-INT8-RULES.md TRT-DECONV-WEIGHT-AXIS"};
+    "10.2); TensorRT Model Optimizer ort_utils.py (\"ConvTranspose\": 1); onnx-tensorrt ConvTranspose importer "
+    "(\"Kernel weights have layout [C, M/group, k1, k2, (k3)]\"); pytorch/TensorRT#2723"};
 
 constexpr const char* kFix =
     "quantize the ConvTranspose weight per tensor (one scale), or per channel on the axis of your TensorRT version "

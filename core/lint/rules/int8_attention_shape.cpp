@@ -19,8 +19,8 @@ constexpr RuleInfo kInfo{
     "placement does the same. A head size outside 16/32/64 only loses the fused INT8 kernel (FP16 fused attention "
     "takes 16 to 256, a multiple of 8).",
     "TensorRT best practices \"Multi-Head Attention Fusion\" (INT8: head size 16, 32 or 64, S_q and S_kv <= 512), "
-    "quoted in NVIDIA/TensorRT#2981 and #4167; NVIDIA Model Optimizer modelopt/onnx/quantization (attention Q/DQ "
-    "dropped for sequence length > 512); TRT11.md §3"};
+    "quoted in NVIDIA/TensorRT#2981 and #4167; NVIDIA Model Optimizer modelopt/onnx/quantization int8.py, "
+    "graph_utils.py, partitioning.py (attention Q/DQ dropped for sequence length > 512)"};
 
 constexpr int64_t kMaxInt8Sequence = 512;
 

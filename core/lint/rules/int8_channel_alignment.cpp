@@ -17,9 +17,8 @@ constexpr RuleInfo kInfo{
     "model reads 1 or 3 channels: NVIDIA's placement quantizes it anyway, so only its output channels are checked; "
     "and a MatMul of two computed tensors (attention's Q x K^T, P x V) has no channels: its sizes are sequence "
     "lengths and head sizes, which trt-int8-attention-shape checks.",
-    "NVIDIA TensorRT Engine Explorer (TREx) linters: \"INT8 convolution ... C and K divisible by 16\"; "
-    "TRT-INT8-RULES.md rule table (trt-int8-channel-alignment); NVIDIA Model Optimizer int8.py (the first conv is "
-    "kept INT8 whatever its input channels, TRT11.md §3)"};
+    "NVIDIA TensorRT Engine Explorer (TREx) linters: \"INT8 convolution ... C and K divisible by 16\"; NVIDIA Model "
+    "Optimizer int8.py and graph_utils.py (the first conv is kept INT8 whatever its input channels)"};
 
 // The layer reads a model input (through Q/DQ and data movement): the image's 1 or 3 channels are exempt.
 bool readsModelInput(const LintContext& context, const Node& node) {

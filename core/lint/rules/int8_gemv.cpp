@@ -11,8 +11,8 @@ constexpr RuleInfo kInfo{
     "A MatMul or Gemm whose output has a single row (M = 1, e.g. a classifier head at batch size 1) or a single "
     "column (N = 1) is a matrix-vector product: it cannot use tensor cores, and the quantize/dequantize layers "
     "around it cost more than INT8 saves. NVIDIA's Model Optimizer leaves such layers unquantized.",
-    "TensorRT Model Optimizer graph_utils.find_nodes_from_matmul_to_exclude (\"Either of m or n in matmul is 1 ... "
-    "do not add Q/DQ layers to this matmul\"); TRT-INT8-RULES.md TRT-GEMV-QDQ"};
+    "TensorRT Model Optimizer graph_utils.find_nodes_from_matmul_to_exclude (\"Either of m or n in matmul is 1 ... do "
+    "not add Q/DQ layers to this matmul\")"};
 
 // Output rows (M) and columns (N) of a MatMul/Gemm; -1 where unknown.
 std::pair<int64_t, int64_t> outputRowsColumns(const LintContext& context, const Node& node) {

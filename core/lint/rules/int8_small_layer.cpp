@@ -17,7 +17,7 @@ constexpr RuleInfo kInfo{
     "Gemm whose reduction size K or output columns N is below 16. The Q/DQ around such a layer cost more than its "
     "INT8 kernel saves. Layers that trt-int8-channel-alignment or trt-int8-gemv already report are not repeated here.",
     "TensorRT Model Optimizer modelopt/onnx/quantization/graph_utils.py (find_nodes_from_convs_to_exclude, "
-    "find_nodes_from_matmul_to_exclude) and int8.py; TRT11.md section 3"};
+    "find_nodes_from_matmul_to_exclude) and int8.py"};
 
 bool isGraphInput(const Graph& graph, ValueId id) {
     return std::find(graph.inputs().begin(), graph.inputs().end(), id) != graph.inputs().end();

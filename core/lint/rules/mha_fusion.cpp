@@ -21,8 +21,8 @@ constexpr RuleInfo kInfo{
     "batched MatMul, after the Softmax and after the second one, and NVIDIA asks for Q/DQ before the residual Add "
     "too. Otherwise attention runs as separate GEMM and Softmax kernels, with the scores written to memory.",
     "TensorRT documentation \"Fused Attention\" and best practices \"Multi-Head Attention Fusion\" (INT8 fused MHA "
-    "needs Q/DQ before BMM1, after the Softmax and after BMM2); NVIDIA/TensorRT#3243 (\"add Q/DQ ops before the "
-    "two batch gemms in the MHA and also add Q/DQ ops before the ResidualAdd\"), #2981, #4537; TRT11.md §3"};
+    "needs Q/DQ before BMM1, after the Softmax and after BMM2); NVIDIA/TensorRT#3243 (\"add Q/DQ ops before the two "
+    "batch gemms in the MHA and also add Q/DQ ops before the ResidualAdd\"), #2981, #4537"};
 
 const char* kFix = "write the attention as MatMul(Q * scale, K^T) -> Add(mask) -> Softmax -> MatMul(P, V)";
 

@@ -13,8 +13,8 @@ constexpr RuleInfo kInfo{
     "INT8 kernel to use (\"Missing scale and zero-point for tensor ...\") and the layer runs in FP16/FP32, with "
     "extra conversions around it.",
     "TensorRT Developer Guide 8.x \"Quantize all inputs of weighted-operations\"; TensorRT issue logs \"Missing scale "
-    "and zero-point for tensor\" (NVIDIA/TensorRT#4555, #3659); TRT-INT8-RULES.md TRT-CALIB-MISSING-SCALE, "
-    "TRT-QDQ-WEIGHTED-INPUTS"};
+    "and zero-point for tensor\" (NVIDIA/TensorRT#4555, #3659, #4058, #2462, #3131, #1785); TensorRT Model Optimizer "
+    "modelopt/onnx/quantization (Q/DQ on inputs and weights: \"AddQDQPairToWeight\": True)"};
 
 class MissingScaleRule final : public LintRule {
 public:

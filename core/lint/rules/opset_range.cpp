@@ -10,7 +10,7 @@ constexpr RuleInfo kInfo{
     "trt-opset-range", Severity::Warning, kAllTrtVersions,
     "Each TensorRT release imports ONNX models up to a given opset: 8.6 \"up to opset 17\", 10.x opset 9 to 24 "
     "(10.15). Operators whose definition changed in a newer opset may not import or may behave differently.",
-    "onnx-tensorrt docs/operators.md headers (8.6-GA; 10.15 at fa5aa9f); TRT-INT8-RULES.md TRT-OP-OPSET"};
+    "onnx-tensorrt docs/operators.md headers (8.6-GA; 10.15 at fa5aa9f)"};
 
 class OpsetRangeRule final : public LintRule {
 public:

@@ -21,11 +21,15 @@ constexpr RuleInfo kInfo{
     "Given a build command (lint --command), the rule checks its flags against the target. It also checks the model: "
     "a Q/DQ model made for a weakly typed --int8 --fp16 build has no FP16 tensor of its own, so under strong typing "
     "every float layer outside INT8 runs in FP32.",
-    "TensorRT 11.x \"Migrating from TensorRT 10.x\" and trtexec migration pages; NVIDIA/TensorRT "
+    "TensorRT 11.x \"Migrating from TensorRT 10.x\" and trtexec migration pages; TensorRT 10.12 release notes (weak "
+    "typing deprecated); TensorRT documentation \"Explicit Quantization\" (\"Use explicit quantization with Strong "
+    "Typing. Precision-control build flags are not required and should not be specified.\"); TensorRT Developer Guide "
+    "8.x \"Working with QAT Networks\" (Q/DQ networks are built with the INT8 builder flag); NVIDIA/TensorRT "
     "samples/common/sampleOptions.cpp (\"--best and --stronglyTyped cannot be both set\", \"Invalid usage, setting "
-    "fp16 mode is not allowed if graph is strongly typed\", \"Weakly-typed networks have been deprecated\"); "
-    "NvInfer.h NetworkDefinitionCreationFlag::kSTRONGLY_TYPED (\"Setting layer precision and layer output types is "
-    "not allowed\"); TRT11.md section 1; TRT-INT8-RULES.md TRT-QDQ-BUILD-FLAGS, TRT-PREC-TRTEXEC"};
+    "fp16 mode is not allowed if graph is strongly typed\", \"Weakly-typed networks have been deprecated\"); NvInfer.h "
+    "NetworkDefinitionCreationFlag::kSTRONGLY_TYPED (\"Setting layer precision and layer output types is not "
+    "allowed\"); NVIDIA/TensorRT#4021 (an explicit Q/DQ model built with --fp16 only), #4228; pytorch/TensorRT "
+    "PR #3563"};
 
 constexpr const char* kReexport = "re-export with `quantlens-cli quantize --trt 11` (it writes the FP16 islands)";
 constexpr const char* kReexportPinned =

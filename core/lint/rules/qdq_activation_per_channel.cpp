@@ -15,8 +15,8 @@ constexpr RuleInfo kInfo{
     "rejected when the engine is built.",
     "TensorRT NvInfer.h IQuantizeLayer (\"Activations cannot be quantized per-channel\"); onnx-tensorrt "
     "QuantDequantLinearHelper; TensorRT Developer Guide 8.x \"Use per-tensor quantization for activations\"; "
-    "TRT-INT8-RULES.md TRT-QDQ-ACT-PER-TENSOR; NVIDIA/TensorRT#4008 (SmoothQuant-style per-channel activation scales "
-    "reaching a MaxPool: \"Assertion numScales == mGlobRefs.scale.count() failed\")"};
+    "NVIDIA/TensorRT#4008 (SmoothQuant-style per-channel activation scales reaching a MaxPool: \"Assertion numScales "
+    "== mGlobRefs.scale.count() failed\")"};
 
 // A pooling or elementwise consumer of the per-channel tensor: where TensorRT's assertion of #4008 fires.
 const Node* poolingOrElementwiseConsumer(const Graph& graph, const Node& dequantize) {

@@ -15,8 +15,9 @@ constexpr RuleInfo kInfo{
     "matching count (square weights) builds but scales the wrong channels. When the axis attribute is left out, "
     "ONNX Runtime reads axis 1 and TensorRT reads axis 0, so the two compute different things.",
     "onnx-tensorrt QuantDequantLinearHelper (\"The number of scales is not equal to the number of output channels\", "
-    "axis default); TensorRT NvInfer.h IQuantizeLayer; TensorRT Model Optimizer qdq_utils.py axis map; "
-    "TRT-INT8-RULES.md TRT-QDQ-WEIGHT-AXIS, TRT-QDQ-AXIS-EXPLICIT"};
+    "axis default); TensorRT NvInfer.h IQuantizeLayer; TensorRT Model Optimizer qdq_utils.py axis map; TensorRT "
+    "Developer Guide 8.x \"Working with QAT Networks\" (Gemm weight axis of PyTorch and TensorFlow exports); ONNX "
+    "QuantizeLinear/DequantizeLinear (axis default 1)"};
 
 // The output-channel axis of a layer's weight, or -1 when the rule does not check this layer/slot.
 int64_t expectedAxis(const Node& layer, int32_t slot, size_t rank) {

@@ -15,7 +15,8 @@ constexpr RuleInfo kInfo{
     "reads an INT32 tensor (ONNX Runtime's quantized bias) or feeds the bias input of a Conv, ConvTranspose or Gemm "
     "fails to import with \"only activation types allowed as input to this layer\".",
     "TensorRT NvInfer.h IDequantizeLayer (input must be INT8, FP8 or INT4); microsoft/onnxruntime#14229; "
-    "onnx/onnx-tensorrt#850; NVIDIA/TensorRT#3360; TRT-INT8-RULES.md TRT-QDQ-BIAS"};
+    "onnx/onnx-tensorrt#850; NVIDIA/TensorRT#3360; TensorRT Model Optimizer modelopt/onnx/quantization "
+    "(\"QuantizeBias\": False)"};
 
 bool isBiasInput(const Graph& graph, const QdqLink& link) {
     if (link.layer == kNoId || link.layerInput != 2) return false;

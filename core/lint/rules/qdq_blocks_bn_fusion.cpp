@@ -14,8 +14,8 @@ constexpr RuleInfo kInfo{
     "BatchNormalization (typical of a Sequential(Conv, BN) block quantized as a whole) or between the "
     "BatchNormalization and its ReLU blocks that fusion: an extra quantize/dequantize runs and the pre-BN values are "
     "rounded, which costs accuracy and speed.",
-    "TensorRT Developer Guide 8.x \"Do not simulate batch-normalization and ReLU fusions in the training "
-    "framework\"; TensorRT Model Optimizer graph_utils.get_fusible_backbone; TRT-INT8-RULES.md TRT-QDQ-BN-FUSION"};
+    "TensorRT Developer Guide 8.x \"Do not simulate batch-normalization and ReLU fusions in the training framework\"; "
+    "TensorRT Model Optimizer graph_utils.get_fusible_backbone"};
 
 constexpr const char* kFix =
     "remove this QuantizeLinear/DequantizeLinear pair (quantize the conv's input and weight only), or fold the "

@@ -19,8 +19,7 @@ constexpr RuleInfo kInfo{
     "shiftIsAllZeros(zeroPoint): Non-zero zero point is not supported\".",
     "onnx-tensorrt QuantDequantLinearHelper (\"TensorRT only supports symmetric quantization\", \"Found unsupported "
     "input type of UINT8\", \"Scale coefficients must all be positive\"); TensorRT NvInfer.h IQuantizeLayer; "
-    "NVIDIA/TensorRT #4698; TRT-INT8-RULES.md TRT-QDQ-ZP-ZERO, TRT-QDQ-ZP-DTYPE, TRT-QDQ-SCALE-POSITIVE, "
-    "TRT-QDQ-SCALE-CONST"};
+    "onnx-tensorrt docs/operators.md (\"y_zero_point must be 0\"); NVIDIA/TensorRT #4698"};
 
 struct Problems {
     Severity severity = Severity::Info;

@@ -17,8 +17,7 @@ constexpr RuleInfo kInfo{
     "the tool that wrote the model. QuantLens' own export floors every amax at 1e-8, so a dead channel keeps a tiny "
     "positive scale and quantizes to exact zeros.",
     "TensorRT operator documentation IQuantizeLayer / IDequantizeLayer (scale: positive build-time constant); "
-    "NVIDIA-AI-IOT/Lidar_AI_Solution#182 (\"Assertion failed: scaleAllPositive\" from a dead channel); TRT11.md "
-    "§1, §4"};
+    "NVIDIA-AI-IOT/Lidar_AI_Solution#182 (\"Assertion failed: scaleAllPositive\" from a dead channel)"};
 
 bool positiveFinite(float s) {
     return std::isfinite(s) && s > 0.0f;

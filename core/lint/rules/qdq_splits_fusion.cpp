@@ -17,7 +17,7 @@ constexpr RuleInfo kInfo{
     "Optimizer treats Conv -> Sigmoid -> Mul as one partition with Q/DQ only at its input and output.",
     "NVIDIA Model Optimizer graph_utils.get_fusible_backbone and partitioning (Conv->BN->Sigmoid->Mul is one "
     "partition); NVIDIA/TensorRT#4364, #4365, #4412 and Model-Optimizer#207 (ConvTranspose -> activation not merged "
-    "with explicit Q/DQ; explicit engines slower than implicit INT8); TRT11.md §3-§4"};
+    "with explicit Q/DQ; explicit engines slower than implicit INT8)"};
 
 constexpr const char* kFix =
     "remove this QuantizeLinear/DequantizeLinear pair: quantize the input of the conv and the output of the "

@@ -19,7 +19,7 @@ constexpr RuleInfo kInfo{
     "NVIDIA's "
     "Model Optimizer gives such tensors one shared scale.",
     "NVIDIA/TensorRT issues #4366, #4364, #4412 and NVIDIA/Model-Optimizer #207 (explicit Q/DQ slower than implicit "
-    "INT8: DQ->Q requantize kernels); Model Optimizer int8.py concat_elimination; TRT11.md section 4"};
+    "INT8: DQ->Q requantize kernels); Model Optimizer int8.py concat_elimination"};
 
 bool sameScales(const std::vector<float>& a, const std::vector<float>& b) {
     if (a.size() != b.size()) return true;  // per-tensor vs per-channel: another rule's business

@@ -15,7 +15,7 @@ constexpr RuleInfo kInfo{
     "the next quantize cannot fuse and an extra conversion runs. Q/DQ on the conv -> Add edge prevents the fusion.",
     "TensorRT Developer Guide 8.x \"Quantize the residual input in skip-connections\"; pytorch-quantization "
     "quant_resnet50 tutorial; tensorflow-quantization add_custom_qdq_cases.md; TensorRT Model Optimizer "
-    "remove_partial_input_qdq; TRT-INT8-RULES.md TRT-QDQ-RESIDUAL-ADD"};
+    "remove_partial_input_qdq"};
 
 class ResidualAddRule final : public LintRule {
 public:

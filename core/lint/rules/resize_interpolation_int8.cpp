@@ -18,9 +18,9 @@ constexpr RuleInfo kInfo{
     "float Resize the model states (by up to a quantization step), and cubic interpolation's overshoot beyond the "
     "input's range is clipped. Where the upsampled values matter (segmentation logits, a detector's fused "
     "features), keep the Resize and its consumer in FP16 or use nearest.",
-    "microsoft/onnxruntime#21319 and PR #28414 (\"nearest resampling only selects existing values, so it commutes "
-    "with quantization; linear/cubic interpolate ... folding Q/DQ into an integer Resize changes numerical "
-    "results\"); NVIDIA/TensorRT#2976 (Resize run in INT8 for resize -> Q/DQ -> conv); TRT11.md §4"};
+    "microsoft/onnxruntime#21319 and PR #28414 (\"nearest resampling only selects existing values, so it commutes with "
+    "quantization; linear/cubic interpolate ... folding Q/DQ into an integer Resize changes numerical results\"); "
+    "NVIDIA/TensorRT#2976 (Resize run in INT8 for resize -> Q/DQ -> conv)"};
 
 // DQ -> Resize -> Q with one scale: a pair placed (or moved) around the Resize, which the runtime folds.
 bool quantizedAround(const LintContext& context, const Node& resize) {

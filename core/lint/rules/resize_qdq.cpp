@@ -12,8 +12,8 @@ constexpr RuleInfo kInfo{
     "QuantizeLinear/DequantizeLinear pair placed before a Resize whose output is not quantized again only adds a "
     "quantize/dequantize step: the Resize still runs in float. Put the pair after the Resize, in front of the layer "
     "that consumes it.",
-    "NVIDIA/TensorRT#2976 (NVIDIA: \"no need to insert Q/DQ before resize, we should run resize in INT8 "
-    "automatically for patterns like resize -> Q/DQ -> conv\"); TRT-INT8-RULES.md TRT-RESIZE-QDQ"};
+    "NVIDIA/TensorRT#2976 (NVIDIA: \"no need to insert Q/DQ before resize, we should run resize in INT8 automatically "
+    "for patterns like resize -> Q/DQ -> conv\")"};
 
 bool quantizedAgain(const Graph& graph, const Node& resize) {
     if (resize.outputs.empty() || resize.outputs[0] == kNoId) return false;

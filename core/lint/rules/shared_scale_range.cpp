@@ -19,7 +19,7 @@ constexpr RuleInfo kInfo{
     "5, so every score rounds to 0 and the detector finds nothing. Keep such a Concat out of INT8, or normalize the "
     "inputs to comparable ranges before it (Ultralytics divides the boxes by the image size).",
     "ultralytics/ultralytics#1695 and #25524 (one scale for boxes and scores); NVIDIA-AI-IOT/yolo_deepstream "
-    "Guidance_of_QAT_performance_optimization.md; TensorRT Model Optimizer int8.py concat_elimination; TRT11.md §5"};
+    "Guidance_of_QAT_performance_optimization.md; TensorRT Model Optimizer int8.py concat_elimination"};
 
 // Inputs whose range is below the shared one by this factor keep fewer than 127/100 ~ 1 level.
 constexpr float kRangeRatio = 100.0f;

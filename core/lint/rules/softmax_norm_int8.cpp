@@ -13,7 +13,7 @@ constexpr RuleInfo kInfo{
     "DequantizeLinear right before them, gains nothing; the Q/DQ only become format conversions. "
     "(InstanceNormalization is covered by trt-instancenorm.)",
     "TensorRT NvInfer.h INormalizationLayer::setComputePrecision (FP32/FP16 only); onnx-tensorrt 8.6 operators.md "
-    "(Softmax: FP32, FP16); NVIDIA/TensorRT#4084; open-mmlab/mmdeploy#2073; TRT-INT8-RULES.md TRT-SOFTMAX-NORM-INT8"};
+    "(Softmax: FP32, FP16); NVIDIA/TensorRT#4084; open-mmlab/mmdeploy#2073"};
 
 bool isSoftmaxOrNorm(const Node& node) {
     return isOp(node, "Softmax") || isOp(node, "LayerNormalization") || isOp(node, "GroupNormalization");

@@ -18,9 +18,9 @@ constexpr RuleInfo kInfo{
     "TensorRT's own quantization ops that NVIDIA's Model Optimizer writes (TRT_FP8QuantizeLinear, "
     "TRT_INT4DequantizeLinear, TRT_MXFP8DynamicQuantize, TRT_FP4QDQ, ...; domain \"trt\") are recognized: the 10.x "
     "parser imports them (from 10.15) and so does 11.x, while 8.6 cannot.",
-    "onnx-tensorrt docs/operators.md (10.15 at fa5aa9f, 8.6-GA); TensorRT Developer Guide 8.x \"Working with QAT "
-    "Networks\"; NVIDIA/TensorRT CHANGELOG 10.15 (ModelOpt quantization ops); TRT-INT8-RULES.md TRT-OP-UNSUPPORTED, "
-    "TRT-QOP-FORMAT; TRT11.md section 1"};
+    "onnx-tensorrt docs/operators.md (10.15 at fa5aa9f, 8.6-GA); NVIDIA/TensorRT#3165 (\"No importer registered for "
+    "op\"); TensorRT Developer Guide 8.x \"Working with QAT Networks\"; NVIDIA/TensorRT CHANGELOG 10.15 and "
+    "NVIDIA/Model-Optimizer modelopt/onnx (ModelOpt quantization ops)"};
 
 bool isQuantizedOperatorFormat(const std::string& op) {
     static const std::set<std::string> ops = {"QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",

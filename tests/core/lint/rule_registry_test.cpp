@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -44,6 +46,28 @@ TEST(RuleRegistryTest, EveryRuleHasAUniqueIdAndIsDescribed) {
         EXPECT_GT(info.explanation.size(), 100u) << info.id;
         EXPECT_FALSE(info.source.empty()) << info.id;
         EXPECT_NE(info.versions, 0u) << info.id;
+    }
+}
+
+// A rule's source is shown to users (Help > TensorRT Lint Rules, docs/lint-rules.md), so it may name only what a
+// user can open: a public document, issue or file of another project, or a file of this repository. The research
+// notes the rules were written from are not in the repository; a source cites what those notes quote instead.
+TEST(RuleRegistryTest, SourcesNameNoMarkdownFileOutsideTheRepository) {
+    const std::filesystem::path root = QL_SOURCE_DIR;
+    // Files of other projects that sources name with their project (onnx-tensorrt docs/operators.md, ...).
+    const std::set<std::string> external = {"docs/operators.md", "operators.md", "add_custom_qdq_cases.md",
+                                            "Guidance_of_QAT_performance_optimization.md"};
+    const std::regex markdown(R"([A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b)");
+    for (const auto& rule : lintRules()) {
+        const std::string source(rule->info().source);
+        for (const char* note : {"TRT-INT8-RULES.md", "TRT11.md", "TRT-ONNX-OPS.md"})
+            EXPECT_TRUE(source.find(note) == std::string::npos) << rule->info().id << " cites " << note;
+        for (std::sregex_iterator it(source.begin(), source.end(), markdown), end; it != end; ++it) {
+            const std::string file = it->str();
+            EXPECT_TRUE(external.contains(file) || std::filesystem::exists(root / file) ||
+                        std::filesystem::exists(root / "docs" / file))
+                << rule->info().id << " cites " << file << ", which is not in the repository";
+        }
     }
 }
 
