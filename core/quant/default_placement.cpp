@@ -198,7 +198,7 @@ bool isHeadOutputConv(const Graph& graph, const Node& node) {
 
 constexpr const char* kDflNote =
     "YOLO DFL: a Conv over softmax probabilities with weights 0..15; INT8 moves every box side by a fraction of a "
-    "stride, so NVIDIA's and Ultralytics' recipes keep it in float (ultralytics/utils/export/engine.py)";
+    "stride, so Ultralytics' TensorRT export keeps it in float (ultralytics/utils/export/engine.py)";
 constexpr const char* kHeadNote =
     "YOLO head's final conv (box distribution or class logits): kept in float, as Ultralytics' TensorRT export "
     "does (ultralytics/utils/export/engine.py)";
