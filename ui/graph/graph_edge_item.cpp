@@ -58,8 +58,9 @@ const QFont& labelFont() {
 
 }  // namespace
 
-GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& toolTip, const QString& label)
-    : mPath(routePath(route)), mLabel(label) {
+GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const VisibleEdge& edge, const QString& toolTip,
+                             const QString& label)
+    : mPath(routePath(route)), mLabel(label), mFrom(edge.from), mTo(edge.to), mOuterScope(edge.outerScope) {
     if (route.hasArrowTip && !route.points.empty()) {
         const QPointF tip = toQt(route.arrowTip);
         QPointF from = mPath.pointAtPercent(1.0);
@@ -103,13 +104,19 @@ QPainterPath GraphEdgeItem::shape() const {
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QColor color = mHovered ? QColor(0xff9800) : QColor(0x8a9199);
+    // Outer-scope reads: the same grey, dashed (dashes in pen widths, so they keep their look when hovered).
+    auto pen = [&](double width) {
+        QPen p(color, width);
+        if (mOuterScope) p.setDashPattern({4, 3});
+        return p;
+    };
     if (lod < GraphNodeItem::kTextLevelOfDetail) {
-        painter->setPen(QPen(color, 0));
+        painter->setPen(pen(0));
         painter->drawPath(mPath);
         return;
     }
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(QPen(color, mHovered ? 2.5 : 1.3));
+    painter->setPen(pen(mHovered ? 2.5 : 1.3));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(mPath);
     painter->setPen(Qt::NoPen);

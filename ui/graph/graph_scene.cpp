@@ -192,7 +192,7 @@ void GraphScene::addEdgeItems() {
         mSuccessors[static_cast<size_t>(edge.from)].push_back(edge.to);
         mPredecessors[static_cast<size_t>(edge.to)].push_back(edge.from);
         if (mLayout->edgeRoutes[e].points.empty()) continue;
-        auto* item = new GraphEdgeItem(mLayout->edgeRoutes[e], edgeToolTip(edge), edgeLabel(edge));
+        auto* item = new GraphEdgeItem(mLayout->edgeRoutes[e], edge, edgeToolTip(edge), edgeLabel(edge));
         item->setLabelVisible(mShowTensorShapes);
         addItem(item);
         mEdgeItems.push_back(item);
@@ -215,11 +215,24 @@ void GraphScene::crowdOutOverlappingLabels() {
     }
 }
 
+// "<b>x</b> float32 [2,8]"; an outer-scope edge says who reads the tensor where: "<b>x → If_0</b> (read inside
+// then_branch, else_branch)".
 QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
     const SnapshotValue& value = mSnapshot.values[static_cast<size_t>(edge.value)];
-    QString tip = QStringLiteral("<b>%1</b><br>%2")
-                      .arg(QString::fromStdString(value.name).toHtmlEscaped(),
-                           QString::fromStdString(value.typeText).toHtmlEscaped());
+    const QString name = QString::fromStdString(value.name).toHtmlEscaped();
+    const QString type = QString::fromStdString(value.typeText).toHtmlEscaped();
+    QString tip;
+    if (edge.outerScope && edge.reader != kNoId) {
+        const SnapshotNode& reader = mSnapshot.nodes[static_cast<size_t>(edge.reader)];
+        QStringList bodies;
+        for (const std::string& body : bodiesReading(reader, edge.value)) bodies << QString::fromStdString(body);
+        const QString where = bodies.isEmpty() ? tr("the node's bodies") : bodies.join(QStringLiteral(", "));
+        tip = tr("<b>%1 %2 %3</b> (read inside %4)<br>%5")
+                  .arg(name, QString(QChar(0x2192)), QString::fromStdString(reader.name).toHtmlEscaped(),
+                       where.toHtmlEscaped(), type);
+    } else {
+        tip = QStringLiteral("<b>%1</b><br>%2").arg(name, type);
+    }
     if (edge.count > 1) tip += QStringLiteral("<br>and %1 more tensors").arg(edge.count - 1);
     return tip;
 }

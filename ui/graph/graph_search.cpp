@@ -10,11 +10,13 @@ bool contains(const std::string& haystack, const QString& needle) {
     return QString::fromStdString(haystack).contains(needle, Qt::CaseInsensitive);
 }
 
-// The node that stands for a tensor: its producer, or the first consumer of a graph input.
+// The node that stands for a tensor: its producer, or the first consumer of a graph input, or else the first
+// control-flow node whose bodies read it (an input only an If's branches read).
 std::optional<NodeId> nodeOfValue(const GraphSnapshot& graph, ValueId id) {
     const SnapshotValue& value = graph.values[static_cast<size_t>(id)];
     if (value.producer != kNoId) return value.producer;
     if (!value.consumers.empty()) return value.consumers.front();
+    if (!value.outerReaders.empty()) return value.outerReaders.front();
     return std::nullopt;
 }
 

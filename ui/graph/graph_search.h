@@ -1,7 +1,8 @@
 #pragma once
 // The matches of a search in the graph view and the one shown ("3 of 12"): the nodes whose name contains the
-// text, whose op type is the text, or that produce (or, for a graph input, first consume) a tensor whose name
-// contains it, ignoring case, in graph order. Next and previous wrap around.
+// text, whose op type is the text, or that produce (or, for a graph input, first consume, or else first read
+// inside their bodies) a tensor whose name contains it, ignoring case, in graph order. Next and previous wrap
+// around.
 //
 //   GraphSearch search;
 //   search.start(snapshot, "conv");  // shows the exact match first, else the first in graph order

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/model/subgraph_model.h"
+
 namespace ql::ui {
 
 namespace {
@@ -22,16 +24,38 @@ void markQdqLinks(const Graph& graph, GraphSnapshot& snapshot) {
     }
 }
 
-std::vector<SnapshotSubgraph> subgraphsOf(const Node& node) {
-    std::vector<SnapshotSubgraph> bodies;
-    if (node.subgraphs.empty() || node.proto == nullptr) return bodies;
-    for (const auto& attr : node.proto->attribute()) {
-        if (attr.has_g()) bodies.push_back({attr.name(), static_cast<size_t>(attr.g().node_size())});
+// The values of `graph` that `body` reads from outer scope. A name the graph does not know (a body that reads
+// what no enclosing graph defines fails to load, so there is none in practice) is left out.
+std::vector<ValueId> outerValues(const Graph& graph, const onnx::GraphProto& body) {
+    std::vector<ValueId> values;
+    for (const std::string& name : outerScopeNames(body)) {
+        if (auto value = graph.findValue(name)) values.push_back(*value);
+    }
+    return values;
+}
+
+void addUnique(std::vector<ValueId>& to, const std::vector<ValueId>& values) {
+    for (ValueId value : values) {
+        if (std::find(to.begin(), to.end(), value) == to.end()) to.push_back(value);
+    }
+}
+
+// The bodies of `node`, then_branch first, and the outer-scope values they read into `node.outerInputs`.
+void addSubgraphs(const Graph& graph, const Node& source, SnapshotNode& node) {
+    if (source.subgraphs.empty() || source.proto == nullptr) return;
+    // Bodies in a GRAPHS attribute (no standard op has one) add to the node's list but get no entry of their own.
+    std::vector<ValueId> fromGraphLists;
+    for (const auto& attr : source.proto->attribute()) {
+        if (attr.has_g())
+            node.subgraphs.push_back(
+                {attr.name(), static_cast<size_t>(attr.g().node_size()), outerValues(graph, attr.g())});
+        for (const auto& body : attr.graphs()) addUnique(fromGraphLists, outerValues(graph, body));
     }
     // then_branch first, whatever the file's order (exporters write else_branch first too).
-    std::stable_partition(bodies.begin(), bodies.end(),
+    std::stable_partition(node.subgraphs.begin(), node.subgraphs.end(),
                           [](const auto& body) { return body.attribute == "then_branch"; });
-    return bodies;
+    for (const SnapshotSubgraph& body : node.subgraphs) addUnique(node.outerInputs, body.outerInputs);
+    addUnique(node.outerInputs, fromGraphLists);
 }
 
 }  // namespace
@@ -40,11 +64,25 @@ const SnapshotSubgraph* defaultSubgraph(const SnapshotNode& node) {
     return node.subgraphs.empty() ? nullptr : &node.subgraphs.front();
 }
 
+std::vector<std::string> bodiesReading(const SnapshotNode& node, ValueId value) {
+    std::vector<std::string> bodies;
+    for (const SnapshotSubgraph& body : node.subgraphs) {
+        if (std::find(body.outerInputs.begin(), body.outerInputs.end(), value) != body.outerInputs.end())
+            bodies.push_back(body.attribute);
+    }
+    return bodies;
+}
+
 GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     GraphSnapshot snapshot;
     snapshot.nodes.reserve(graph.nodes().size());
     for (const Node& node : graph.nodes()) {
-        SnapshotNode copy{node.name, node.opType, node.inputs, node.outputs, false, false, false, subgraphsOf(node)};
+        SnapshotNode copy;
+        copy.name = node.name;
+        copy.opType = node.opType;
+        copy.inputs = node.inputs;
+        copy.outputs = node.outputs;
+        addSubgraphs(graph, node, copy);
         copy.isConstantOp = node.opType == "Constant" && node.domain.empty() && node.inputs.empty();
         snapshot.mNodeIndex.emplace(node.name, node.id);
         snapshot.nodes.push_back(std::move(copy));
@@ -52,9 +90,20 @@ GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     snapshot.values.reserve(graph.values().size());
     for (size_t i = 0; i < graph.values().size(); ++i) {
         const Value& value = graph.values()[i];
-        snapshot.values.push_back({value.name, typeText(value.type), value.producer, value.consumers,
-                                   value.initializer >= 0, value.isGraphInput, value.isGraphOutput});
+        SnapshotValue copy;
+        copy.name = value.name;
+        copy.typeText = typeText(value.type);
+        copy.producer = value.producer;
+        copy.consumers = value.consumers;
+        copy.initializer = value.initializer >= 0;
+        copy.graphInput = value.isGraphInput;
+        copy.graphOutput = value.isGraphOutput;
+        snapshot.values.push_back(std::move(copy));
         snapshot.mValueIndex.emplace(value.name, static_cast<ValueId>(i));
+    }
+    for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+        for (ValueId value : snapshot.nodes[i].outerInputs)  // each node lists a value once: one entry per reader
+            snapshot.values[static_cast<size_t>(value)].outerReaders.push_back(static_cast<NodeId>(i));
     }
     snapshot.inputs = graph.inputs();
     snapshot.outputs = graph.outputs();

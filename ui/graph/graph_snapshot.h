@@ -1,7 +1,8 @@
 #pragma once
-// A Qt-free copy of what the graph view needs from a ql::Graph: names, op types, connectivity, tensor types and
-// Q/DQ links. The view keeps this copy, never a pointer into the Model, so a reload cannot leave it dangling
-// (STYLE.md rule 2) and the layout can run on another thread.
+// A Qt-free copy of what the graph view needs from a ql::Graph: names, op types, connectivity, tensor types,
+// Q/DQ links, and the values control-flow bodies read from the graph by name (outer scope). The view keeps this
+// copy, never a pointer into the Model, so a reload cannot leave it dangling (STYLE.md rule 2) and the layout can
+// run on another thread.
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,9 @@ namespace ql::ui {
 struct SnapshotSubgraph {
     std::string attribute;  // "then_branch", "else_branch", "body"
     size_t nodeCount = 0;   // the body's own nodes (not those of bodies nested in it)
+    // Values of the enclosing graph the body reads by name (outer scope, ONNX's implicit inputs), nested bodies
+    // included, in first-seen order; not the names the body defines itself.
+    std::vector<ValueId> outerInputs;
 };
 
 struct SnapshotNode {
@@ -26,7 +30,13 @@ struct SnapshotNode {
     bool isQdq = false;                       // a QuantizeLinear/DequantizeLinear linked to the layer it quantizes
     bool quantized = false;                   // a layer fed by a Q/DQ pair
     std::vector<SnapshotSubgraph> subgraphs;  // in attribute order, but then_branch first
+    // Values of this graph its bodies read by name (the union of the bodies' outerInputs), in body order. A value
+    // that is also an explicit input is listed too. Empty for a node without bodies.
+    std::vector<ValueId> outerInputs;
 };
+
+// The bodies of `node` that read `value` from outer scope ("then_branch", "else_branch"), in body order.
+std::vector<std::string> bodiesReading(const SnapshotNode& node, ValueId value);
 
 // The body a double-click opens: the first (then_branch for an If); null for a node without bodies.
 const SnapshotSubgraph* defaultSubgraph(const SnapshotNode& node);
@@ -39,6 +49,7 @@ struct SnapshotValue {
     bool initializer = false;
     bool graphInput = false;
     bool graphOutput = false;
+    std::vector<NodeId> outerReaders;  // control-flow nodes whose bodies read it by name (SnapshotNode::outerInputs)
 };
 
 struct GraphSnapshot {

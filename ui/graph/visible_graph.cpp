@@ -149,18 +149,26 @@ private:
         return -1;
     }
 
-    void addEdge(int from, int to, ValueId value) {
+    // `reader`: the control-flow node whose bodies read `value` from outer scope; kNoId for a data edge.
+    void addEdge(int from, int to, ValueId value, NodeId reader = kNoId) {
         if (from < 0 || to < 0 || from == to) return;
+        const bool outerScope = reader != kNoId;
         const bool merged = mOut.nodes[static_cast<size_t>(from)].kind == VisibleKind::Block ||
                             mOut.nodes[static_cast<size_t>(to)].kind == VisibleKind::Block;
-        const auto key = std::make_tuple(from, to, merged ? kNoId : value);
+        const ValueId carried = merged ? kNoId : value;
+        // No dashed edge beside a solid one: not for a tensor that is also the node's input (If's condition read in
+        // a branch too), nor, into or out of a block, where a data edge already joins the same two boxes.
+        if (outerScope && mEdgeIndex.contains(std::make_tuple(from, to, carried, false))) return;
+        const auto key = std::make_tuple(from, to, carried, outerScope);
         auto [it, inserted] = mEdgeIndex.try_emplace(key, static_cast<int>(mOut.edges.size()));
         if (inserted)
-            mOut.edges.push_back({from, to, value, 1});
+            mOut.edges.push_back({from, to, value, 1, outerScope, reader});
         else
             ++mOut.edges[static_cast<size_t>(it->second)].count;
     }
 
+    // Data edges first, so that a box's first predecessor (Up in the view) is its first input's producer, then the
+    // outer-scope reads of control-flow nodes, then the graph outputs.
     void addEdges() {
         for (size_t i = 0; i < mGraph.nodes.size(); ++i) {
             const int to = mOut.itemOfNode[i];
@@ -168,6 +176,12 @@ private:
             for (ValueId input : mGraph.nodes[i].inputs) {
                 if (input != kNoId) addEdge(sourceItem(input), to, input);
             }
+        }
+        for (size_t i = 0; i < mGraph.nodes.size(); ++i) {
+            const int to = mOut.itemOfNode[i];
+            if (to < 0) continue;
+            for (ValueId value : mGraph.nodes[i].outerInputs)
+                addEdge(sourceItem(value), to, value, static_cast<NodeId>(i));
         }
         for (ValueId output : mGraph.outputs)
             addEdge(sourceItem(output), addTensorBox(VisibleKind::GraphOutput, output), output);
@@ -178,7 +192,7 @@ private:
     VisibleGraph mOut;
     std::unordered_map<ValueId, int> mInputItem;
     std::unordered_map<std::string, int> mBlockItem;
-    std::map<std::tuple<int, int, ValueId>, int> mEdgeIndex;
+    std::map<std::tuple<int, int, ValueId, bool>, int> mEdgeIndex;  // (from, to, value or kNoId merged, outer scope)
 };
 
 }  // namespace

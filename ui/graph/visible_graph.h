@@ -1,9 +1,10 @@
 #pragma once
 // What the graph view draws: the boxes (operators, collapsed name-scope blocks, graph inputs and outputs) and the
 // edges between them, derived from a GraphSnapshot. Q/DQ pairs and Constant nodes are hidden by default and edges
-// are routed through them; big graphs collapse their name scopes (`/layer1/layer1.0/conv1/Conv` -> block
-// `/layer1`) so that they lay out and draw quickly. Qt-free plain data, built on the GUI thread (linear time) and
-// handed to the layout thread by value.
+// are routed through them; a control-flow node (If, Loop, Scan) also gets an edge from each value its bodies read
+// from the enclosing graph (outer scope), unless a data edge already joins the same boxes with it; big graphs
+// collapse their name scopes (`/layer1/layer1.0/conv1/Conv` -> block `/layer1`) so that they lay out and draw
+// quickly. Qt-free plain data, built on the GUI thread (linear time) and handed to the layout thread by value.
 #include <map>
 #include <set>
 #include <string>
@@ -32,6 +33,10 @@ struct VisibleEdge {
     int to = -1;
     ValueId value = kNoId;  // the (first) tensor it carries
     int count = 1;          // tensors it stands for (edges into or out of blocks are merged)
+    // The tensor is not an input of `to` but read by name inside the bodies of a control-flow node it shows
+    // (SnapshotNode::outerInputs); `reader` is that (first) node. Drawn dashed; laid out as any edge.
+    bool outerScope = false;
+    NodeId reader = kNoId;
 };
 
 struct VisibilityOptions {
