@@ -85,7 +85,7 @@ test-tsan: deps deps-clang
 	CXX=clang++ cmake -S . -B build-tsan -G Ninja $(SANITIZE_FLAGS) -DCMAKE_CXX_FLAGS="-fsanitize=thread" >/dev/null
 	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TARGETS)
 	cd build-tsan && OMP_TOOL_LIBRARIES=$(ARCHER) ARCHER_OPTIONS=verbose=0 \
-	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	  ctest --output-on-failure -j $(JOBS) -R '$(subst $(eval) ,,$(TSAN_TESTS))' -E '_NOT_BUILT'
 
 # clang, libFuzzer and LLVM's OpenMP runtime with Archer: what `make fuzz` and `make test-tsan` need beyond `deps`.
