@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/common/atomic_file.h"
-#include "core/common/json_depth.h"
+#include "core/common/json_file.h"
 #include "core/common/json_util.h"
 #include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
@@ -102,13 +102,8 @@ void restoreEngine(const nlohmann::json& project, const QString& projectPath, Lo
 }
 
 Result<nlohmann::json> readProjectJson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return notFound(path + ": cannot open the project file");
-    std::stringstream text;
-    text << in.rdbuf();
-    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), path));
-    nlohmann::json project = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (project.is_discarded() || !project.is_object())
+    QL_ASSIGN_OR_RETURN(nlohmann::json project, readJsonFile(path, "QuantLens project"));
+    if (!project.is_object())
         return invalidArgument(path + ": not a JSON object; is this a QuantLens project (.qlproj)?");
     if (memberString(project, "format") != kFormat)
         return invalidArgument(path + ": \"format\" is not \"" + kFormat +

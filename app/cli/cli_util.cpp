@@ -8,7 +8,7 @@
 #include <string_view>
 #include <thread>
 
-#include "core/common/json_depth.h"
+#include "core/common/json_file.h"
 #include "core/common/json_util.h"
 
 #include "core/export/carried_model.h"
@@ -95,13 +95,9 @@ void addProgressFlag(CLI::App& command, bool& progress) {
 
 void adoptProjectSettings(const std::string& calib, std::string& plan, std::string& trt, std::string& typing) {
     nlohmann::json project;
-    if (calib.ends_with(".qlproj")) {
-        std::ifstream in(calib, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        // A file that does not read as a project is left to the --calib reader, which names the problem.
-        if (checkJsonDepth(text.str(), calib).isOk()) project = nlohmann::json::parse(text.str(), nullptr, false);
-    }
+    // A file that does not read as a project is left to the --calib reader, which names the problem.
+    if (calib.ends_with(".qlproj"))
+        if (auto read = readJsonFile(calib, "QuantLens project")) project = std::move(*read);
     const bool isProject = project.is_object() && memberString(project, "format") == "quantlens-project";
     std::string taken;
     if (isProject && plan.empty() && project.contains("plan") && project["plan"].is_object()) {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "core/common/json_depth.h"
+#include "core/common/json_file.h"
 #include "core/common/json_util.h"
 #include "core/export/carried_model.h"
 #include "core/export/qdq_import.h"
@@ -154,18 +154,7 @@ Result<ImportedScales> importQdqModel(const Graph& graph, const std::string& pat
 }
 
 Result<ImportedScales> importJson(const Graph& graph, const std::string& path, const std::string& text) {
-    QL_RETURN_IF_ERROR(checkJsonDepth(text, path));
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        const auto at = std::min(static_cast<size_t>(e.byte), text.size());
-        return lineError(path,
-                         1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')),
-                         std::string("not valid JSON: ") + e.what());
-    } catch (const nlohmann::json::exception& e) {  // a number past double's range (out_of_range.406)
-        return invalidArgument(path + ": not valid JSON: " + e.what());
-    }
+    QL_ASSIGN_OR_RETURN(nlohmann::json json, parseJsonText(text, path));
     if (json.is_object() && json.contains("format")) {
         // A project saved by the window keeps its calibration inline (ui/project_file.h).
         if (json["format"] == "quantlens-project") {
@@ -245,9 +234,8 @@ Result<ScaleTable> parseOrtCacheText(std::string_view text, const std::string& l
 }
 
 Result<ScaleTable> parseOrtCalibrationJson(std::string_view text, const std::string& label) {
-    QL_RETURN_IF_ERROR(checkJsonDepth(text, label));
-    const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.is_object())
+    QL_ASSIGN_OR_RETURN(const nlohmann::json json, parseJsonText(text, label));
+    if (!json.is_object())
         return lineError(label, 1, "expected a JSON object of tensor ranges (ONNX Runtime calibration.json)");
     const bool wrapped =
         memberString(json, "CLS") == "TensorsData" && json.contains("data") && json["data"].is_object();

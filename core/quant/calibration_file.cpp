@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/common/atomic_file.h"
-#include "core/common/json_depth.h"
+#include "core/common/json_file.h"
 #include "core/common/json_util.h"
 
 namespace ql {
@@ -231,13 +231,7 @@ Status saveCalibration(const Graph& graph, const CalibrationResult& result, cons
 }
 
 Result<CalibrationResult> loadCalibration(const Graph& graph, const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ioError(path + ": cannot open the calibration file");
-    std::stringstream text;
-    text << in.rdbuf();
-    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), path));
-    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded()) return badField(path, "not valid JSON");
+    QL_ASSIGN_OR_RETURN(const nlohmann::json json, readJsonFile(path, "calibration"));
     return calibrationFromJson(graph, json, path);
 }
 

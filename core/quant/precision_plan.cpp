@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/common/atomic_file.h"
-#include "core/common/json_depth.h"
+#include "core/common/json_file.h"
 #include "core/common/json_util.h"
 #include "core/quant/default_placement.h"
 
@@ -159,13 +159,7 @@ Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann
 }
 
 Result<PrecisionPlan> PrecisionPlan::load(const Graph& graph, const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ioError(path + ": cannot open the precision plan");
-    std::stringstream text;
-    text << in.rdbuf();
-    QL_RETURN_IF_ERROR(checkJsonDepth(text.str(), path));
-    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded()) return invalidArgument(path + ": not valid JSON; a precision plan is a JSON object");
+    QL_ASSIGN_OR_RETURN(const nlohmann::json json, readJsonFile(path, "precision plan"));
     // A project saved by the window keeps its plan inline (ui/project_file.h).
     if (json.is_object() && memberString(json, "format") == "quantlens-project") {
         const auto section = json.find("plan");
