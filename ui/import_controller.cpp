@@ -48,13 +48,14 @@ ImportController::ImportController(ModelDocument* document, QWidget* window)
     mImportCalibration = mImportMenu->addAction(tr("&Calibration..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             mWindow, tr("Import Calibration"), dialogFolder(mDocument),
-            tr("Calibrations (*.json *.cache *.calib *.txt *.onnx);;QuantLens CALIB.json or ONNX Runtime table "
-               "(*.json);;TensorRT or ONNX Runtime cache (*.cache *.calib *.txt);;Q/DQ model (*.onnx);;All files (*)"));
+            tr("Calibrations (*.json *.cache *.calib *.txt *.onnx *.qlproj);;QuantLens CALIB.json or ONNX Runtime "
+               "table (*.json);;TensorRT or ONNX Runtime cache (*.cache *.calib *.txt);;Q/DQ model (*.onnx);;QuantLens "
+               "project (*.qlproj);;All files (*)"));
         if (!path.isEmpty()) importCalibration(path);
     });
     mImportCalibration->setToolTip(
-        tr("Scales made elsewhere: QuantLens CALIB.json, a TensorRT calibration cache, ONNX Runtime's calibration "
-           "table or cache, or a Q/DQ model"));
+        tr("Scales made elsewhere: QuantLens CALIB.json or project, a TensorRT calibration cache, ONNX Runtime's "
+           "calibration table or cache, or a Q/DQ model"));
     mImportPlan = mImportMenu->addAction(tr("Precision &Plan..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(mWindow, tr("Import Precision Plan"), dialogFolder(mDocument),
                                                           tr("Plans (*.json);;All files (*)"));

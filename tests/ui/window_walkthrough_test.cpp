@@ -1,11 +1,17 @@
 // Small items a new user's walk-through of the window found, one test each, named for what the window does now.
+#include <QApplication>
+#include <QFileDialog>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QWindow>
 #include <QtTest>
+#include <functional>
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/import_controller.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
 #include "ui/project_controller.h"
@@ -17,6 +23,7 @@ class WindowWalkthroughTest : public QObject {
 private slots:
     void initTestCase();
     void titleNamesTheProjectAndTheModel();
+    void importCalibrationOffersProjects();
 };
 
 namespace {
@@ -32,6 +39,25 @@ bool showSample(ui::MainWindow& window) {
     window.resize(1280, 800);
     window.show();
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, test::sampleModelPath());
+}
+
+// Runs `open`, which shows a file dialog, hands the dialog to `inspect` and cancels it. False when none showed.
+bool inspectFileDialog(const std::function<void()>& open, const std::function<void(QFileDialog&)>& inspect) {
+    bool shown = false;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            auto* dialog = qobject_cast<QFileDialog*>(widget);
+            if (!dialog || !dialog->isVisible()) continue;
+            shown = true;
+            inspect(*dialog);
+            dialog->reject();
+        }
+    });
+    poll.start(20);
+    open();
+    QTest::qWait(50);
+    return shown;
 }
 
 }  // namespace
@@ -64,6 +90,23 @@ void WindowWalkthroughTest::titleNamesTheProjectAndTheModel() {
     QVERIFY(openAndWait(window, projectPath));
     QCOMPARE(window.windowTitle(), QStringLiteral("digits.qlproj[*] - digits_cnn.onnx - QuantLens"));
     QCOMPARE(window.windowHandle()->title(), QStringLiteral("digits.qlproj - digits_cnn.onnx - QuantLens"));
+}
+
+// `quantlens-cli --calib PROJECT.qlproj` and the import read a project's calibration; the dialog hid projects.
+void WindowWalkthroughTest::importCalibrationOffersProjects() {
+    ui::MainWindow window;
+    QVERIFY(showSample(window));
+    QAction* importCalibration = window.importer()->importMenu()->actions().value(0);
+    QVERIFY(importCalibration && importCalibration->isEnabled());
+    QStringList filters;
+    QVERIFY(inspectFileDialog([importCalibration] { importCalibration->trigger(); },
+                              [&filters](QFileDialog& dialog) { filters = dialog.nameFilters(); }));
+    QVERIFY(!filters.isEmpty());
+    for (const char* pattern : {"*.json", "*.cache", "*.calib", "*.txt", "*.onnx", "*.qlproj"})
+        QVERIFY2(filters.front().contains(QLatin1String(pattern)), qPrintable(filters.front()));
+    QVERIFY2(filters.filter(QStringLiteral("QuantLens project (*.qlproj)")).size() == 1,
+             qPrintable(filters.join(QStringLiteral(";;"))));
+    QCOMPARE(filters.back(), QStringLiteral("All files (*)"));
 }
 
 QTEST_MAIN(WindowWalkthroughTest)
