@@ -7,7 +7,9 @@
 #include <QTimer>
 #include <QWindow>
 #include <QtTest>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
@@ -24,6 +26,7 @@ private slots:
     void initTestCase();
     void titleNamesTheProjectAndTheModel();
     void importCalibrationOffersProjects();
+    void windowsTrtexecScriptSaysTheWindowWroteIt();
 };
 
 namespace {
@@ -39,6 +42,13 @@ bool showSample(ui::MainWindow& window) {
     window.resize(1280, 800);
     window.show();
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, test::sampleModelPath());
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 // Runs `open`, which shows a file dialog, hands the dialog to `inspect` and cancels it. False when none showed.
@@ -107,6 +117,21 @@ void WindowWalkthroughTest::importCalibrationOffersProjects() {
     QVERIFY2(filters.filter(QStringLiteral("QuantLens project (*.qlproj)")).size() == 1,
              qPrintable(filters.join(QStringLiteral(";;"))));
     QCOMPARE(filters.back(), QStringLiteral("All files (*)"));
+}
+
+// The window's trtexec.sh said "Written by quantlens-cli".
+void WindowWalkthroughTest::windowsTrtexecScriptSaysTheWindowWroteIt() {
+    ui::MainWindow window;
+    QVERIFY(openAndWait(window, test::sampleModelPath()));
+    test::calibrateSampleNow(*window.document());
+    test::TempDir dir;
+    QSignalSpy exported(window.project(), &ui::ProjectController::exported);
+    window.project()->exportTo(QString::fromStdString(dir.file("digits.qdq.onnx")));
+    QVERIFY(QTest::qWaitFor([&] { return exported.count() == 1; }, 30000));
+    QVERIFY(exported.at(0).at(0).toBool());
+    const std::string script = readText(dir.file("digits.qdq.trtexec.sh"));
+    QVERIFY2(script.find("Written by the QuantLens window.") != std::string::npos, script.c_str());
+    QVERIFY2(script.find("quantlens-cli") == std::string::npos, script.c_str());
 }
 
 QTEST_MAIN(WindowWalkthroughTest)
