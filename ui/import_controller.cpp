@@ -12,6 +12,7 @@
 #include "core/common/atomic_file.h"
 #include "core/common/json_util.h"
 #include "ui/dialog_folder.h"
+#include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 
@@ -64,8 +65,9 @@ ImportController::ImportController(ModelDocument* document, QWidget* window)
     mExportPlan = new QAction(tr("Export &Plan..."), this);
     mExportPlan->setToolTip(tr("The precision plan as JSON, for quantlens-cli --plan"));
     connect(mExportPlan, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            mWindow, tr("Export Plan"), suggestedPath(mDocument, tr("plan.json")), tr("Plans (*.json)"));
+        // "digits_cnn.plan.json" beside digits_cnn.onnx, as the project and the export are named after the model.
+        const QString suggested = withSuffix(mDocument->filePath(), QStringLiteral(".plan.json"));
+        const QString path = QFileDialog::getSaveFileName(mWindow, tr("Export Plan"), suggested, tr("Plans (*.json)"));
         if (!path.isEmpty()) exportPlan(path);
     });
     connect(&mWatcher, &QFutureWatcher<std::shared_ptr<Result<ImportedScales>>>::finished, this,

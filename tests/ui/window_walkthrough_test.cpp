@@ -27,9 +27,12 @@ private slots:
     void titleNamesTheProjectAndTheModel();
     void importCalibrationOffersProjects();
     void windowsTrtexecScriptSaysTheWindowWroteIt();
+    void exportPlanSuggestsTheModelsName();
 };
 
 namespace {
+
+const QString kSamples = QStringLiteral(QL_SOURCE_DIR "/resources/samples");
 
 bool openAndWait(ui::MainWindow& window, const QString& path) {
     QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
@@ -132,6 +135,18 @@ void WindowWalkthroughTest::windowsTrtexecScriptSaysTheWindowWroteIt() {
     const std::string script = readText(dir.file("digits.qdq.trtexec.sh"));
     QVERIFY2(script.find("Written by the QuantLens window.") != std::string::npos, script.c_str());
     QVERIFY2(script.find("quantlens-cli") == std::string::npos, script.c_str());
+}
+
+// File > Export Plan suggested "plan.json", whatever the model.
+void WindowWalkthroughTest::exportPlanSuggestsTheModelsName() {
+    ui::MainWindow window;
+    QVERIFY(showSample(window));
+    QAction* exportPlan = window.importer()->exportPlanAction();
+    QVERIFY(exportPlan->isEnabled());
+    QString suggested;
+    QVERIFY(inspectFileDialog([exportPlan] { exportPlan->trigger(); },
+                              [&suggested](QFileDialog& dialog) { suggested = dialog.selectedFiles().value(0); }));
+    QCOMPARE(suggested, kSamples + QStringLiteral("/digits_cnn.plan.json"));
 }
 
 QTEST_MAIN(WindowWalkthroughTest)
