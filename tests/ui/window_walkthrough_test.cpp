@@ -1,7 +1,9 @@
 // Small items a new user's walk-through of the window found, one test each, named for what the window does now.
 #include <QApplication>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTimer>
@@ -13,6 +15,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/graph/graph_search_bar.h"
 #include "ui/import_controller.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
@@ -28,6 +31,7 @@ private slots:
     void importCalibrationOffersProjects();
     void windowsTrtexecScriptSaysTheWindowWroteIt();
     void exportPlanSuggestsTheModelsName();
+    void openingAnotherModelClearsTheSearch();
 };
 
 namespace {
@@ -45,6 +49,17 @@ bool showSample(ui::MainWindow& window) {
     window.resize(1280, 800);
     window.show();
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, test::sampleModelPath());
+}
+
+// x [1, 4] -> Relu -> y: nothing of the sample.
+QString writeTinyModel(const test::TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4});
+    b.node("Relu", {"x"}, {"y"}, "relu");
+    b.output("y");
+    const std::string path = dir.file("tiny.onnx");
+    b.save(path);
+    return QString::fromStdString(path);
 }
 
 std::string readText(const std::string& path) {
@@ -147,6 +162,22 @@ void WindowWalkthroughTest::exportPlanSuggestsTheModelsName() {
     QVERIFY(inspectFileDialog([exportPlan] { exportPlan->trigger(); },
                               [&suggested](QFileDialog& dialog) { suggested = dialog.selectedFiles().value(0); }));
     QCOMPARE(suggested, kSamples + QStringLiteral("/digits_cnn.plan.json"));
+}
+
+// The search text stayed in the box for the next model, with no count beside it until Enter.
+void WindowWalkthroughTest::openingAnotherModelClearsTheSearch() {
+    test::TempDir dir;
+    ui::MainWindow window;
+    QVERIFY(showSample(window));
+    auto* search = window.findChild<ui::GraphSearchBar*>();
+    QVERIFY(search);
+    QTest::keyClicks(search->lineEdit(), QStringLiteral("Conv"));
+    QTest::keyClick(search->lineEdit(), Qt::Key_Return);
+    QVERIFY2(QRegularExpression(QStringLiteral("^1 of \\d+$")).match(search->countText()).hasMatch(),
+             qPrintable(search->countText()));
+    QVERIFY(openAndWait(window, writeTinyModel(dir)));
+    QCOMPARE(search->lineEdit()->text(), QString());
+    QCOMPARE(search->countText(), QString());
 }
 
 QTEST_MAIN(WindowWalkthroughTest)

@@ -118,6 +118,7 @@ void GraphView::setGraph(const Graph& graph) {
     mGraph = &graph;
     showCurrentLevel();
     mScene->setGraph(graph);
+    emit graphReplaced();
 }
 
 void GraphView::clearGraph() {
@@ -125,6 +126,7 @@ void GraphView::clearGraph() {
     mGraph = nullptr;
     showCurrentLevel();
     mScene->clearGraph();
+    emit graphReplaced();
 }
 
 void GraphView::clearNodeBadges() {
