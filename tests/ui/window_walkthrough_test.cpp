@@ -1,5 +1,6 @@
 // Small items a new user's walk-through of the window found, one test each, named for what the window does now.
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QMenu>
@@ -15,7 +16,9 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_search_bar.h"
+#include "ui/graph/graph_view.h"
 #include "ui/import_controller.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
@@ -32,6 +35,7 @@ private slots:
     void windowsTrtexecScriptSaysTheWindowWroteIt();
     void exportPlanSuggestsTheModelsName();
     void openingAnotherModelClearsTheSearch();
+    void contextMenuOnEmptySpaceHasNoPrecisionActions();
 };
 
 namespace {
@@ -86,6 +90,37 @@ bool inspectFileDialog(const std::function<void()>& open, const std::function<vo
     open();
     QTest::qWait(50);
     return shown;
+}
+
+// The texts of the context menu the graph view shows at `at` (viewport coordinates).
+QStringList contextMenuEntries(ui::GraphView& view, QPoint at) {
+    QStringList entries;
+    QTimer::singleShot(0, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu) return;
+        for (QAction* action : menu->actions())
+            if (action->isEnabled() && !action->isSeparator()) entries << action->text();
+        menu->close();
+    });
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, view.viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view.viewport(), &event);
+    return entries;
+}
+
+// A point of the view's viewport with no item under it, or (-1, -1).
+QPoint emptyPoint(const ui::GraphView& view) {
+    const QRect area = view.viewport()->rect();
+    for (int y = area.top() + 4; y < area.bottom(); y += 16)
+        for (int x = area.left() + 4; x < area.right(); x += 16)
+            if (!view.itemAt(QPoint(x, y))) return {x, y};
+    return {-1, -1};
+}
+
+bool hasPrecisionAction(const QStringList& entries) {
+    for (const QString& entry : entries)
+        if (entry.startsWith(QStringLiteral("Set to ")) || entry.startsWith(QStringLiteral("Cycle precision")))
+            return true;
+    return false;
 }
 
 }  // namespace
@@ -178,6 +213,31 @@ void WindowWalkthroughTest::openingAnotherModelClearsTheSearch() {
     QVERIFY(openAndWait(window, writeTinyModel(dir)));
     QCOMPARE(search->lineEdit()->text(), QString());
     QCOMPARE(search->countText(), QString());
+}
+
+// A right click on empty space offered Set to INT8/FP16/FP32 for the selection, though no node was under the mouse.
+void WindowWalkthroughTest::contextMenuOnEmptySpaceHasNoPrecisionActions() {
+    ui::MainWindow window;
+    QVERIFY(showSample(window));
+    auto* view = window.findChild<ui::GraphView*>();
+    QVERIFY(
+        QTest::qWaitFor([&] { return view->graphScene()->layout() && !view->graphScene()->isLayoutPending(); }, 60000));
+    view->selectNode(0);
+    QTest::qWait(50);
+    QCOMPARE(view->selectedNodes(), QList<NodeId>{0});
+    const QPoint empty = emptyPoint(*view);
+    QVERIFY(empty != QPoint(-1, -1));
+    const QStringList emptyEntries = contextMenuEntries(*view, empty);
+    QVERIFY2(!hasPrecisionAction(emptyEntries), qPrintable(emptyEntries.join(QStringLiteral(", "))));
+    QVERIFY2(emptyEntries.contains(QStringLiteral("Fit to window")), qPrintable(emptyEntries.join(", ")));
+    // On a node the menu stays as it was: its precision actions, for the node under the mouse.
+    ui::GraphNodeItem* item = view->graphScene()->itemForNode(0);
+    QVERIFY(item);
+    const QPoint onNode = view->mapFromScene(item->mapToScene(item->boxRect().center()));
+    const QStringList nodeEntries = contextMenuEntries(*view, onNode);
+    QVERIFY2(nodeEntries.contains(QStringLiteral("Set to INT8")) &&
+                 nodeEntries.contains(QStringLiteral("Cycle precision (FP32, FP16, INT8)")),
+             qPrintable(nodeEntries.join(QStringLiteral(", "))));
 }
 
 QTEST_MAIN(WindowWalkthroughTest)

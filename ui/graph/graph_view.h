@@ -166,7 +166,7 @@ private:
     void selectShownNode(NodeId node);
     void openDefaultSubgraph(GraphNodeItem* item);
     void addSubgraphActions(QMenu& menu, GraphNodeItem* item);
-    void addPrecisionActions(QMenu& menu);
+    void addPrecisionActions(QMenu& menu, bool onSelection);
     void focusItem(GraphNodeItem* item);
     GraphNodeItem* currentItem() const;
     GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;
