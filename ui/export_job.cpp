@@ -82,7 +82,8 @@ QString runExport(const ExportJob& job) {
         .model = job.modelPath.toStdString(),
         .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),
         .trtexec = withSuffix(job.modelPath, QStringLiteral(".trtexec.sh")).toStdString(),
-        .trtCache = cache ? withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString() : std::string()};
+        .trtCache = cache ? withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString() : std::string(),
+        .writer = "the QuantLens window"};
     if (Status s = saveExportFiles(*result, *job.calibration, job.target.version, files); !s.isOk())
         return QStringLiteral("error: ") + QString::fromStdString(s.message());
     const ExportLayerCounts counts = exportLayerCounts(*result);

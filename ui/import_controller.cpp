@@ -12,6 +12,7 @@
 #include "core/common/atomic_file.h"
 #include "core/common/json_util.h"
 #include "ui/dialog_folder.h"
+#include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 
@@ -48,13 +49,14 @@ ImportController::ImportController(ModelDocument* document, QWidget* window)
     mImportCalibration = mImportMenu->addAction(tr("&Calibration..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             mWindow, tr("Import Calibration"), dialogFolder(mDocument),
-            tr("Calibrations (*.json *.cache *.calib *.txt *.onnx);;QuantLens CALIB.json or ONNX Runtime table "
-               "(*.json);;TensorRT or ONNX Runtime cache (*.cache *.calib *.txt);;Q/DQ model (*.onnx);;All files (*)"));
+            tr("Calibrations (*.json *.cache *.calib *.txt *.onnx *.qlproj);;QuantLens CALIB.json or ONNX Runtime "
+               "table (*.json);;TensorRT or ONNX Runtime cache (*.cache *.calib *.txt);;Q/DQ model (*.onnx);;QuantLens "
+               "project (*.qlproj);;All files (*)"));
         if (!path.isEmpty()) importCalibration(path);
     });
     mImportCalibration->setToolTip(
-        tr("Scales made elsewhere: QuantLens CALIB.json, a TensorRT calibration cache, ONNX Runtime's calibration "
-           "table or cache, or a Q/DQ model"));
+        tr("Scales made elsewhere: QuantLens CALIB.json or project, a TensorRT calibration cache, ONNX Runtime's "
+           "calibration table or cache, or a Q/DQ model"));
     mImportPlan = mImportMenu->addAction(tr("Precision &Plan..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(mWindow, tr("Import Precision Plan"), dialogFolder(mDocument),
                                                           tr("Plans (*.json);;All files (*)"));
@@ -63,8 +65,9 @@ ImportController::ImportController(ModelDocument* document, QWidget* window)
     mExportPlan = new QAction(tr("Export &Plan..."), this);
     mExportPlan->setToolTip(tr("The precision plan as JSON, for quantlens-cli --plan"));
     connect(mExportPlan, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            mWindow, tr("Export Plan"), suggestedPath(mDocument, tr("plan.json")), tr("Plans (*.json)"));
+        // "digits_cnn.plan.json" beside digits_cnn.onnx, as the project and the export are named after the model.
+        const QString suggested = withSuffix(mDocument->filePath(), QStringLiteral(".plan.json"));
+        const QString path = QFileDialog::getSaveFileName(mWindow, tr("Export Plan"), suggested, tr("Plans (*.json)"));
         if (!path.isEmpty()) exportPlan(path);
     });
     connect(&mWatcher, &QFutureWatcher<std::shared_ptr<Result<ImportedScales>>>::finished, this,

@@ -1,8 +1,8 @@
 #pragma once
 // File > Import (calibration in every format `quantlens-cli quantize --calib` reads: CALIB.json, a TensorRT
-// calibration cache, ONNX Runtime's calibration table or cache, a Q/DQ model's scales; a precision plan JSON) and
-// File > Export Plan (the plan as `quantlens-cli ... --plan` reads it). Reading scales runs in the background (a Q/DQ
-// model can be large); a plan is a small JSON file read at once.
+// calibration cache, ONNX Runtime's calibration table or cache, a Q/DQ model's scales, a project's calibration; a
+// precision plan JSON) and File > Export Plan (the plan as `quantlens-cli ... --plan` reads it). Reading scales runs
+// in the background (a Q/DQ model can be large); a plan is a small JSON file read at once.
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>

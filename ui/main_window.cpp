@@ -111,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(mDocument, &ModelDocument::silencedRulesChanged, this, &MainWindow::showLintFindings);
     connect(mDocument, &ModelDocument::planChanged, this, &MainWindow::showPrecisions);
     connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(mDocument, &ModelDocument::projectPathChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
     connect(mGraphView, &GraphView::precisionCycleRequested, mDocument, &ModelDocument::cyclePrecision);
     updateTitle();
@@ -523,9 +524,16 @@ void MainWindow::selectTableNode(const QModelIndex& index) {
     mGraphView->selectNode(index.data(NodeListModel::NodeIdRole).toInt());
 }
 
+// "digits.qlproj - digits_cnn.onnx - QuantLens" with a project, "digits_cnn.onnx - QuantLens" without; "[*]" shows
+// the platform's unsaved-changes marker after what Save writes.
 void MainWindow::updateTitle() {
-    // "[*]" shows the unsaved-changes marker the platform uses.
-    setWindowTitle(mDocument->model() ? tr("%1[*] - QuantLens").arg(mDocument->fileName()) : tr("QuantLens"));
+    if (!mDocument->model())
+        setWindowTitle(tr("QuantLens"));
+    else if (mDocument->projectPath().isEmpty())
+        setWindowTitle(tr("%1[*] - QuantLens").arg(mDocument->fileName()));
+    else
+        setWindowTitle(
+            tr("%1[*] - %2 - QuantLens").arg(QFileInfo(mDocument->projectPath()).fileName(), mDocument->fileName()));
     setWindowModified(mDocument->isModified());
 }
 

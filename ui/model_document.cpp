@@ -310,6 +310,12 @@ bool ModelDocument::isModified() const {
     return mModel && (mResultsModified || !mUndoStack->isClean());
 }
 
+void ModelDocument::setProjectPath(const QString& path) {
+    if (path == mProjectPath) return;
+    mProjectPath = path;
+    emit projectPathChanged();
+}
+
 void ModelDocument::markSaved() {
     mUndoStack->setClean();
     setResultsModified(false);

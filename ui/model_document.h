@@ -136,7 +136,7 @@ public:
 
     // The project file this document was opened from or saved to; empty for a bare model.
     QString projectPath() const { return mProjectPath; }
-    void setProjectPath(const QString& path) { mProjectPath = path; }
+    void setProjectPath(const QString& path);
     // Calibration data settings kept in the project (opaque here: the calibration dialog defines them).
     const nlohmann::json& dataSettings() const { return mDataSettings; }
     // Marks the document modified when they change (the project keeps them).
@@ -166,6 +166,9 @@ signals:
     void engineChanged();
     void silencedRulesChanged();
     void modifiedChanged(bool modified);
+    // The project file changed: saved under a new name, or a bare model saved as a project (replaceModel() announces
+    // its own through modelReplaced()).
+    void projectPathChanged();
 
 private:
     void relint();

@@ -147,8 +147,11 @@ int runQuantize(QuantizeCliOptions options) {
                          .int8Weights = !options.floatWeights};
     auto result = exportQdq(*model->model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
     if (!result) return failWith(result.status());
-    const ExportFiles files{
-        .model = options.output, .summary = options.summary, .trtexec = options.trtexec, .trtCache = options.trtCache};
+    const ExportFiles files{.model = options.output,
+                            .summary = options.summary,
+                            .trtexec = options.trtexec,
+                            .trtCache = options.trtCache,
+                            .writer = "quantlens-cli"};
     if (Status s = saveExportFiles(*result, *calibration, target->version, files); !s.isOk()) return failWith(s);
     if (!options.exposeQuantized.empty())
         if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);

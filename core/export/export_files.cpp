@@ -19,7 +19,7 @@ Status saveExportFiles(const QdqExport& result, const CalibrationResult& calibra
                        const ExportFiles& files) {
     std::string command;
     if (!files.trtexec.empty()) {
-        auto text = trtexecCommand(result, files.model);
+        auto text = trtexecCommand(result, files.model, files.writer);
         if (!text) return text.status().withContext(files.trtexec);
         command = std::move(*text);
     }

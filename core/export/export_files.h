@@ -16,6 +16,7 @@ struct ExportFiles {
     std::string summary;  // optional (empty: not written), likewise below
     std::string trtexec;
     std::string trtCache;
+    std::string writer;  // who the trtexec script says wrote it: "quantlens-cli", "the QuantLens window"
 };
 
 // The calibration cache header's version for `version`; TensorRT 11 has no calibrators, so a cache is an error there.

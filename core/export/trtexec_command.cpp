@@ -113,7 +113,7 @@ nlohmann::json trtexecPlanJson(const TrtexecPlan& plan) {
     return {{"flags", plan.flags}, {"pinned_fp32_layers", plan.pinnedLayers}, {"relies_on", plan.reliesOn}};
 }
 
-Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath) {
+Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer) {
     QL_ASSIGN_OR_RETURN(const PinnedLists pinned, pinnedLayers(result));
     const std::string engine = std::filesystem::path(onnxPath).replace_extension(".engine").string();
     const TrtTarget& target = result.target;
@@ -122,7 +122,9 @@ Result<std::string> trtexecCommand(const QdqExport& result, const std::string& o
     text += target.typing == TrtTyping::Weak
                 ? "explicit Q/DQ INT8, FP16 where TensorRT chooses, layers the plan keeps in FP32 pinned)"
                 : "INT8 from the Q/DQ nodes, FP16 from the model's float16 islands, no precision flags)";
-    text += ". Written by quantlens-cli.\ntrtexec " + shellQuote("--onnx=" + onnxPath);
+    text += ".";
+    if (!writer.empty()) text.append(" Written by ").append(writer).append(".");
+    text += "\ntrtexec " + shellQuote("--onnx=" + onnxPath);
     for (const auto& flag : precisionFlags(target)) text.append(" ").append(flag);
     text.append(" ").append(shellQuote("--saveEngine=" + engine));
     if (!pinned.precisions.empty()) {
@@ -132,8 +134,9 @@ Result<std::string> trtexecCommand(const QdqExport& result, const std::string& o
     return text + "\n";
 }
 
-Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, const std::string& path) {
-    QL_ASSIGN_OR_RETURN(const std::string text, trtexecCommand(result, onnxPath));
+Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer,
+                          const std::string& path) {
+    QL_ASSIGN_OR_RETURN(const std::string text, trtexecCommand(result, onnxPath, writer));
     return writeFileAtomically(path, text);
 }
 

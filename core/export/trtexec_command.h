@@ -18,6 +18,7 @@
 // error naming the node (rename it). Arguments are quoted for a POSIX shell when they need it (spaces etc.).
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/common/status.h"
@@ -34,10 +35,13 @@ struct TrtexecPlan {
 Result<TrtexecPlan> trtexecPlan(const QdqExport& result);
 nlohmann::json trtexecPlanJson(const TrtexecPlan& plan);
 
-// `onnxPath` is the exported model as the command should name it (as given to `quantize -o`).
-Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath);
+// `onnxPath` is the exported model as the command should name it (as given to `quantize -o`). The header says who
+// wrote the script, `writer` ("Written by quantlens-cli."), so a user can tell the CLI's from the window's; empty
+// leaves that sentence out.
+Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer);
 // Writes the command atomically.
-Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, const std::string& path);
+Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer,
+                          const std::string& path);
 
 // POSIX shell quoting: `text` unchanged when it only holds safe characters, otherwise in single quotes.
 std::string shellQuote(const std::string& text);

@@ -92,6 +92,7 @@ TEST(QuantizeCliTest, WritesTheTrtexecCommandAndTheTensorRtCache) {
         command.find("trtexec --onnx=" + dir.file("q.onnx") + " --int8 --fp16 --saveEngine=" + dir.file("q.engine")),
         std::string::npos)
         << command;
+    EXPECT_NE(command.find(" Written by quantlens-cli.\n"), std::string::npos) << command;  // the window names itself
 }
 
 TEST(QuantizeCliTest, ReadsScalesFromACacheAndFromAQdqModelAndReexportsAQdqModel) {
@@ -399,8 +400,7 @@ TEST(QuantizeCliTest, FloatImportOfAQOperatorModelWritesTheFloatModelAndAQdqExpo
     const auto lint = test::runCli({"lint", dir.file("q.onnx"), "--json"});
     EXPECT_EQ(lint.exitCode, 0) << lint.err;
     const nlohmann::json findings = nlohmann::json::parse(lint.out);  // alive while the loop walks it
-    for (const auto& finding : findings["findings"])
-        EXPECT_NE(finding["severity"], "error") << finding.dump();
+    for (const auto& finding : findings["findings"]) EXPECT_NE(finding["severity"], "error") << finding.dump();
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ GraphSearchBar::GraphSearchBar(GraphView* view, QWidget* parent)
     connect(mPrevious, &QAction::triggered, this, [this] { mView->findPrevious(mEdit->text()); });
     connect(mView, &GraphView::searchChanged, this, &GraphSearchBar::showCount);
     connect(mEdit, &QLineEdit::textEdited, mCount, &QLabel::clear);
+    connect(mView, &GraphView::graphReplaced, this, &GraphSearchBar::clear);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(2);
@@ -55,6 +56,11 @@ QString GraphSearchBar::countText() const {
 void GraphSearchBar::activate() {
     mEdit->setFocus();
     mEdit->selectAll();
+}
+
+void GraphSearchBar::clear() {
+    mEdit->clear();
+    mCount->clear();
 }
 
 void GraphSearchBar::showCount(int current, int count) {

@@ -26,6 +26,8 @@ public:
     QString countText() const;
     // Puts the focus in the box with its text selected (Ctrl+F).
     void activate();
+    // Empties the box and its count (the view shows another graph).
+    void clear();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

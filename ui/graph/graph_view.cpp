@@ -118,6 +118,7 @@ void GraphView::setGraph(const Graph& graph) {
     mGraph = &graph;
     showCurrentLevel();
     mScene->setGraph(graph);
+    emit graphReplaced();
 }
 
 void GraphView::clearGraph() {
@@ -125,6 +126,7 @@ void GraphView::clearGraph() {
     mGraph = nullptr;
     showCurrentLevel();
     mScene->clearGraph();
+    emit graphReplaced();
 }
 
 void GraphView::clearNodeBadges() {
@@ -501,13 +503,15 @@ void GraphView::addSubgraphActions(QMenu& menu, GraphNodeItem* item) {
     if (!menu.isEmpty()) menu.addSeparator();
 }
 
-void GraphView::addPrecisionActions(QMenu& menu) {
+// `onSelection`: the menu is for the selected nodes (a click on a node, or the Menu key). On empty space the actions
+// would change nodes away from the mouse, the ones selected before.
+void GraphView::addPrecisionActions(QMenu& menu, bool onSelection) {
     if (mLevels.depth() > 0) {
         menu.addAction(tr("Precision: the plan applies to the main graph"))->setEnabled(false);
         menu.addSeparator();
         return;
     }
-    if (selectedNodes().isEmpty()) return;
+    if (!onSelection || selectedNodes().isEmpty()) return;
     menu.addAction(mCycleAction);
     menu.addActions(mSetActions);
     menu.addSeparator();
@@ -518,7 +522,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     if (item && !item->isSelected()) focusItem(item);
     QMenu menu(this);
     addSubgraphActions(menu, item);
-    addPrecisionActions(menu);
+    addPrecisionActions(menu, item || event->reason() != QContextMenuEvent::Mouse);
     GraphScene* shown = shownScene();
     if (item && item->kind() == VisibleKind::Block)
         menu.addAction(tr("Expand block"), this, [this, item] { expandBlock(item); });

@@ -134,6 +134,8 @@ signals:
     void layoutApplied();
     // The search's current match (0-based, -1 when none) and its number of matches ("3 of 12").
     void searchChanged(int current, int count);
+    // Another graph is shown (setGraph, clearGraph): a search for the previous one means nothing there.
+    void graphReplaced();
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -164,7 +166,7 @@ private:
     void selectShownNode(NodeId node);
     void openDefaultSubgraph(GraphNodeItem* item);
     void addSubgraphActions(QMenu& menu, GraphNodeItem* item);
-    void addPrecisionActions(QMenu& menu);
+    void addPrecisionActions(QMenu& menu, bool onSelection);
     void focusItem(GraphNodeItem* item);
     GraphNodeItem* currentItem() const;
     GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;

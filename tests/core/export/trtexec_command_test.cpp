@@ -48,7 +48,7 @@ QdqExport mixedPrecisionExport(const std::string& softmaxName = "head/soft max",
 TEST(TrtexecCommandTest, WeakTypingPinsOnlyTheFp32LayersWithQuotedNames) {
     const auto result = mixedPrecisionExport();
     ASSERT_TRUE(result.prepared);
-    auto text = trtexecCommand(result, "out dir/q.onnx");
+    auto text = trtexecCommand(result, "out dir/q.onnx", "quantlens-cli");
     ASSERT_TRUE(text) << text.status().message();
     EXPECT_EQ(*text,
               "#!/bin/sh\n"
@@ -67,12 +67,12 @@ TEST(TrtexecCommandTest, WeakTypingPinsOnlyTheFp32LayersWithQuotedNames) {
 TEST(TrtexecCommandTest, StronglyTypedScriptsHaveNoPrecisionFlags) {
     const auto ten = mixedPrecisionExport("head", {TrtVersion::Trt10, TrtTyping::Strong});
     ASSERT_TRUE(ten.prepared);
-    auto text = trtexecCommand(ten, "q.onnx");
+    auto text = trtexecCommand(ten, "q.onnx", "quantlens-cli");
     ASSERT_TRUE(text) << text.status().message();
     EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --stronglyTyped --saveEngine=q.engine\n");
     const auto eleven = mixedPrecisionExport("head", {TrtVersion::Trt11, TrtTyping::Strong});
     ASSERT_TRUE(eleven.prepared);
-    text = trtexecCommand(eleven, "q.onnx");
+    text = trtexecCommand(eleven, "q.onnx", "quantlens-cli");
     ASSERT_TRUE(text);
     EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --saveEngine=q.engine\n");
     for (const char* removed : {"--int8", "--fp16", "--best", "--layerPrecisions", "--precisionConstraints"})
@@ -85,11 +85,26 @@ TEST(TrtexecCommandTest, StronglyTypedScriptsHaveNoPrecisionFlags) {
     EXPECT_NE(plan->reliesOn.front().find("float16 islands (2 nodes)"), std::string::npos) << plan->reliesOn.front();
 }
 
+// The window's export said "Written by quantlens-cli" too.
+TEST(TrtexecCommandTest, TheHeaderNamesWhoWroteTheScript) {
+    const auto result = mixedPrecisionExport("head", {TrtVersion::Trt10, TrtTyping::Strong});
+    ASSERT_TRUE(result.prepared);
+    const auto header = [&](std::string_view writer) {
+        auto text = trtexecCommand(result, "q.onnx", writer);
+        EXPECT_TRUE(text) << text.status().message();
+        return text ? text->substr(0, text->find("\ntrtexec ")) : std::string();
+    };
+    EXPECT_TRUE(header("the QuantLens window").ends_with("no precision flags). Written by the QuantLens window."))
+        << header("the QuantLens window");
+    EXPECT_TRUE(header("").ends_with("no precision flags).")) << header("");
+    EXPECT_EQ(header("").find("Written by"), std::string::npos);
+}
+
 TEST(TrtexecCommandTest, TheShellPassesTrtexecTheArgumentsItParses) {
     const auto result = mixedPrecisionExport();
     ASSERT_TRUE(result.prepared);
     test::TempDir dir;
-    ASSERT_TRUE(saveTrtexecCommand(result, "out dir/q.onnx", dir.file("build.sh")));
+    ASSERT_TRUE(saveTrtexecCommand(result, "out dir/q.onnx", "quantlens-cli", dir.file("build.sh")));
     // A stand-in trtexec that prints each argument on its own line.
     {
         std::ofstream fake(dir.file("trtexec"));
@@ -116,7 +131,7 @@ TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
                             test::uniformCalibration(model->graph(), {}, 3.0f), {},
                             {.trt = {TrtVersion::Trt86, TrtTyping::Weak}});
     ASSERT_TRUE(result) << result.status().message();
-    auto text = trtexecCommand(*result, "q.onnx");
+    auto text = trtexecCommand(*result, "q.onnx", "quantlens-cli");
     ASSERT_TRUE(text);
     EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --int8 --fp16 --saveEngine=q.engine\n");
 }
@@ -125,7 +140,7 @@ TEST(TrtexecCommandTest, NamesTrtexecCannotParseAreRefusedNamingTheNode) {
     for (const std::string name : {"head,soft", "it's", "head*"}) {
         const auto result = mixedPrecisionExport(name, {TrtVersion::Trt10, TrtTyping::Weak}, Precision::Fp32);
         ASSERT_TRUE(result.prepared);
-        auto text = trtexecCommand(result, "q.onnx");
+        auto text = trtexecCommand(result, "q.onnx", "quantlens-cli");
         ASSERT_FALSE(text) << name;
         EXPECT_NE(text.status().message().find("node '" + name + "'"), std::string::npos) << text.status().message();
     }
