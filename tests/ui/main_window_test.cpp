@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "tests/support/model_builder.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -26,15 +27,10 @@ private slots:
 
 namespace {
 
+using test::openAndWait;
+
 QString sampleModel() {
     return QStringLiteral(QL_SOURCE_DIR "/resources/samples/digits_cnn.onnx");
-}
-
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) && opened.count() == 1;
 }
 
 }  // namespace

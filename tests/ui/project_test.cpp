@@ -12,6 +12,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
 #include "ui/project_controller.h"
@@ -37,17 +38,10 @@ private slots:
 
 namespace {
 
+using test::openAndWait;
+
 QString sampleModel() {
     return QStringLiteral(QL_SOURCE_DIR "/resources/samples/digits_cnn.onnx");
-}
-
-bool openAndWait(ui::MainWindow& window, const QString& path, QString* error = nullptr) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    const bool done = QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000);
-    if (error && failed.count() > 0) *error = failed.at(0).at(1).toString();
-    return done && opened.count() == 1;
 }
 
 std::string readText(const std::string& path) {

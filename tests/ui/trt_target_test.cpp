@@ -13,6 +13,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
 #include "ui/project_controller.h"
@@ -34,12 +35,7 @@ private slots:
 
 namespace {
 
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) && opened.count() == 1;
-}
+using test::openAndWait;
 
 QString statusText(const ui::MainWindow& window) {
     const auto* label = window.findChild<QLabel*>(QStringLiteral("TrtTargetLabel"));

@@ -16,6 +16,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
@@ -40,30 +41,15 @@ private slots:
 
 namespace {
 
-const QString kSamples = QStringLiteral(QL_SOURCE_DIR "/resources/samples");
+using test::openAndWait;
+using test::writeTinyModel;
 
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) && opened.count() == 1;
-}
+const QString kSamples = QStringLiteral(QL_SOURCE_DIR "/resources/samples");
 
 bool showSample(ui::MainWindow& window) {
     window.resize(1280, 800);
     window.show();
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, test::sampleModelPath());
-}
-
-// x [1, 4] -> Relu -> y: nothing of the sample.
-QString writeTinyModel(const test::TempDir& dir) {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 4});
-    b.node("Relu", {"x"}, {"y"}, "relu");
-    b.output("y");
-    const std::string path = dir.file("tiny.onnx");
-    b.save(path);
-    return QString::fromStdString(path);
 }
 
 std::string readText(const std::string& path) {

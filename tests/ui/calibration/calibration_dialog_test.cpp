@@ -11,6 +11,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/calibration/calibration_runner.h"
@@ -37,15 +38,11 @@ private slots:
 
 namespace {
 
+using test::openAndWait;
+
 std::unique_ptr<Model> sampleModel() {
     auto model = Model::load(test::sampleModelPath().toStdString());
     return model ? std::move(model).value() : nullptr;
-}
-
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() > 0; }, 20000);
 }
 
 }  // namespace

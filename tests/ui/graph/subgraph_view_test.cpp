@@ -388,7 +388,7 @@ void SubgraphViewTest::theWindowShowsBodyNodesAndBodyFindings() {
     test::TempDir dir;
     MainWindow window;
     window.show();
-    QVERIFY(test::openAndWait(window, QString::fromStdString(writeBranchWithAFinding(dir))));
+    QVERIFY(test::openAndWaitForLayout(window, QString::fromStdString(writeBranchWithAFinding(dir))));
     auto* view = window.findChild<GraphView*>();
     auto* panel = window.findChild<NodePropertiesPanel*>();
     QVERIFY(view->openSubgraph(idOf(view->graphScene(), "branch"), QStringLiteral("then_branch")));

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/dialog_folder.h"
@@ -24,6 +25,8 @@
 using namespace ql;
 
 namespace {
+
+using test::openAndWait;
 
 const QString kSamples = QStringLiteral(QL_SOURCE_DIR "/resources/samples");
 
@@ -53,12 +56,6 @@ QStringList pickerFolders(QWidget* widget) {
         folders.append(button->text() + QStringLiteral(": ") + startFolderOf([button] { button->click(); }));
     }
     return folders;
-}
-
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() > 0; }, 10000);
 }
 
 }  // namespace

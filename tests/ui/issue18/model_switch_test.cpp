@@ -7,6 +7,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
 #include "ui/plots/histogram_plot.h"
@@ -25,23 +26,8 @@ private slots:
 
 namespace {
 
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) && opened.count() == 1;
-}
-
-// x [1, 4] -> Relu -> y: nothing of the sample.
-QString writeTinyModel(const test::TempDir& dir) {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 4});
-    b.node("Relu", {"x"}, {"y"}, "relu");
-    b.output("y");
-    const std::string path = dir.file("tiny.onnx");
-    b.save(path);
-    return QString::fromStdString(path);
-}
+using test::openAndWait;
+using test::writeTinyModel;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/calibration/data_settings.h"
@@ -33,22 +34,8 @@ private slots:
 
 namespace {
 
-bool openAndWait(ui::MainWindow& window, const QString& path, const QString& model = {}) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path, model);
-    return QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) && opened.count() == 1;
-}
-
-QString writeTinyModel(const test::TempDir& dir) {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 4});
-    b.node("Relu", {"x"}, {"y"}, "relu");
-    b.output("y");
-    const std::string path = dir.file("tiny.onnx");
-    b.save(path);
-    return QString::fromStdString(path);
-}
+using test::openAndWait;
+using test::writeTinyModel;
 
 QString dialogDataPath(ui::MainWindow& window) {
     auto* controller = window.findChild<ui::CalibrationController*>();

@@ -21,6 +21,7 @@
 #include "core/lint/rule_registry.h"
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/export_job.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
@@ -47,11 +48,7 @@ private slots:
 
 namespace {
 
-bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    window.openModel(path);
-    return QTest::qWaitFor([&] { return opened.count() > 0; }, 10000);
-}
+using test::openAndWait;
 
 // The window as a new user first sees it: 1280x800, the sample open, nothing calibrated.
 bool showSample(ui::MainWindow& window) {

@@ -55,7 +55,7 @@ struct Fixture {
 
     bool open() {
         window.show();
-        if (!test::openAndWait(window, test::sampleModelPath())) return false;
+        if (!test::openAndWaitForLayout(window, test::sampleModelPath())) return false;
         panel = window.findChild<NodePropertiesPanel*>();
         view = window.findChild<GraphView*>();
         return panel && view;

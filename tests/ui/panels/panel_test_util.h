@@ -3,6 +3,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "tests/ui/window_test_util.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 
@@ -13,12 +14,8 @@ inline QString sampleModelPath() {
 }
 
 // Opens `path` and waits until the model is in the document and the graph is laid out.
-inline bool openAndWait(ui::MainWindow& window, const QString& path) {
-    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
-    QSignalSpy failed(&window, &ui::MainWindow::modelFailedToOpen);
-    window.openModel(path);
-    if (!QTest::qWaitFor([&] { return opened.count() + failed.count() > 0; }, 10000) || opened.count() != 1)
-        return false;
+inline bool openAndWaitForLayout(ui::MainWindow& window, const QString& path) {
+    if (!openAndWait(window, path)) return false;
     auto* view = window.findChild<ui::GraphView*>();
     return view && QTest::qWaitFor(
                        [&] { return view->graphScene()->layout() && !view->graphScene()->isLayoutPending(); }, 60000);

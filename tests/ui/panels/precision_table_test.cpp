@@ -47,7 +47,7 @@ struct Fixture {
 
     bool open() {
         window.show();
-        if (!test::openAndWait(window, test::sampleModelPath())) return false;
+        if (!test::openAndWaitForLayout(window, test::sampleModelPath())) return false;
         panel = window.findChild<PrecisionPanel*>();
         view = window.findChild<GraphView*>();
         document = window.document();
