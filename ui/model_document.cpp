@@ -275,11 +275,18 @@ void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const Analysi
 
 QString ModelDocument::analysisStaleReason() const {
     if (!mModel || (!mAccumulated && !mIsolated) || !mAnalysisPlan) return {};
-    if (mAnalysisCalibration != mCalibration) return tr("the calibration changed since it was measured");
+    // Every reason, not the first: a new calibration and an edited plan each need the other measured too.
+    QStringList reasons;
+    if (mAnalysisCalibration != mCalibration) reasons.append(tr("the calibration changed"));
     const int changed = changedLayers(mModel->graph(), *mAnalysisPlan, mPlan);
-    if (changed == 0) return mSavedStaleReason;
-    if (changed < 0) return tr("the plan changed since it was measured");
-    return tr("the plan changed since it was measured (%n layer(s) differ)", nullptr, changed);
+    if (changed < 0)
+        reasons.append(tr("the plan changed"));
+    else if (changed == 1)
+        reasons.append(tr("the plan changed (1 layer differs)"));
+    else if (changed > 1)
+        reasons.append(tr("the plan changed (%1 layers differ)").arg(changed));
+    if (reasons.isEmpty()) return mSavedStaleReason;
+    return tr("%1 since it was measured").arg(reasons.join(tr(" and ")));
 }
 
 void ModelDocument::setDataSettings(nlohmann::json settings) {

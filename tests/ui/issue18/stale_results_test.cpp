@@ -2,6 +2,7 @@
 // project saved after a change mark every analysis view stale at once (table, layer error, output scatter), and
 // Quantize > Measure Again measures the current plan in the background in one action.
 #include <QAction>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QUndoStack>
@@ -30,6 +31,7 @@ private slots:
     void aNewCalibrationMarksTheAnalysisStale();
     void aProjectSavesTheMeasuredPlanAndSaysItIsStale();
     void measureAgainMeasuresTheCurrentPlan();
+    void theBannerGivesEveryReason();
 };
 
 namespace {
@@ -92,6 +94,21 @@ void StaleResultsTest::aNewCalibrationMarksTheAnalysisStale() {
     QVERIFY(document.isAnalysisStale());
     QVERIFY(document.analysisStaleReason().contains(QStringLiteral("calibration")));
     QVERIFY(scatter.isStale());
+}
+
+// A new calibration and an edited plan: the banner named only the calibration, and "%n layer(s)" came out literally.
+void StaleResultsTest::theBannerGivesEveryReason() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    test::calibrateSampleNow(document);
+    document.setCalibration(std::make_shared<CalibrationResult>(*document.calibration()));
+    const QList<NodeId> nodes = allNodes(document);
+    document.setRequestedPrecision({nodes.front()}, Precision::Fp32);
+    QCOMPARE(document.analysisStaleReason(),
+             QStringLiteral("the calibration changed and the plan changed (1 layer differs) since it was measured"));
+    document.setRequestedPrecision(nodes, Precision::Fp32);
+    QVERIFY2(document.analysisStaleReason().contains(QRegularExpression(QStringLiteral("\\(\\d+ layers differ\\)"))),
+             qPrintable(document.analysisStaleReason()));
 }
 
 void StaleResultsTest::aProjectSavesTheMeasuredPlanAndSaysItIsStale() {
