@@ -9,14 +9,10 @@
 #include "core/export/export_files.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/trtexec_command.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 namespace {
-
-// "1 layer" / "3 layers": English plurals without a translation file (tr's %n would print "layer(s)").
-QString counted(int n, const QString& one, const QString& many) {
-    return n == 1 ? one : many.arg(n);
-}
 
 QString weakScriptSummary(const QdqExport& result) {
     auto plan = trtexecPlan(result);

@@ -15,6 +15,7 @@
 #include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -31,13 +32,15 @@ Result<nlohmann::json> readJson(const QString& path) {
 }
 
 QString outcomeText(const QString& path, const ImportedScales& imported) {
-    QString text = QObject::tr("Imported %1 (%2): %n activation range(s)", nullptr,
-                               static_cast<int>(imported.calibration.activations.size()))
-                       .arg(QFileInfo(path).fileName(), QString::fromUtf8(scaleFormatName(imported.format)));
+    QString text = QObject::tr("Imported %1 (%2): %3")
+                       .arg(QFileInfo(path).fileName(), QString::fromUtf8(scaleFormatName(imported.format)),
+                            counted(static_cast<qint64>(imported.calibration.activations.size()),
+                                    QObject::tr("1 activation range"), QObject::tr("%1 activation ranges")));
     if (!imported.unknownTensors.empty())
-        text += QObject::tr("; %n tensor(s) not in the model skipped (first: '%1')", nullptr,
-                            static_cast<int>(imported.unknownTensors.size()))
-                    .arg(QString::fromStdString(imported.unknownTensors.front()));
+        text += QObject::tr("; %1 not in the model skipped (first: '%2')")
+                    .arg(counted(static_cast<qint64>(imported.unknownTensors.size()), QObject::tr("1 tensor"),
+                                 QObject::tr("%1 tensors")),
+                         QString::fromStdString(imported.unknownTensors.front()));
     return text;
 }
 

@@ -6,6 +6,7 @@
 #include "core/quant/default_placement.h"
 #include "ui/engine/engine_run.h"
 #include "ui/plan_edit_command.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -177,7 +178,7 @@ void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision 
     before.nodes = after.nodes = nodes;
     const QString label =
         text.isEmpty()
-            ? tr("Set %n node(s) to %1", nullptr, static_cast<int>(nodes.size())).arg(precisionLabel(precision))
+            ? tr("Set %1 to %2").arg(counted(nodes.size(), tr("1 node"), tr("%1 nodes")), precisionLabel(precision))
             : text;
     pushPlanEdit(std::move(before), std::move(after), label);
 }
@@ -191,7 +192,7 @@ void ModelDocument::cyclePrecision(const QList<NodeId>& nodes) {
         after.precisions.append(nextPrecision(before.precisions.back()));
     }
     pushPlanEdit(std::move(before), std::move(after),
-                 tr("Cycle precision of %n node(s)", nullptr, static_cast<int>(nodes.size())));
+                 tr("Cycle precision of %1").arg(counted(nodes.size(), tr("1 node"), tr("%1 nodes"))));
 }
 
 void ModelDocument::setOpTypePrecision(const QString& opType, Precision precision) {

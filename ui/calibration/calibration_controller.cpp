@@ -13,6 +13,7 @@
 #include "ui/dialog_folder.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -54,8 +55,9 @@ CalibrationController::CalibrationController(ModelDocument* document, QWidget* w
     connect(mRunner, &CalibrationRunner::finished, this, [this] {
         updateActions();
         const auto calibration = mDocument->calibration();
-        emit statusMessage(
-            tr("Calibrated on %n sample(s)", nullptr, calibration ? static_cast<int>(calibration->samples) : 0));
+        emit statusMessage(tr("Calibrated on %1")
+                               .arg(counted(calibration ? static_cast<qint64>(calibration->samples) : 0, tr("1 sample"),
+                                            tr("%1 samples"))));
     });
     connect(mRunner, &CalibrationRunner::cancelled, this, [this] {
         updateActions();

@@ -9,6 +9,7 @@
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_run.h"
 #include "ui/model_document.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -37,7 +38,9 @@ QString engineSummaryText(const EngineRun& run) {
     if (analysis.totalTimeMs) text += QObject::tr(", %1 ms per inference").arg(*analysis.totalTimeMs, 0, 'f', 4);
     if (analysis.coverage.byTime)
         text += QObject::tr(", INT8 %1% of the time").arg(100.0 * *analysis.coverage.byTime, 0, 'f', 1);
-    text += QObject::tr(", %n difference(s) from the plan", nullptr, static_cast<int>(analysis.mismatches.size()));
+    text += QObject::tr(", %1 from the plan")
+                .arg(counted(static_cast<qint64>(analysis.mismatches.size()), QObject::tr("1 difference"),
+                             QObject::tr("%1 differences")));
     return text;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/model/constant_values.h"
 #include "core/model/tensor_data.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -115,9 +116,9 @@ QString attributeText(const onnx::AttributeProto& a, int maxElements) {
         case onnx::AttributeProto::GRAPHS:
             return listText(a.graphs(), maxElements, [](const onnx::GraphProto& g) { return graphText(g); });
         case onnx::AttributeProto::SPARSE_TENSORS:
-            return QObject::tr("%n sparse tensor(s)", nullptr, a.sparse_tensors_size());
+            return counted(a.sparse_tensors_size(), QObject::tr("1 sparse tensor"), QObject::tr("%1 sparse tensors"));
         case onnx::AttributeProto::TYPE_PROTOS:
-            return QObject::tr("%n type(s)", nullptr, a.type_protos_size());
+            return counted(a.type_protos_size(), QObject::tr("1 type"), QObject::tr("%1 types"));
         default:
             return QObject::tr("(no value)");
     }

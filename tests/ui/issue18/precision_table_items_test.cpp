@@ -137,7 +137,7 @@ void PrecisionTableItemsTest::pCyclesTheSelectedRowsAsTheGraphDoes() {
     QCOMPARE(document->plan().requested(first), Precision::Fp32);
     QCOMPARE(document->plan().requested(second), Precision::Fp32);
     QCOMPARE(document->undoStack()->count(), steps + 1);
-    QCOMPARE(document->undoStack()->text(steps), QStringLiteral("Cycle precision of 2 node(s)"));
+    QCOMPARE(document->undoStack()->text(steps), QStringLiteral("Cycle precision of 2 nodes"));
     QTest::keyClick(panel->view(), Qt::Key_P);
     QCOMPARE(document->plan().requested(first), Precision::Fp16);
 }
