@@ -152,6 +152,14 @@ void LayerErrorPlot::redraw() {
         bars->setData(keys, values, true);
         mBars[s] = static_cast<int>(keys.size());
     }
+    if (mBars[0] + mBars[1] == 0) {
+        // Measured, but every layer ran in float (its SQNR is infinite): an empty frame looked broken.
+        plot->legend->setVisible(false);
+        showPlaceholder(
+            tr("No layer of the measured plan runs in INT8: every layer matches FP32 exactly, so there "
+               "is no quantization error to show. Set layers to INT8, then Measure Again."));
+        return;
+    }
     plot->legend->setVisible(true);
     plot->xAxis->setRange(-0.7, static_cast<double>(mRows.size()) - 0.3);
     plot->yAxis->setRange(low < 0.0 ? low * 1.1 : 0.0, high * 1.45);

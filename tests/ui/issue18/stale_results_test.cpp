@@ -156,6 +156,11 @@ void StaleResultsTest::measureAgainMeasuresTheCurrentPlan() {
     for (const LayerError& layer : report->layers) QCOMPARE(layer.precision, Precision::Fp32);
     auto* scatter = window.findChild<ui::OutputScatterPlot*>();
     QVERIFY(scatter && !scatter->isStale());
+    // Nothing quantized: the Layer Error plot says so instead of an empty frame.
+    auto* layers = window.findChild<ui::LayerErrorPlot*>();
+    QVERIFY(layers && layers->barCount(AnalysisMode::Accumulated) == 0);
+    QVERIFY2(layers->placeholderText().contains(QStringLiteral("No layer of the measured plan runs in INT8")),
+             qPrintable(layers->placeholderText()));
 }
 
 QTEST_MAIN(StaleResultsTest)
