@@ -162,8 +162,12 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
             return precisionLabel(plan.effective(node.id));
         case ReasonColumn:
             return QString::fromStdString(plan.explanation(node.id));
-        case MacsColumn:
-            return node.cost.macs ? QLocale().toString(static_cast<qlonglong>(node.cost.macs)) : QString();
+        case MacsColumn: {
+            if (!node.cost.macs) return QString();
+            // "≈": a dimension the model leaves open (a symbolic batch, a dynamic H/W) was counted as 1.
+            const QString macs = QLocale().toString(static_cast<qlonglong>(node.cost.macs));
+            return node.cost.approximate ? QStringLiteral("\u2248 ") + macs : macs;
+        }
         case SensitivityColumn:
             return decibelText(valueAt(mSensitivity, node.id));
         case SqnrColumn:
@@ -210,6 +214,10 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
         return tr(
             "Stale: the plan changed since this analysis. Calibrate again (with the error measurement) to "
             "update it.");
+    if (column == MacsColumn && node.cost.approximate)
+        return tr(
+            "Approximate: the model leaves some dimensions of this layer open (a symbolic batch or size), "
+            "and each was counted as 1.");
     const PrecisionPlan& plan = mDocument->plan();
     QString tip = tr("%1 (%2)\nRequested %3, effective %4")
                       .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),

@@ -32,6 +32,7 @@ private slots:
     void namesSortNaturally();
     void nodesWithoutAPrecisionChoiceAreHiddenUntilAllNodes();
     void clipFusedIntoAFallenBackDepthwiseConvShowsFp16();
+    void macsOfOpenDimensionsAreMarkedApproximate();
 };
 
 namespace {
@@ -200,6 +201,35 @@ void PrecisionTableItemsTest::clipFusedIntoAFallenBackDepthwiseConvShowsFp16() {
         cell("depthwise_relu6", PrecisionTableModel::ReasonColumn).contains(QStringLiteral("fused into depthwise")),
         qPrintable(cell("depthwise_relu6", PrecisionTableModel::ReasonColumn)));
     QCOMPARE(cell("pointwise_relu6", PrecisionTableModel::EffectiveColumn), QStringLiteral("INT8"));
+}
+
+// A symbolic batch counts as 1 in the MACs: the cell says "≈" and its tool tip why; a fully known layer has neither.
+void PrecisionTableItemsTest::macsOfOpenDimensionsAreMarkedApproximate() {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 4, 8, 8});  // -1: the symbolic batch "N"
+    b.input("k", DataType::Float, {1, 4, 8, 8});
+    b.initializer("w", {4, 4, 1, 1}, test::seededFloats(16));
+    b.node("Conv", {"x", "w"}, {"y"}, "batched");
+    b.node("Conv", {"k", "w"}, {"z"}, "fixed");
+    b.output("y");
+    b.output("z");
+    test::TempDir dir;
+    ui::ModelDocument document;
+    loadInto(document, b, dir);
+    PrecisionTableModel table(&document);
+    const auto macsCell = [&](const QString& name) {
+        for (int row = 0; row < table.rowCount(); ++row)
+            if (table.index(row, PrecisionTableModel::NodeColumn).data().toString() == name)
+                return table.index(row, PrecisionTableModel::MacsColumn);
+        return QModelIndex();
+    };
+    QCOMPARE(macsCell(QStringLiteral("batched")).data().toString(),
+             QStringLiteral("\u2248 ") + QLocale().toString(1024));
+    QVERIFY(
+        macsCell(QStringLiteral("batched")).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Approximate")));
+    QCOMPARE(macsCell(QStringLiteral("fixed")).data().toString(), QLocale().toString(1024));
+    QVERIFY(
+        !macsCell(QStringLiteral("fixed")).data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Approximate")));
 }
 
 QTEST_MAIN(PrecisionTableItemsTest)
