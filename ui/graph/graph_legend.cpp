@@ -27,7 +27,16 @@ GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent) {
 }
 
 void GraphLegend::setFillKeys(const QString& title, const QVector<FillKey>& keys) {
+    mTitle = title;
+    mKeys = keys;
     rebuild(title, keys);
+    fitToWidth(width());
+}
+
+void GraphLegend::setShowsOuterScopeEdges(bool shows) {
+    if (mOuterScopeEdges == shows) return;
+    mOuterScopeEdges = shows;
+    rebuild(mTitle, mKeys);
     fitToWidth(width());
 }
 
@@ -47,6 +56,7 @@ void GraphLegend::rebuild(const QString& title, const QVector<FillKey>& keys) {
     for (Severity severity : {Severity::Error, Severity::Warning})
         addEntry(Shape::Dot, severityColor(severity), Qt::white, 1,
                  tr("lint %1").arg(QString::fromLatin1(severityName(severity))));
+    if (mOuterScopeEdges) addEntry(Shape::DashedLine, {}, QColor(0x8a9199), 1.3, tr("read inside a body"));
     if (!keys.isEmpty()) return;
     for (int i = 0; i < kOpFamilyCount; ++i) {
         const auto family = static_cast<OpFamily>(i);
@@ -105,11 +115,13 @@ void GraphLegend::paintEvent(QPaintEvent*) {
         }
         const double top = y + (kRow - kSwatch) / 2.0;
         const int swatch = entry.shape == Shape::Text ? -4 : kSwatchWidth;
-        painter.setPen(
-            QPen(entry.outline, entry.outlineWidth, entry.shape == Shape::Ring ? Qt::DashLine : Qt::SolidLine));
+        const bool dashed = entry.shape == Shape::Ring || entry.shape == Shape::DashedLine;
+        painter.setPen(QPen(entry.outline, entry.outlineWidth, dashed ? Qt::DashLine : Qt::SolidLine));
         painter.setBrush(entry.fill);
         if (entry.shape == Shape::Dot)
             painter.drawEllipse(QRectF(x + 3, top, kSwatch, kSwatch));
+        else if (entry.shape == Shape::DashedLine)
+            painter.drawLine(QPointF(x, y + kRow / 2.0), QPointF(x + kSwatchWidth, y + kRow / 2.0));
         else if (entry.shape != Shape::Text)
             painter.drawRoundedRect(QRectF(x, top, kSwatchWidth, kSwatch), 2, 2);
         QFont labelFont = font();

@@ -24,6 +24,9 @@ public:
     // What the box fills mean when they do not show op families (the engine's precision or time): `keys` replace
     // the op family entries, after `title`, with the dashed ring of a mismatch. Empty: op families again.
     void setFillKeys(const QString& title, const QVector<FillKey>& keys);
+    // The dashed edge of a value that If/Loop/Scan bodies read from the graph around them: listed only while the
+    // shown graph has one (most models have none).
+    void setShowsOuterScopeEdges(bool shows);
     QStringList labels() const;
     // Sizes the strip for `width` pixels: the entries wrap into rows.
     void fitToWidth(int width);
@@ -34,7 +37,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    enum class Shape { Box, Dot, Ring, Text };
+    enum class Shape { Box, Dot, Ring, Text, DashedLine };
     struct Entry {
         Shape shape;
         QColor fill, outline;
@@ -46,6 +49,9 @@ private:
     void rebuild(const QString& title, const QVector<FillKey>& keys);
 
     QVector<Entry> mEntries;
+    QString mTitle;
+    QVector<FillKey> mKeys;
+    bool mOuterScopeEdges = false;
     int mRows = 1;
 };
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 
+#include "ui/graph/graph_edge_item.h"
 #include "ui/graph/graph_legend.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/model_document.h"
@@ -228,6 +229,10 @@ void GraphView::updateBreadcrumb() {
 }
 
 void GraphView::onLayoutApplied(bool newGraph) {
+    const auto& edges = shownScene()->edgeItems();
+    mLegend->setShowsOuterScopeEdges(
+        std::any_of(edges.begin(), edges.end(), [](const GraphEdgeItem* edge) { return edge->isOuterScope(); }));
+    placeOverlays();
     mRestoringSelection = true;
     for (NodeId node : mSelectedNodes) {
         if (GraphNodeItem* item = shownScene()->itemForNode(node)) item->setSelected(true);

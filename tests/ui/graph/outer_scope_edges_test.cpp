@@ -31,6 +31,7 @@ private slots:
     void nestedBodiesShowTheirOuterReads();
     void collapsedScopeKeepsTheOuterScopeEdge();
     void arrowKeysAndSearchReachTheNodeFromItsOuterInput();
+    void legendListsTheDashedEdgeWhileOneIsShown();
 };
 
 namespace {
@@ -349,6 +350,25 @@ void OuterScopeEdgesTest::arrowKeysAndSearchReachTheNodeFromItsOuterInput() {
     // Searching for x, which no node takes as an input, finds the If that reads it.
     QVERIFY(view.findAndCenter(QStringLiteral("x")));
     QCOMPARE(selectedItem(view), scene->nodeItems()[static_cast<size_t>(operatorBox(scene, "branch"))]);
+}
+
+// The legend explains the dashed edge while the graph has one, and says nothing of it otherwise.
+void OuterScopeEdgesTest::legendListsTheDashedEdgeWhileOneIsShown() {
+    auto model = outerScopeModel();
+    QVERIFY(model);
+    test::ModelBuilder plain;
+    plain.input("x", DataType::Float, {1, 4});
+    plain.node("Relu", {"x"}, {"y"}, "relu");
+    plain.output("y");
+    auto plainModel = plain.load();
+    QVERIFY(plainModel);
+    GraphView view;
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view.graphScene()));
+    QVERIFY(view.legend()->labels().contains(QStringLiteral("read inside a body")));
+    view.setGraph(plainModel->graph());
+    QVERIFY(waitForLayout(view.graphScene()));
+    QVERIFY(!view.legend()->labels().contains(QStringLiteral("read inside a body")));
 }
 
 QTEST_MAIN(OuterScopeEdgesTest)
