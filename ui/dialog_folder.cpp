@@ -31,4 +31,9 @@ QString suggestedPath(const ModelDocument* document, const QString& name) {
     return QDir(dialogFolder(document)).filePath(name);
 }
 
+QString withSuffix(const QString& onnxPath, const QString& suffix) {
+    const QFileInfo info(onnxPath);
+    return info.absoluteDir().absoluteFilePath(info.completeBaseName() + suffix);
+}
+
 }  // namespace ql::ui

@@ -12,5 +12,8 @@ QString dialogFolder(const ModelDocument* document);
 void rememberDialogFolder(const QString& path);
 // `name` inside dialogFolder(document): a suggested file name for a save dialog.
 QString suggestedPath(const ModelDocument* document, const QString& name);
+// `onnxPath`'s folder and base name plus `suffix`: where the files of an export, a model's project or its plan go
+// ("digits_cnn.qlproj" beside digits_cnn.onnx).
+QString withSuffix(const QString& onnxPath, const QString& suffix);
 
 }  // namespace ql::ui

@@ -1,14 +1,12 @@
 #include "ui/export_job.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QObject>
 #include <QStringList>
-#include <algorithm>
 
 #include "core/export/export_files.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/trtexec_command.h"
+#include "ui/dialog_folder.h"
 #include "ui/plural.h"
 
 namespace ql::ui {
@@ -54,11 +52,6 @@ QString preparationText(const std::vector<PreparationStep>& steps) {
 }
 
 }  // namespace
-
-QString withSuffix(const QString& onnxPath, const QString& suffix) {
-    const QFileInfo info(onnxPath);
-    return info.absoluteDir().absoluteFilePath(info.completeBaseName() + suffix);
-}
 
 QString exportScriptSummary(const QdqExport& result) {
     QString text = result.target.typing == TrtTyping::Strong ? strongScriptSummary(result) : weakScriptSummary(result);

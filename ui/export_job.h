@@ -25,9 +25,6 @@ struct ExportJob {
 // target and what the script relies on, or "error: ..." naming what failed.
 QString runExport(const ExportJob& job);
 
-// `onnxPath`'s folder and base name plus `suffix`: where the files of an export, or a model's project, go.
-QString withSuffix(const QString& onnxPath, const QString& suffix);
-
 // What the exported script relies on, in a sentence: "the model's types (12 nodes in FP16, 6 casts added); no
 // precision flags" when strongly typed, "--int8 --fp16; 3 layers pinned FP32 (--layerPrecisions)" when weakly
 // typed, then "; 2 layers kept FP32 by the FP16 guard" when the guard kept any. Counts of zero are left out.

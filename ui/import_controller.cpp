@@ -12,7 +12,6 @@
 #include "core/common/atomic_file.h"
 #include "core/common/json_util.h"
 #include "ui/dialog_folder.h"
-#include "ui/export_job.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/plural.h"

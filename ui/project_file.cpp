@@ -3,8 +3,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_file.h"

@@ -1,10 +1,8 @@
 #include "app/cli/cli_util.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string_view>
 #include <thread>
 

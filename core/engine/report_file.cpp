@@ -1,9 +1,5 @@
 #include "core/engine/report_file.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "core/common/json_file.h"
 
 namespace ql {

@@ -1,9 +1,7 @@
 #include "core/quant/calibration_file.h"
 
 #include <cmath>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_file.h"

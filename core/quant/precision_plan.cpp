@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_file.h"

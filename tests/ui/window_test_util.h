@@ -21,14 +21,19 @@ inline bool openAndWait(ui::MainWindow& window, const QString& path, QString* er
     return done && opened.count() == 1;
 }
 
-// x [1, 4] -> Relu -> y, written as tiny.onnx in `dir`.
-inline QString writeTinyModel(const TempDir& dir) {
+// x [1, 4] -> Relu "relu" -> y.
+inline ModelBuilder tinyModel() {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 4});
     b.node("Relu", {"x"}, {"y"}, "relu");
     b.output("y");
+    return b;
+}
+
+// tinyModel(), written as tiny.onnx in `dir`.
+inline QString writeTinyModel(const TempDir& dir) {
     const std::string path = dir.file("tiny.onnx");
-    b.save(path);
+    tinyModel().save(path);
     return QString::fromStdString(path);
 }
 

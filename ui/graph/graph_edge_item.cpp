@@ -7,6 +7,7 @@
 #include <QtMath>
 
 #include "ui/graph/graph_node_item.h"
+#include "ui/graph/node_style.h"
 
 namespace ql::ui {
 
@@ -103,7 +104,7 @@ QPainterPath GraphEdgeItem::shape() const {
 
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
-    const QColor color = mHovered ? QColor(0xff9800) : QColor(0x8a9199);
+    const QColor color = mHovered ? QColor(0xff9800) : edgeColor();
     // Outer-scope reads: the same grey, dashed (dashes in pen widths, so they keep their look when hovered).
     auto pen = [&](double width) {
         QPen p(color, width);

@@ -56,7 +56,7 @@ void GraphLegend::rebuild(const QString& title, const QVector<FillKey>& keys) {
     for (Severity severity : {Severity::Error, Severity::Warning})
         addEntry(Shape::Dot, severityColor(severity), Qt::white, 1,
                  tr("lint %1").arg(QString::fromLatin1(severityName(severity))));
-    if (mOuterScopeEdges) addEntry(Shape::DashedLine, {}, QColor(0x8a9199), 1.3, tr("read inside a body"));
+    if (mOuterScopeEdges) addEntry(Shape::DashedLine, {}, edgeColor(), 1.3, tr("read inside a body"));
     if (!keys.isEmpty()) return;
     for (int i = 0; i < kOpFamilyCount; ++i) {
         const auto family = static_cast<OpFamily>(i);

@@ -126,6 +126,10 @@ QColor selectionColor() {
     return QColor(0xffeb3b);
 }
 
+QColor edgeColor() {
+    return QColor(0x8a9199);
+}
+
 QColor mismatchColor() {
     return QColor(0xff1744);
 }

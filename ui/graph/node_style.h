@@ -36,6 +36,7 @@ QString precisionLabel(Precision precision);  // "FP32", "FP16", "INT8"
 QColor severityColor(Severity severity);
 QColor quantBadgeColor();
 QColor selectionColor();
+QColor edgeColor();      // edges, and the legend's dashed line for outer-scope reads
 QColor mismatchColor();  // the dashed ring of a node the engine ran otherwise than planned
 
 // Fonts and box metrics shared by the scene (sizes for the layout) and the items (painting).

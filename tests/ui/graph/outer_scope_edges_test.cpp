@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "tests/support/model_builder.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/graph/graph_edge_item.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_view.h"
@@ -109,6 +110,14 @@ std::vector<ValueId> valueIds(const GraphSnapshot& snapshot, const std::vector<s
 
 bool waitForLayout(const GraphScene* scene) {
     return QTest::qWaitFor([&] { return scene->layout() && !scene->isLayoutPending(); }, 60000);
+}
+
+// `graph` in `view`, on screen at a usual size (keys and bodies need a shown view), laid out.
+bool showLaidOut(GraphView& view, const Graph& graph) {
+    view.resize(900, 700);
+    view.show();
+    view.setGraph(graph);
+    return waitForLayout(view.graphScene());
 }
 
 // The box of graph input `name`, or of operator `name`; -1 when not shown.
@@ -284,10 +293,7 @@ void OuterScopeEdgesTest::nestedBodiesShowTheirOuterReads() {
     auto model = nestedModel();
     QVERIFY(model);
     GraphView view;
-    view.resize(900, 700);
-    view.show();
-    view.setGraph(model->graph());
-    QVERIFY(waitForLayout(view.graphScene()));
+    QVERIFY(showLaidOut(view, model->graph()));
     const GraphScene* scene = view.graphScene();
     const auto fromZ = edgesBetween(scene, inputBox(scene, "z"), operatorBox(scene, "outer"));
     QCOMPARE(fromZ.size(), size_t{1});
@@ -336,11 +342,8 @@ void OuterScopeEdgesTest::arrowKeysAndSearchReachTheNodeFromItsOuterInput() {
     auto model = outerScopeModel();
     QVERIFY(model);
     GraphView view;
-    view.resize(900, 700);
-    view.show();
-    view.setGraph(model->graph());
+    QVERIFY(showLaidOut(view, model->graph()));
     const GraphScene* scene = view.graphScene();
-    QVERIFY(waitForLayout(scene));
     GraphNodeItem* x = scene->nodeItems()[static_cast<size_t>(inputBox(scene, "x"))];
     x->setSelected(true);
     QTest::keyClick(&view, Qt::Key_Down);  // into the If that reads it
@@ -356,11 +359,7 @@ void OuterScopeEdgesTest::arrowKeysAndSearchReachTheNodeFromItsOuterInput() {
 void OuterScopeEdgesTest::legendListsTheDashedEdgeWhileOneIsShown() {
     auto model = outerScopeModel();
     QVERIFY(model);
-    test::ModelBuilder plain;
-    plain.input("x", DataType::Float, {1, 4});
-    plain.node("Relu", {"x"}, {"y"}, "relu");
-    plain.output("y");
-    auto plainModel = plain.load();
+    auto plainModel = test::tinyModel().load();
     QVERIFY(plainModel);
     GraphView view;
     view.setGraph(model->graph());
