@@ -2,6 +2,7 @@
 
 #include <QUndoStack>
 
+#include "core/export/carried_model.h"
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"
 #include "ui/engine/engine_run.h"
@@ -30,10 +31,16 @@ QString precisionLabel(Precision precision) {
 
 // TensorRT's INT8 fallbacks, then the FP16 guard. The fallback is FP16 for every target: weakly typed scripts
 // build with --fp16 and strongly typed exports write the non-INT8 float layers as float16 islands.
-void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtVersion version,
-                      const CalibrationResult* calibration) {
-    const TrtPolicies policies(version, Precision::Fp16, calibration);
+void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtTarget target, const CalibrationResult* calibration) {
+    const TrtPolicies policies(target.version, Precision::Fp16, calibration, target.typing);
     plan.applyPolicies(graph, policies.list());
+}
+
+// The default placement, or what a model that carries its precisions says (its Q/DQ, its float16 islands): the
+// window shows a written model as the CLI reads it. An unreadable carried form keeps the default placement.
+PrecisionPlan startingPlan(const Model& model) {
+    auto written = writtenPlan(model);
+    return written ? std::move(written).value() : defaultPrecisionPlan(model.graph());
 }
 
 // A project file or a caller may name a typing the version cannot build (8.6 strongly, 11 weakly).
@@ -77,8 +84,7 @@ std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget 
         return loaded;
     }
     loaded->model = std::shared_ptr<Model>(std::move(model).value());
-    const Graph& graph = loaded->model->graph();
-    loaded->plan = defaultPrecisionPlan(graph);
+    loaded->plan = startingPlan(*loaded->model);
     decidePrecisions(*loaded, target);
     return loaded;
 }
@@ -87,9 +93,9 @@ void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtTarget target) {
     target = buildableTarget(target);
     loaded.trtTarget = target;
     if (!loaded.model) return;
-    applyTrtPolicies(loaded.model->graph(), loaded.plan, target.version, loaded.calibration.get());
+    applyTrtPolicies(loaded.model->graph(), loaded.plan, target, loaded.calibration.get());
     if (loaded.analysisPlan)
-        applyTrtPolicies(loaded.model->graph(), *loaded.analysisPlan, target.version, loaded.calibration.get());
+        applyTrtPolicies(loaded.model->graph(), *loaded.analysisPlan, target, loaded.calibration.get());
     loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
 }
 
@@ -106,7 +112,7 @@ void ModelDocument::replaceModel(std::shared_ptr<Model> model) {
     loaded.model = std::move(model);
     loaded.trtTarget = mTrtTarget;
     if (loaded.model) {
-        loaded.plan = defaultPrecisionPlan(loaded.model->graph());
+        loaded.plan = startingPlan(*loaded.model);
         decidePrecisions(loaded, mTrtTarget);
     }
     replaceModel(loaded);
@@ -239,7 +245,7 @@ void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
 void ModelDocument::relint() {
     if (!mModel) return;
     const Graph& graph = mModel->graph();
-    applyTrtPolicies(graph, mPlan, mTrtTarget.version, mCalibration.get());
+    applyTrtPolicies(graph, mPlan, mTrtTarget, mCalibration.get());
     mDiagnosis.reset();
     if (mCalibration) {
         // Fails only when a tensor method names a tensor this calibration has no per-method amax for: then

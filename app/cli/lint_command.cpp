@@ -6,7 +6,9 @@
 // 11 only strong, and asking otherwise exits 2). --command: the trtexec command line or script that builds the
 // engine; trt-precision-flags checks its builder precision flags against the target (findings on no node).
 // --ignore RULE (repeatable): the rule is not run; the JSON lists it under "ignored_rules", so a CI log says what
-// it skipped.
+// it skipped. The JSON's "layers" list every node that computes a float tensor with the precision it runs in and why
+// (the export summary's keys: layer, op, precision, reason): the plan as the export realizes it, or for a model that
+// carries Q/DQ or float16 islands, what the file says.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,10 +20,10 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
 #include "core/lint/rule_registry.h"
-#include "core/quant/default_placement.h"
 
 namespace ql::cli {
 
@@ -94,21 +96,20 @@ int runLint(LintCliOptions options) {
     auto model = loadFloatFormOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
-    PrecisionPlan plan;
-    if (options.plan.empty()) {
-        plan = defaultPrecisionPlan(graph);
-    } else {
-        auto loaded = PrecisionPlan::load(graph, options.plan);
-        if (!loaded) return failWith(loaded.status());
-        plan = std::move(loaded).value();
-    }
-    std::optional<CalibrationReport> calibration;
+    std::optional<CalibrationResult> scales;
     if (!options.calib.empty()) {
         auto loaded = readCalibrationOption(graph, options.calib);
         if (!loaded) return failWith(loaded.status());
-        auto effective = effectivePlan(graph, options.plan, version);
-        if (!effective) return failWith(effective.status());
-        auto diagnosed = calibrationReport(graph, *effective, *loaded, version);
+        scales = std::move(loaded).value();
+    }
+    // What runs (realized_precision.h): the plan, or what a model that carries its precisions says.
+    auto requested = options.plan.empty() ? writtenPlan(*model) : PrecisionPlan::load(graph, options.plan);
+    if (!requested) return failWith(requested.status());
+    const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), version, Precision::Fp16,
+                                             scales ? &*scales : nullptr, target->typing);
+    std::optional<CalibrationReport> calibration;
+    if (scales) {
+        auto diagnosed = calibrationReport(graph, plan, *scales, version);
         if (!diagnosed) return failWith(diagnosed.status());
         calibration = std::move(diagnosed).value();
     }
@@ -116,6 +117,7 @@ int runLint(LintCliOptions options) {
     const LintReport report = lint(graph, plan, lintOptions);
     if (options.json) {
         nlohmann::json json = toJson(report, graph, version);
+        json["layers"] = planLayersJson(graph, plan);
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
         json["ignored_rules"] = lintOptions.ignoredRules;
         std::cout << json.dump(2) << std::endl;

@@ -139,8 +139,9 @@ int runQuantize(QuantizeCliOptions options) {
     if (!calibration) return failWith(calibration.status());
     auto plan =
         model->plan && options.plan.empty()
-            ? Result<PrecisionPlan>(effectivePlan(graph, *model->plan, target->version, Precision::Fp16, &*calibration))
-            : effectivePlan(graph, options.plan, target->version, Precision::Fp16, &*calibration);
+            ? Result<PrecisionPlan>(
+                  effectivePlan(graph, *model->plan, target->version, Precision::Fp16, &*calibration, target->typing))
+            : effectivePlan(graph, options.plan, target->version, Precision::Fp16, &*calibration, target->typing);
     if (!plan) return failWith(plan.status());
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = trtMajor(target->version),

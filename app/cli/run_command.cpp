@@ -67,6 +67,13 @@ Result<NamedTensors> readInputs(const Graph& graph, const std::vector<std::strin
     return inputs;
 }
 
+// --fallback fp32: ONNX Runtime runs a weakly typed export's float layers in float32, the FP16 ones included.
+void runFloatLayersInFp32(const Graph& graph, PrecisionPlan& plan) {
+    for (const Node& node : graph.nodes())
+        if (plan.effective(node.id) == Precision::Fp16)
+            plan.setEffective(node.id, Precision::Fp32, "--fallback fp32: every float layer runs FP32");
+}
+
 // With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise. A model that carries its
 // precisions (`carried`, carried_model.h) is simulated as written unless --plan gives another plan.
 Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& carried, PrecisionPlan& plan,
@@ -86,6 +93,7 @@ Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& c
     } else {
         QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
     }
+    if (fallback == Precision::Fp32) runFloatLayersInFp32(graph, plan);
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();
@@ -133,8 +141,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--trt", options->trt,
                     "With --simulate: TensorRT version whose INT8 fallbacks are simulated, 8.6, 10 or 11 (default 10)");
     cmd->add_option("--fallback", options->fallback,
-                    "With --simulate: precision of the layers TensorRT runs in float, fp16 (default, as the trtexec "
-                    "command builds) or fp32 (as ONNX Runtime runs the exported model)")
+                    "With --simulate: precision of the layers that do not run INT8, fp16 (default: the plan's FP16 "
+                    "layers and TensorRT's INT8 fallbacks in FP16, as the engine runs them) or fp32 (every one of "
+                    "them in FP32, as ONNX Runtime runs a weakly typed export)")
         ->check(CLI::IsMember({"fp16", "fp32"}));
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,
                   "With --simulate: per-channel ConvTranspose weights, as `quantize --deconv-per-channel`");

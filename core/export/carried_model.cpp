@@ -1,26 +1,19 @@
 #include "core/export/carried_model.h"
 
+#include <onnx/onnx_pb.h>
+
 #include <algorithm>
-#include <array>
 #include <set>
-#include <string_view>
 #include <unordered_map>
 
+#include "core/export/graph_preparation.h"
 #include "core/export/qoperator_import.h"
 #include "core/model/fp16_form.h"
 #include "core/quant/default_placement.h"
+#include "core/quant/realized_precision.h"
 
 namespace ql {
 namespace {
-
-// Ops the Q/DQ placement gives edges of their own when INT8: planned INT8 without a DequantizeLinear in the model,
-// they would gain one in the simulation.
-bool placementQuantizes(const Node& node) {
-    constexpr std::array<std::string_view, 10> ops = {"Conv",          "ConvTranspose", "Gemm",    "MatMul",
-                                                      "Add",           "AveragePool",   "MaxPool", "GlobalAveragePool",
-                                                      "GlobalMaxPool", "Concat"};
-    return std::find(ops.begin(), ops.end(), node.opType) != ops.end();
-}
 
 // The names of the nodes a DequantizeLinear feeds in `qdq`.
 std::set<std::string> quantizedNodes(const Graph& qdq) {
@@ -30,23 +23,23 @@ std::set<std::string> quantizedNodes(const Graph& qdq) {
     return names;
 }
 
+// What the written model says (writtenPrecisions, the inverse of the realized plan), on its float form.
 PrecisionPlan carriedPlan(const Graph& graph, const std::set<std::string>& int8, const DequantizedModel& imported,
                           bool typed) {
-    const PrecisionPlan placement = defaultPrecisionPlan(graph);
     const std::set<std::string> fp16(imported.fp16Nodes.begin(), imported.fp16Nodes.end());
-    PrecisionPlan plan(graph, Precision::Fp32);
+    std::vector<bool> quantized(graph.nodes().size(), false), float16(graph.nodes().size(), false);
     for (const Node& node : graph.nodes()) {
-        if (int8.count(node.name)) {
-            plan.setRequested(node.id, Precision::Int8);
-        } else if (fp16.count(node.name)) {
-            plan.setRequested(node.id, Precision::Fp16);
-        } else if (placement.requested(node.id) == Precision::Int8 && !placementQuantizes(node)) {
-            plan.setRequested(node.id, Precision::Int8);  // a fused epilogue: no Q/DQ of its own
-        } else if (computesFloat(graph, node)) {
-            plan.setRequested(node.id, typed ? Precision::Fp32 : Precision::Fp16);
-        }
+        quantized[static_cast<size_t>(node.id)] = int8.count(node.name) != 0;
+        float16[static_cast<size_t>(node.id)] = fp16.count(node.name) != 0;
     }
-    return plan;
+    return writtenPrecisions(graph, quantized, float16, typed);
+}
+
+// The typing QuantLens wrote the model for ("strong", "weak"), or empty (another tool's model).
+std::string writtenTyping(const Model& model) {
+    for (const auto& prop : model.proto().metadata_props())
+        if (prop.key() == kTypingMetadataKey) return prop.value();
+    return {};
 }
 
 Result<CarriedModel> carriedQdqModel(std::unique_ptr<Model> model) {
@@ -57,7 +50,7 @@ Result<CarriedModel> carriedQdqModel(std::unique_ptr<Model> model) {
     }
     const std::set<std::string> int8 = quantizedNodes(model->graph());
     QL_ASSIGN_OR_RETURN(DequantizedModel imported, dequantizeQdqModel(*model));
-    const bool typed = !imported.fp16Nodes.empty();
+    const bool typed = !imported.fp16Nodes.empty() || writtenTyping(*model) == "strong";
     carried.plan = carriedPlan(imported.model->graph(), int8, imported, typed);
     carried.scales = std::move(imported.scales);
     carried.fp16Nodes = imported.fp16Nodes.size();
@@ -95,6 +88,22 @@ bool carriesPrecisions(const Graph& graph) {
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
     if (hasQOperatorNodes(model->graph())) return carriedQOperatorModel(*model);
     return carriedQdqModel(std::move(model));
+}
+
+Result<PrecisionPlan> writtenPlan(const Model& model) {
+    const Graph& graph = model.graph();
+    if (!carriesPrecisions(graph)) return defaultPrecisionPlan(graph);
+    QL_ASSIGN_OR_RETURN(const onnx::ModelProto proto, selfContainedProto(model));  // external data read in
+    const std::string bytes = proto.SerializeAsString();
+    QL_ASSIGN_OR_RETURN(auto copy, Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
+                                                        model.fileName(), {.runChecker = false}));
+    QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedModel(std::move(copy)));
+    const Graph& floatGraph = carried.model->graph();
+    PrecisionPlan plan(graph, Precision::Fp32);
+    for (const Node& node : graph.nodes())
+        if (auto same = floatGraph.findNode(node.name); same && carried.plan)
+            plan.setRequested(node.id, carried.plan->requested(*same));
+    return plan;
 }
 
 void applyCarriedScales(CalibrationResult& calibration, const CalibrationResult& carried) {

@@ -2,12 +2,12 @@
 // "Simulation follows the model": a model that already carries its precisions (Q/DQ nodes, float16 islands of a
 // strongly typed export) is simulated as written. `run --simulate`, `compare` and `quantize` then work on the FP32
 // model it was made from (qdq_import.h) with the plan and the scales it carries:
-//   - INT8: every node a DequantizeLinear fed in the model (its QdqLinks), and the fused epilogues that the default
-//     placement puts after them (Relu, Clip, SiLU, BatchNormalization, data movement; never an op the placement
-//     would give Q/DQ of its own: weighted layers, Add, pooling, Concat);
+//   - INT8: every node a DequantizeLinear fed in the model (its QdqLinks), and the nodes TensorRT fuses with them
+//     (epilogues, SiLU, data movement between INT8 layers: closeInt8 in default_placement.h), as the export's own
+//     realized plan decides them (realized_precision.h: writtenPrecisions is its inverse);
 //   - FP16: the nodes that computed in float16 (DequantizedModel::fp16Nodes);
-//   - every other float node: FP32 when the model carries float16 islands (strongly typed: its float32 is meant),
-//     FP16 when it does not (a weakly typed Q/DQ model: the builder's --fp16 decides);
+//   - every other float node: FP32 when the model is strongly typed (it carries float16 islands, or QuantLens wrote
+//     it for a strongly typed target: metadata "quantlens.typing"), FP16 when not (the builder's --fp16 decides);
 //   - the scales: the model's own for every tensor it quantizes, over any calibration given for the rest.
 // So `run --simulate` on a strongly typed export computes what the executor computes on the file itself.
 // A model in ONNX Runtime's operator form (integer ops, QLinear*: qoperator_import.h) is made float first: the nodes
@@ -25,6 +25,9 @@
 
 namespace ql {
 
+// The metadata key of the typing QuantLens's export was written for ("strong" or "weak").
+inline constexpr const char* kTypingMetadataKey = "quantlens.typing";
+
 struct CarriedModel {
     std::unique_ptr<Model> model;       // FP32: the model itself when it carries nothing
     std::optional<PrecisionPlan> plan;  // what it carries, on `model`; nullopt for a plain FP32 model
@@ -36,6 +39,11 @@ struct CarriedModel {
 // True when the model carries precisions of its own (Q/DQ nodes, float16 islands or QOperator/integer ops).
 bool carriesPrecisions(const Graph& graph);
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model);
+
+// The precisions `model` carries, on `model`'s own graph (Q/DQ nodes, Casts and all), for a view that shows the file
+// as it is: each node the precision carriedModel gives the node of that name in the float form; nodes that are not
+// in it (Q/DQ, Casts) FP32. The default placement for a model that carries nothing.
+Result<PrecisionPlan> writtenPlan(const Model& model);
 
 // `calibration` (for `graph`, the FP32 model) with the carried amax over the activations the model quantizes; the
 // ones it lacks are added.

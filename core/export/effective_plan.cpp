@@ -1,26 +1,39 @@
 #include "core/export/effective_plan.h"
 
 #include "core/lint/lint_policy.h"
+#include "core/model/fp16_form.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
 
 Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
-                                    Precision fallback, const CalibrationResult* calibration) {
+                                    Precision fallback, const CalibrationResult* calibration,
+                                    std::optional<TrtTyping> typing) {
     PrecisionPlan plan;
     if (planPath.empty()) {
         plan = defaultPrecisionPlan(graph);
     } else {
         QL_ASSIGN_OR_RETURN(plan, PrecisionPlan::load(graph, planPath));
     }
-    return effectivePlan(graph, std::move(plan), version, fallback, calibration);
+    return effectivePlan(graph, std::move(plan), version, fallback, calibration, typing);
 }
 
 PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVersion version, Precision fallback,
-                            const CalibrationResult* calibration) {
-    const TrtPolicies policies(version, fallback, calibration);
+                            const CalibrationResult* calibration, std::optional<TrtTyping> typing) {
+    const TrtPolicies policies(version, fallback, calibration, typing);
     requested.applyPolicies(graph, policies.list());
     return requested;
+}
+
+nlohmann::json planLayersJson(const Graph& graph, const PrecisionPlan& plan) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const Node& node : graph.nodes())
+        if (hasPrecisionChoice(graph, node))
+            layers.push_back({{"layer", node.name},
+                              {"op", node.opType},
+                              {"precision", precisionName(plan.effective(node.id))},
+                              {"reason", plan.explanation(node.id)}});
+    return layers;
 }
 
 Result<TrtVersion> trtVersionOption(const std::string& text) {

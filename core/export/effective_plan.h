@@ -3,6 +3,8 @@
 // the analysis, the simulation and the export agree on every layer: the requested plan (PLAN.json, or the
 // default INT8 placement) with the TensorRT lint rules' fallbacks applied (LintPolicy: a layer a rule makes
 // fall back loses its INT8, with the rule id and message as the reason).
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "core/common/status.h"
@@ -18,13 +20,20 @@ namespace ql {
 // to compare with a runtime that runs the exported model's float layers in FP32 (a weakly typed export in ONNX
 // Runtime or the executor). Then the FP16 guard (TrtPolicies): with `calibration`, activations beyond FP16's safe
 // range keep their layers FP32, as the export will.
+// Then what the export realizes (realized_precision.h): a node planned INT8 that gets no Q/DQ and fuses with nothing
+// runs `fallback`, a node TensorRT fuses into an INT8 layer runs INT8. `typing`: the version's default when not given.
 Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planPath, TrtVersion version,
                                     Precision fallback = Precision::Fp16,
-                                    const CalibrationResult* calibration = nullptr);
+                                    const CalibrationResult* calibration = nullptr,
+                                    std::optional<TrtTyping> typing = std::nullopt);
 
 // The same with the requested precisions given (e.g. the plan a model carries: carried_model.h).
 PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVersion version, Precision fallback,
-                            const CalibrationResult* calibration);
+                            const CalibrationResult* calibration, std::optional<TrtTyping> typing = std::nullopt);
+
+// Every node with a precision to choose (hasPrecisionChoice) as the export summary lists its layers: {"layer", "op",
+// "precision" (effective), "reason" (PrecisionPlan::explanation)}, in graph order.
+nlohmann::json planLayersJson(const Graph& graph, const PrecisionPlan& plan);
 
 // The value of a --trt option ("8.6", "10", "10.x", "11", ...); the error names the option and the accepted values.
 Result<TrtVersion> trtVersionOption(const std::string& text);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/common/atomic_file.h"
+#include "core/export/carried_model.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/qdq_writer.h"
 #include "core/export/trtexec_command.h"
@@ -14,6 +15,7 @@
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
 #include "core/quant/fp16_guard.h"
+#include "core/quant/realized_precision.h"
 
 namespace ql {
 namespace {
@@ -90,6 +92,17 @@ std::vector<bool> islandNodes(const Graph& prepared, const CalibrationResult& ca
     return island;
 }
 
+// The file says which typing it was written for, so reading it back tells a float32 node meant as FP32 (strong)
+// from one the builder's --fp16 decides (weak), even without float16 islands.
+void recordTyping(onnx::ModelProto& proto, TrtTyping typing) {
+    auto* props = proto.mutable_metadata_props();
+    for (int i = props->size() - 1; i >= 0; --i)
+        if (props->Get(i).key() == kTypingMetadataKey) props->DeleteSubrange(i, 1);
+    auto* prop = proto.add_metadata_props();
+    prop->set_key(kTypingMetadataKey);
+    prop->set_value(trtTypingName(typing));
+}
+
 }  // namespace
 
 Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const CalibrationResult& calibration,
@@ -101,15 +114,21 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     result.steps = std::move(prepared.steps);
     QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
     QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
-    QL_ASSIGN_OR_RETURN(result.placement,
-                        placeQdq(result.prepared->graph(), effectivePrecisions(model.graph(), plan), amax, options));
-    addPlanReasons(model.graph(), plan, result.placement);
+    // The summary must say what the file runs: a plan that is not realized yet (effectivePlan realizes it, and then
+    // this changes nothing) has its INT8 nodes without Q/DQ or fusion labelled as the float32 the file runs them in.
+    PrecisionPlan realized = plan;
+    RealizedPrecision(Precision::Fp32, target.trt.typing == TrtTyping::Strong, &calibration)
+        .apply(model.graph(), realized);
+    QL_ASSIGN_OR_RETURN(result.placement, placeQdq(result.prepared->graph(),
+                                                   effectivePrecisions(model.graph(), realized), amax, options));
+    addPlanReasons(model.graph(), realized, result.placement);
     result.target = target.trt;
     result.fp16Io = target.fp16Io && target.trt.typing == TrtTyping::Strong;
     Fp16Islands islands{.nodes = {}, .fp16Io = result.fp16Io};
     if (target.trt.typing == TrtTyping::Strong)
         islands.nodes = islandNodes(result.prepared->graph(), calibration, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options, islands, &result.islands));
+    recordTyping(result.proto, target.trt.typing);
     return result;
 }
 

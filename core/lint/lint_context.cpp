@@ -60,6 +60,11 @@ bool LintContext::int8Planned(NodeId node) const {
     return false;
 }
 
+bool LintContext::int8Effective(NodeId node) const {
+    if (!int8Planned(node)) return false;
+    return mExplicit || mPlan.effective(node) == Precision::Int8;
+}
+
 const QdqLink* LintContext::inputLink(NodeId layer, size_t slot) const {
     auto it = mLinkByInput.find(inputKey(layer, slot));
     return it == mLinkByInput.end() ? nullptr : it->second;

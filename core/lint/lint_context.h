@@ -52,6 +52,9 @@ public:
     bool explicitQuantization() const { return mExplicit; }
     // Will TensorRT be asked to run this node in INT8? Explicit: one of its inputs is dequantized; else the plan.
     bool int8Planned(NodeId node) const;
+    // int8Planned, and the plan's effective precision still INT8 (what the export realizes: realized_precision.h):
+    // what the coverage counts, as the export summary and the window count.
+    bool int8Effective(NodeId node) const;
 
     // The Q/DQ link feeding input `slot` of `layer`, or nullptr.
     const QdqLink* inputLink(NodeId layer, size_t slot) const;

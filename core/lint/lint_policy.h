@@ -2,11 +2,13 @@
 // The lint rules as a PrecisionPolicy: every finding that makes a layer fall back lowers the node's effective
 // precision, with the rule id and message as the reason, so the GUI and `compare` simulate what TensorRT runs.
 #include <array>
+#include <optional>
 #include <span>
 
 #include "core/lint/trt_version.h"
 #include "core/quant/fp16_guard.h"
 #include "core/quant/precision_plan.h"
+#include "core/quant/realized_precision.h"
 
 namespace ql {
 
@@ -24,19 +26,24 @@ private:
 };
 
 // Every policy a plan goes through before it is simulated, analysed, tuned or exported, in order: TensorRT's INT8
-// fallbacks, then the FP16 guard (fp16_guard.h; with `calibration`, activations too). Keeps them alive together.
+// fallbacks, what the export realizes (realized_precision.h: Q/DQ and fusions), then the FP16 guard (fp16_guard.h;
+// with `calibration`, activations too). Keeps them alive together. `typing`: the version's default when not given.
 class TrtPolicies {
 public:
-    TrtPolicies(TrtVersion version, Precision fallback, const CalibrationResult* calibration)
-        : mLint(version, fallback), mGuard(calibration) {}
+    TrtPolicies(TrtVersion version, Precision fallback, const CalibrationResult* calibration,
+                std::optional<TrtTyping> typing = std::nullopt)
+        : mLint(version, fallback),
+          mRealized(fallback, typing.value_or(defaultTyping(version)) == TrtTyping::Strong, calibration),
+          mGuard(calibration) {}
     TrtPolicies(const TrtPolicies&) = delete;
     TrtPolicies& operator=(const TrtPolicies&) = delete;
     std::span<const PrecisionPolicy* const> list() const { return mList; }
 
 private:
     LintPolicy mLint;
+    RealizedPrecision mRealized;
     Fp16Guard mGuard;
-    std::array<const PrecisionPolicy*, 2> mList{&mLint, &mGuard};
+    std::array<const PrecisionPolicy*, 3> mList{&mLint, &mRealized, &mGuard};
 };
 
 }  // namespace ql

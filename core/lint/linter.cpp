@@ -23,7 +23,7 @@ LintCoverage coverageOf(const LintContext& context, const std::vector<Finding>& 
     for (const Node& node : context.graph().nodes()) {
         if (!isWeightedLayer(node)) continue;
         ++coverage.weightedLayers;
-        if (context.int8Planned(node.id) && fallenBack.count(node.id) == 0) ++coverage.int8Layers;
+        if (context.int8Effective(node.id) && fallenBack.count(node.id) == 0) ++coverage.int8Layers;
     }
     return coverage;
 }

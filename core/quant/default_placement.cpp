@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/model/attention_pattern.h"
+#include "core/model/constant_values.h"
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
 
@@ -36,13 +37,14 @@ Role roleOf(const Node& node) {
 // Weighted layers the placement keeps in float, with the note that says why.
 using FloatLayers = std::map<NodeId, const char*>;
 
-// Producers of the float, non-initializer inputs (kNoId for a graph input).
+// Producers of the float, non-constant inputs (kNoId for a graph input).
 std::vector<NodeId> floatProducers(const Graph& graph, const Node& n) {
     std::vector<NodeId> producers;
     for (ValueId v : n.inputs) {
         if (v == kNoId) continue;
         const Value& value = graph.value(v);
-        if (value.initializer >= 0 || !isFloatOrUnknown(value.type.dtype)) continue;
+        // A Constant node's output counts as the initializer the export makes of it (a Resize's scales).
+        if (value.initializer >= 0 || !isFloatOrUnknown(value.type.dtype) || isConstant(graph, v)) continue;
         producers.push_back(value.producer);
     }
     return producers;
@@ -88,6 +90,8 @@ class Placement {
 public:
     Placement(const Graph& graph, const FloatLayers& floatLayers)
         : mGraph(graph), mFloat(floatLayers), mInt8(graph.nodes().size(), false) {}
+    Placement(const Graph& graph, const FloatLayers& floatLayers, std::vector<bool> candidates, std::vector<bool> fixed)
+        : mGraph(graph), mFloat(floatLayers), mInt8(std::move(candidates)), mFixed(std::move(fixed)) {}
 
     // Pass-through nodes depend on their consumers and consumers on their producers, so chains of them
     // (Reshape -> Transpose) need the greatest fixed point: a forward pass that ignores the consumers
@@ -98,12 +102,19 @@ public:
             mInt8[static_cast<size_t>(n.id)] =
                 role == Role::Weighted ? mFloat.count(n.id) == 0 : role != Role::Other && decide(n, role, false);
         }
+        return demote();
+    }
+
+    // Demotes the nodes whose rule fails until nothing changes; weighted nodes keep what they have.
+    std::vector<bool> demote() {
         for (bool changed = true; changed;) {
             changed = false;
             for (const Node& n : mGraph.nodes()) {
                 const Role role = roleOf(n);
-                if (role == Role::Weighted || !mInt8[static_cast<size_t>(n.id)] || decide(n, role, true)) continue;
-                mInt8[static_cast<size_t>(n.id)] = false;
+                const size_t i = static_cast<size_t>(n.id);
+                if (role == Role::Weighted || !mInt8[i] || (!mFixed.empty() && mFixed[i]) || decide(n, role, true))
+                    continue;
+                mInt8[i] = false;
                 changed = true;
             }
         }
@@ -117,7 +128,7 @@ private:
         switch (role) {
             case Role::Epilogue:
             case Role::Silu:
-                return int8(fusedProducer(mGraph, n));
+                return int8(fusedProducer(mGraph, n)) && (n.opType != "BatchNormalization" || foldsInto(n));
             case Role::Quantizable:
                 return std::any_of(producers.begin(), producers.end(), int8);
             case Role::PassThrough:
@@ -126,6 +137,13 @@ private:
             default:
                 return false;
         }
+    }
+
+    // A BatchNormalization runs INT8 only folded into the weighted layer before it (the export folds it there);
+    // after a Concat, a pool or an Add it stays a float layer of its own.
+    bool foldsInto(const Node& n) const {
+        const NodeId producer = fusedProducer(mGraph, n);
+        return producer != kNoId && roleOf(mGraph.node(producer)) == Role::Weighted;
     }
 
     bool allConsumersInt8(const Node& n) const {
@@ -145,6 +163,7 @@ private:
     const Graph& mGraph;
     const FloatLayers& mFloat;
     std::vector<bool> mInt8;
+    std::vector<bool> mFixed;  // nodes that stay INT8 whatever their rule says; empty: none
 };
 
 // YOLO-style detector heads (Ultralytics' TensorRT export, ultralytics/utils/export/engine.py).
@@ -242,6 +261,21 @@ bool carriesFloat16(const Graph& graph) {
 }
 
 }  // namespace
+
+std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed) {
+    const FloatLayers none;
+    for (const Node& n : graph.nodes()) {
+        const size_t i = static_cast<size_t>(n.id);
+        if (roleOf(n) == Role::Other && (fixed.empty() || !fixed[i])) candidates[i] = false;
+        if (!fixed.empty() && fixed[i]) candidates[i] = true;
+    }
+    return Placement(graph, none, std::move(candidates), std::move(fixed)).demote();
+}
+
+bool followsNeighboursIntoInt8(const Node& node) {
+    const Role role = roleOf(node);
+    return role == Role::Epilogue || role == Role::Silu || role == Role::PassThrough;
+}
 
 PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
     FloatLayers floatLayers;

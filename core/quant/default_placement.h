@@ -32,6 +32,15 @@ namespace ql {
 
 PrecisionPlan defaultPrecisionPlan(const Graph& graph);
 
+// TensorRT's INT8 fusions, decided here once for the placement, the realized plan (realized_precision.h) and the
+// reading of a written model: the largest subset of `candidates` (one flag per node) in which every node's rule
+// above holds given the others. Weighted candidates and `fixed` nodes (one flag per node, or empty) stay: their
+// Q/DQ decides them; other nodes of no role (Softmax, Sigmoid outside a SiLU, ...) leave.
+std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed = {});
+// An epilogue, the Sigmoid or Mul of a SiLU, or data movement: the node has no Q/DQ of its own and runs INT8 exactly
+// when its neighbours do (closeInt8).
+bool followsNeighboursIntoInt8(const Node& node);
+
 // The node an epilogue (Relu, LeakyRelu, Clip, BatchNormalization, or the Sigmoid and Mul of a SiLU) fuses into:
 // the producer of its first float input (of x for a SiLU). kNoId for any other node, or when a graph input feeds it.
 NodeId fusedProducer(const Graph& graph, const Node& node);

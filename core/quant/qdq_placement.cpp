@@ -98,7 +98,8 @@ private:
     std::optional<float> rawAmax(ValueId v) const {
         if (v == kNoId) return std::nullopt;
         auto it = mAmax.find(mGraph.value(v).name);
-        return it == mAmax.end() ? std::nullopt : std::optional<float>(it->second);
+        if (it == mAmax.end()) return mOptions.assumeCalibrated ? std::optional<float>(1.0f) : std::nullopt;
+        return it->second;
     }
 
     std::optional<float> amaxOf(ValueId v) const {
@@ -117,6 +118,7 @@ private:
     bool constant(ValueId v) const { return constantSource(mGraph, v) != kNoId; }
 
     Result<QdqEdge> weightEdge(const Node& node, ValueId weight) const {
+        if (!mOptions.weightScales) return QdqEdge{node.id, 1, weight, true, 1, {}, "weight", {}};
         auto read = constantTensor(mGraph, constantSource(mGraph, weight));
         if (!read) return read.status().withContext("Node (" + node.name + ") Op (" + node.opType + ")");
         // The export quantizes the weight with a following BatchNormalization folded in, so the scales are
@@ -214,12 +216,33 @@ private:
         return layer != kNoId && mInt8Layers.count(layer) != 0;
     }
 
+    // Whether TensorRT can fuse the Add into the INT8 layer behind input `i`: the layer's output goes to the Add alone.
+    bool fusesWith(const Node& add, size_t i) const {
+        return fromInt8Layer(add.inputs[i]) && mGraph.value(add.inputs[i]).consumers.size() == 1;
+    }
+
+    // The input of a residual Add that is not fused: the other one comes from an INT8 layer whose output only the Add
+    // reads (a skip tensor is also read by the branch it skips). Both such: the later layer fuses (the branch ends
+    // right before the Add), whatever the input order. -1 when neither input can fuse.
+    int32_t skipInput(const Node& add) const {
+        const bool first = fusesWith(add, 0), second = fusesWith(add, 1);
+        if (first && second) {
+            const NodeId a = layerOf(add.inputs[0]), b = layerOf(add.inputs[1]);
+            return a > b ? 1 : 0;
+        }
+        if (first || second) return first ? 1 : 0;
+        // Neither output is the Add's alone: the Add still fuses with an INT8 layer, the later one.
+        const bool from0 = fromInt8Layer(add.inputs[0]), from1 = fromInt8Layer(add.inputs[1]);
+        if (from0 && from1) return layerOf(add.inputs[0]) > layerOf(add.inputs[1]) ? 1 : 0;
+        if (from0 || from1) return from0 ? 1 : 0;
+        return -1;
+    }
+
     // TRT-QDQ-RESIDUAL-ADD: quantize the skip input, not the edge from the weighted layer it fuses with.
     void placeResidualAdd(const Node& node) {
         if (node.inputs.size() != 2 || constant(node.inputs[0]) || constant(node.inputs[1])) return;
-        const bool first = fromInt8Layer(node.inputs[0]), second = fromInt8Layer(node.inputs[1]);
-        if (!first && !second) return;
-        const int32_t skip = first ? 1 : 0;  // both from layers: the first fuses, the second is the skip
+        const int32_t skip = skipInput(node);
+        if (skip < 0) return;
         auto& decision = mPlacement.layers[static_cast<size_t>(node.id)];
         if (auto edge = activationEdge(node, skip, "residual Add skip input (TRT-QDQ-RESIDUAL-ADD)")) {
             mPlacement.edges.push_back(std::move(*edge));

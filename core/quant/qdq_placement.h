@@ -27,6 +27,10 @@ struct QdqOptions {
     bool perChannelConvTranspose = false;  // false: one scale for the whole ConvTranspose weight
     int tensorRtMajor = 10;                // chooses the ConvTranspose per-channel axis: 8 -> 0, 10 -> 1
     bool int8Weights = true;               // false: float weights behind a QuantizeLinear->DequantizeLinear pair
+    // Where the edges go without their scales (realized_precision.h): weights are not read (their edges have no
+    // scales) and, with `assumeCalibrated`, every activation counts as calibrated (a plan before its calibration).
+    bool weightScales = true;
+    bool assumeCalibrated = false;
 };
 
 // Effective precision by node name; nodes not listed run FP32.

@@ -90,7 +90,7 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
     // The FP16 guard reads the activations just calibrated: layers it keeps FP32 must be measured in FP32, as the
     // document (setCalibration) and the export will run them.
     PrecisionPlan analysed = plan;
-    const TrtPolicies policies(request.trtVersion, Precision::Fp16, out.calibration.get());
+    const TrtPolicies policies(request.trtVersion, Precision::Fp16, out.calibration.get(), request.trtTyping);
     analysed.applyPolicies(graph, policies.list());
 
     out.measured = analysed;

@@ -28,6 +28,7 @@ struct CalibrationRequest {
     // Whose INT8 fallbacks and FP16 guard the analysed plan goes through once the new calibration is known (the
     // runner sets the document's).
     TrtVersion trtVersion = TrtVersion::Trt10;
+    TrtTyping trtTyping = TrtTyping::Strong;  // the document's, so the measured plan is the document's
     // Set: measure the error with this calibration instead of calibrating again (Quantize > Measure Again); the
     // calibration data is then only read as evaluation data when there is no other.
     std::shared_ptr<const CalibrationResult> calibration;

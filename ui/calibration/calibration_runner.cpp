@@ -37,6 +37,7 @@ bool CalibrationRunner::start(const CalibrationRequest& request) {
     mPlan = mDocument->plan();
     CalibrationRequest jobRequest = request;
     jobRequest.trtVersion = mDocument->trtVersion();
+    jobRequest.trtTyping = mDocument->trtTarget().typing;
     auto job = [model = mModel, plan = mPlan, jobRequest = std::move(jobRequest), stop = mStop.get_token(),
                 toGui = std::move(toGui), throttle = ProgressThrottle(mProgressIntervalMs)]() mutable {
         JobProgressFn report = [&](double fraction, const std::string& phase) {

@@ -109,6 +109,7 @@ bool TuneDialog::startTuning() {
     mSettings->saveSettings();
     TuneRequest request = mSettings->request();
     request.trtVersion = mDocument->trtVersion();
+    request.trtTyping = mDocument->trtTarget().typing;
     request.threads = std::max(1, QThread::idealThreadCount() - 1);  // one core stays free for the window
     const TuneTarget target = request.target;
     mProgress->setValueFormatter([target](double value) {

@@ -21,7 +21,7 @@ Status runJob(const Model& model, const PrecisionPlan& start, const CalibrationR
     if (options.target.needsLabels() && options.labels.empty())
         return invalidArgument("the target " + options.target.text() + " needs the labels of the evaluation data");
     // The tuned plan's effective precisions must be what TensorRT runs, with the chosen fallback.
-    const TrtPolicies policies(request.trtVersion, request.fallback, &calibration);
+    const TrtPolicies policies(request.trtVersion, request.fallback, &calibration, request.trtTyping);
     options.policies.assign(policies.list().begin(), policies.list().end());
     options.fallback = request.fallback;
     options.maxTrials = request.maxTrials;

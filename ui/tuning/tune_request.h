@@ -24,6 +24,7 @@ struct TuneRequest {
     int64_t batchSize = 8;
     int threads = 1;
     TrtVersion trtVersion = TrtVersion::Trt10;  // whose INT8 fallbacks the tuned plan must respect
+    TrtTyping trtTyping = TrtTyping::Strong;    // and whose typing decides what fuses (realized_precision.h)
 };
 
 }  // namespace ql::ui

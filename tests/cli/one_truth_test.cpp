@@ -1,0 +1,120 @@
+// Issue 27 on the command line: `lint --json` lists every compute node's precision under "layers", the same as the
+// export summary and as `lint` of the exported file; `run --simulate --fallback fp32` runs what ONNX Runtime runs of a
+// weakly typed export (every layer that is not INT8 in FP32).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/data/npy.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/support/model_builder.h"
+
+namespace ql {
+namespace {
+
+using test::TempDir;
+
+const std::string kSamples = std::string(QL_SOURCE_DIR) + "/resources/samples/";
+const std::string kModel = kSamples + "digits_cnn.onnx";
+
+// The sample calibrated on 32 samples and the plan a tune to output-sqnr>=40 gives: its first four convs FP16.
+struct Tuned {
+    TempDir dir;
+    std::string calib = dir.file("calib.json");
+    std::string plan = dir.file("plan.json");
+    Tuned() {
+        const auto r = test::runCli(
+            {"calibrate", kModel, "--data", kSamples + "digits_calib.npy", "--samples", "32", "-o", calib});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::ofstream(plan) << R"({"format": "quantlens-plan", "version": 1, "nodes": {
+            "/stem/stem.0/Conv": "fp16", "/block/block.0/Conv": "fp16", "/block/block.3/Conv": "fp16",
+            "/down/down.0/Conv": "fp16"}})";
+    }
+};
+
+std::map<std::string, std::string> precisionsOf(const nlohmann::json& layers) {
+    std::map<std::string, std::string> byName;
+    for (const auto& layer : layers) byName[layer["layer"]] = layer["precision"];
+    return byName;
+}
+
+nlohmann::json lintJson(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"lint"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.push_back("--json");
+    const auto r = test::runCli(all);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+TEST(OneTruthCliTest, LintLayersAreTheExportSummarysAndTheExportedFilesOwn) {
+    Tuned tuned;
+    const std::string exported = tuned.dir.file("digits.qdq.onnx"), summary = tuned.dir.file("summary.json");
+    const auto q = test::runCli(
+        {"quantize", kModel, "--calib", tuned.calib, "--plan", tuned.plan, "-o", exported, "--summary", summary});
+    ASSERT_EQ(q.exitCode, 0) << q.err;
+    const auto planned = lintJson({kModel, "--plan", tuned.plan, "--calib", tuned.calib});
+    ASSERT_TRUE(planned.contains("layers")) << planned.dump();
+    for (const auto& layer : planned["layers"])
+        for (const char* key : {"layer", "op", "precision", "reason"}) EXPECT_TRUE(layer.contains(key)) << key;
+    const auto byPlan = precisionsOf(planned["layers"]);
+    EXPECT_EQ(byPlan.at("/Add"), "fp16");  // planned INT8, but nothing is left to fuse it into
+    EXPECT_EQ(byPlan.at("/Relu"), "fp16");
+    EXPECT_EQ(byPlan.at("/mix/mix.2/Relu"), "int8");
+
+    std::ifstream in(summary);
+    const auto bySummary = precisionsOf(nlohmann::json::parse(in)["layers"]);
+    const auto byFile = precisionsOf(lintJson({exported})["layers"]);
+    EXPECT_EQ(byPlan.size(), 14u);
+    for (const auto& [layer, precision] : byPlan) {
+        EXPECT_EQ(bySummary.at(layer), precision) << layer;
+        EXPECT_EQ(byFile.at(layer), precision) << layer;
+    }
+}
+
+std::vector<float> simulate(const Tuned& tuned, const std::string& input, const std::vector<std::string>& extra,
+                            const std::string& out) {
+    std::vector<std::string> args = {"run",       kModel,   "--input",  input,   "--simulate",
+                                     tuned.calib, "--plan", tuned.plan, "--out", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::runCli(args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    auto y = readNpy(out + "/logits.npy");
+    EXPECT_TRUE(y) << (y ? "" : y.status().message());
+    return y ? y->toFloats() : std::vector<float>{};
+}
+
+TEST(OneTruthCliTest, SimulateFallbackFp32RunsAsOnnxRuntimeRunsTheWeaklyTypedExport) {
+    Tuned tuned;
+    auto batch = readNpy(kSamples + "digits_test.npy");
+    ASSERT_TRUE(batch);
+    const Shape one = {1, batch->shape()[1], batch->shape()[2], batch->shape()[3]};
+    const auto values = batch->toFloats();
+    const std::string input = tuned.dir.file("x.npy");
+    ASSERT_TRUE(writeNpy(input, Tensor::fromVector<float>(DataType::Float, one,
+                                                          {values.begin(), values.begin() + shapeElementCount(one)}))
+                    .isOk());
+    const auto fp16 = simulate(tuned, input, {}, tuned.dir.file("fp16"));
+    const auto fp32 = simulate(tuned, input, {"--fallback", "fp32"}, tuned.dir.file("fp32"));
+    ASSERT_EQ(fp16.size(), fp32.size());
+    EXPECT_NE(fp16, fp32);  // the four FP16 convs are rounded to half in one and not in the other
+
+    const std::string weak = tuned.dir.file("weak.onnx");
+    const auto q = test::runCli({"quantize", kModel, "--calib", tuned.calib, "--plan", tuned.plan, "-o", weak, "--trt",
+                                 "10", "--typing", "weak"});
+    ASSERT_EQ(q.exitCode, 0) << q.err;
+    const auto r = test::runCli({"run", weak, "--input", input, "--out", tuned.dir.file("file")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto file = readNpy(tuned.dir.file("file/logits.npy"));
+    ASSERT_TRUE(file);
+    const auto fileValues = file->toFloats();
+    ASSERT_EQ(fileValues.size(), fp32.size());
+    for (size_t i = 0; i < fp32.size(); ++i)
+        EXPECT_NEAR(fileValues[i], fp32[i], 1e-5f * std::max(1.0f, std::fabs(fp32[i]))) << i;
+}
+
+}  // namespace
+}  // namespace ql
