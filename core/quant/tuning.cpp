@@ -151,6 +151,7 @@ Status Tuner::prepare(DataSource& data) {
 Result<ReferenceOutputs> Tuner::reference(size_t batches) const {
     ReferenceOutputs r;
     r.outputs = mEvaluator->fp32Outputs(batches);
+    r.sampleIndices = mEvaluator->sampleIndices(batches);
     if (!mOptions.labels.empty()) {
         const auto n = static_cast<size_t>(mEvaluator->samplesIn(batches));
         r.labels.assign(mOptions.labels.begin(),
@@ -159,7 +160,7 @@ Result<ReferenceOutputs> Tuner::reference(size_t batches) const {
     }
     if (mOptions.target.needsMetric()) {
         if (!mOptions.metric) return invalidArgument("--target " + mOptions.target.name() + " needs --metric-command");
-        QL_ASSIGN_OR_RETURN(r.metric, mOptions.metric(r.outputs));
+        QL_ASSIGN_OR_RETURN(r.metric, mOptions.metric(r.outputs, r.sampleIndices));
     }
     return r;
 }

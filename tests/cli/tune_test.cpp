@@ -4,8 +4,10 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
+#include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
 
@@ -169,6 +171,51 @@ TEST(TuneCliTest, TheUsersMetricCommandDrivesTheTarget) {
     const auto report = nlohmann::json::parse(r.out);
     EXPECT_GT(report["fp32_metric"].get<double>(), 32 * 10 * 4);
     EXPECT_EQ(report["final"].get<double>(), 0.0);
+}
+
+// A metric that matches outputs to ground truth must know which samples the rows are: trials run on a subset. The
+// model is an identity (Gemm with I), so each output row is its data sample (INT8 error aside); the metric command
+// checks the rows against --data through sample_indices.npy and exits 1 (which stops the tune) if they do not match.
+TEST(TuneCliTest, TheMetricCommandIsToldWhichSamplesItsOutputsHold) {
+    TempDir dir;
+    const std::string model = dir.file("identity.onnx"), data = dir.file("x.npy"), calib = dir.file("calib.json");
+    const std::string script = dir.file("metric.py"), log = dir.file("rows.txt");
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 8});
+    std::vector<float> identity(64, 0.0f);
+    for (size_t i = 0; i < 8; ++i) identity[i * 9] = 1.0f;
+    b.initializer("w", {8, 8}, identity);
+    b.node("Gemm", {"x", "w"}, {"y"}, "fc").i("transB", 1);
+    b.output("y");
+    b.save(model);
+    ASSERT_TRUE(writeNpy(data, Tensor::fromVector(DataType::Float, {32, 8}, test::seededFloats(32 * 8, 11))));
+    ASSERT_EQ(test::runCli({"calibrate", model, "--data", data, "--method", "minmax", "-o", calib}).exitCode, 0);
+    test::writeFile(script, R"(import sys
+import numpy as np
+outputs, data, log = sys.argv[1:4]
+indices = np.load(outputs + "/sample_indices.npy")
+y = np.load(outputs + "/y.npy")
+x = np.load(data)
+assert indices.dtype == np.int64 and indices.shape == (len(y),), (indices.dtype, indices.shape)
+assert np.abs(y - x[indices]).max() < 0.02, "the rows are not those samples"
+with open(log, "a") as f:
+    f.write(" ".join(str(i) for i in indices) + "\n")
+print(1.0)
+)");
+    const auto r = test::runCli(
+        {"tune", model, "--calib", calib, "--data", data, "--subset", "8", "--target", "metric>=1", "--metric-command",
+         "/usr/bin/python3 " + script + " {outputs} " + data + " " + log, "-o", dir.file("plan.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    std::ifstream in(log);
+    std::set<std::string> seen;
+    for (std::string line; std::getline(in, line);) seen.insert(line);
+    std::string subset, all;
+    for (int i = 0; i < 32; ++i) (i < 8 ? subset : all) += std::to_string(i) + " ";
+    all = subset + all;
+    subset.pop_back();
+    all.pop_back();
+    EXPECT_TRUE(seen.contains(subset)) << "no evaluation of the 8-sample subset";
+    EXPECT_TRUE(seen.contains(all)) << "no evaluation of all 32 samples";
 }
 
 }  // namespace
