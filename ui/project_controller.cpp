@@ -15,6 +15,7 @@
 #include "ui/model_document.h"
 #include "ui/project_file.h"
 #include "ui/trt_target_controller.h"
+#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 namespace {
@@ -197,7 +198,7 @@ void ProjectController::chooseAndExport() {
 
 void ProjectController::exportTo(const QString& path) {
     ExportJob job{.model = mDocument->sharedModel(),
-                  .plan = mDocument->plan(),
+                  .plan = planWithTuneNotes(*mDocument),  // the tune's reasons reach the summary
                   .calibration = mDocument->calibration(),
                   .target = mDocument->trtTarget(),
                   .modelPath = path};

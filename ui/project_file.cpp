@@ -10,6 +10,7 @@
 #include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
 #include "ui/engine/engine_run.h"
+#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 namespace {
@@ -169,7 +170,7 @@ Status saveProject(const ModelDocument& document, const QString& path) {
         {"model_absolute", modelPath.toStdString()},
         {"trt", trtVersionName(document.trtTarget().version)},
         {"typing", trtTypingName(document.trtTarget().typing)},
-        {"plan", document.plan().toJson(graph)},
+        {"plan", planWithTuneNotes(document).toJson(graph)},
         {"data", document.dataSettings()},
     };
     if (!document.silencedRules().isEmpty()) {

@@ -2,11 +2,12 @@
 //                       [--mode accumulated|isolated] [--json] [--samples N] [--trt 8.6|10|11]
 //                       [--output-split NAME=BEGIN:END,... [--output-axis AXIS]]
 // Runs FP32 and the simulated precision plan (TensorRT's fallbacks applied) on the same samples and prints
-// the per-layer error, worst SQNR first, the output agreement / accuracy, and the calibration diagnosis (calib-*
-// findings, which say why a layer's error is high when its input's range is the cause; JSON: "calibration").
+// the per-layer error, worst SQNR first (isolated: each layer alone, so no row is the quantized model's error), every
+// output's error under the whole plan (SQNR, cosine, max error; top-1 agreement for class vectors, output_kind.h),
+// headlined by the worst output, the accuracy with labels, and the calibration diagnosis (calib-* findings, which
+// say why a layer's error is high when its input's range is the cause; JSON: "calibration").
 // A detector's output that concatenates boxes and Sigmoid scores is also compared per group (detected, or named
 // by --output-split; JSON: "output_groups"): one SQNR over pixels and probabilities hides the scores.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -51,20 +52,30 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
-// The first output's own error, from the per-layer table (accumulated mode lists every float output).
-const LayerError* firstOutputError(const Graph& graph, const AnalysisReport& report) {
-    if (graph.outputs().empty()) return nullptr;
-    for (const LayerError& l : report.layers)
-        if (l.output == graph.outputs()[0]) return &l;
-    return nullptr;
+std::string outputName(const Graph& graph, const OutputError& out) {
+    return graph.value(out.output).name;
 }
 
-// Output metrics by what the output holds (output_kind.h): top-1 agreement and accuracy for class scores (or when
+// Each output's error under the whole plan: SQNR, cosine and max error always, top-1 for class vectors.
+void printOutputs(const Graph& graph, const AnalysisReport& report) {
+    std::printf("outputs (FP32 against the whole plan, %lld samples):\n", static_cast<long long>(report.samples));
+    for (const OutputError& out : report.outputErrors) {
+        std::printf("  %-24s sqnr %s dB, cosine %.6f, max_abs %.4e", outputName(graph, out).c_str(),
+                    format("%.2f", out.metrics.sqnrDb).c_str(), out.metrics.cosine, out.metrics.maxAbs);
+        if (out.metrics.nonFinite > 0)
+            std::printf(", %lld NaN/inf values where FP32 is finite", static_cast<long long>(out.metrics.nonFinite));
+        if (out.agreement.samples > 0) std::printf(", top-1 agreement %.2f%%", 100.0 * out.agreement.top1Agreement);
+        std::printf("  (%s%s%s)\n", outputKindName(out.kind), out.kindWhy.empty() ? "" : ": ", out.kindWhy.c_str());
+    }
+}
+
+// The first output's metric by what it holds (output_kind.h): top-1 agreement and accuracy for class scores (or when
 // labels are given), SQNR, cosine and the largest error otherwise; the line says which.
-void printOutputMetrics(const Graph& graph, const AnalysisReport& report, OutputKind kind) {
+void printFirstOutputMetric(const Graph& graph, const AnalysisReport& report) {
+    if (report.outputErrors.empty()) return;
+    const OutputError& first = report.outputErrors.front();
     const OutputAgreement& o = report.outputs;
-    if (kind == OutputKind::ClassVector || o.hasLabels) {
-        if (o.samples == 0) return;
+    if (o.samples > 0) {
         std::printf("output metric: top-1 agreement with FP32 (a class vector): %.2f%% of %lld samples\n",
                     100.0 * o.top1Agreement, static_cast<long long>(o.samples));
         if (o.hasLabels)
@@ -72,18 +83,31 @@ void printOutputMetrics(const Graph& graph, const AnalysisReport& report, Output
                         100.0 * o.accuracyQuant, 100.0 * (o.accuracyQuant - o.accuracyFp32));
         return;
     }
-    const LayerError* out = firstOutputError(graph, report);
-    if (out == nullptr) return;
     std::printf(
         "output metric: SQNR, cosine and max error (the output '%s' is no class vector, so top-1 "
         "agreement means nothing): sqnr %s dB, cosine %.6f, max_abs %.4e\n",
-        graph.value(out->output).name.c_str(), format("%.2f", out->metrics.sqnrDb).c_str(), out->metrics.cosine,
-        out->metrics.maxAbs);
+        outputName(graph, first).c_str(), format("%.2f", first.metrics.sqnrDb).c_str(), first.metrics.cosine,
+        first.metrics.maxAbs);
 }
 
-void printTable(const Graph& graph, const AnalysisReport& report, OutputKind kind) {
-    std::printf("%-28s %-14s %-5s %9s %9s %11s %11s  %s\n", "node", "op", "prec", "sqnr_db", "cosine", "mse", "max_abs",
-                "output");
+// The headline: the worst output, named, so a model's weak output is not hidden behind its first one.
+void printWorstOutput(const Graph& graph, const AnalysisReport& report) {
+    const OutputError* worst = worstOutput(report);
+    if (!worst) return;
+    std::printf("worst output: '%s' sqnr %s dB, cosine %.6f, max_abs %.4e (of %zu output%s, whole plan)\n",
+                outputName(graph, *worst).c_str(), format("%.2f", worst->metrics.sqnrDb).c_str(), worst->metrics.cosine,
+                worst->metrics.maxAbs, report.outputErrors.size(), report.outputErrors.size() == 1 ? "" : "s");
+}
+
+void printTable(const Graph& graph, const AnalysisReport& report) {
+    if (report.mode == AnalysisMode::Isolated)
+        std::printf(
+            "mode isolated: each row is that layer quantized alone, on FP32 inputs (its sensitivity), not the "
+            "quantized model's error; the outputs below are the whole plan's\n");
+    else
+        std::printf("mode accumulated: each row has every layer before it quantized too (the whole plan)\n");
+    std::printf("%-28s %-14s %-5s %9s %9s %11s %11s  %s\n", "node", "op", "prec",
+                report.mode == AnalysisMode::Isolated ? "alone_db" : "sqnr_db", "cosine", "mse", "max_abs", "output");
     for (const LayerError& l : report.layers) {
         const Node& node = graph.node(l.node);
         std::printf("%-28s %-14s %-5s %9s %9.6f %11.4e %11.4e  %s\n", node.name.c_str(), node.opType.c_str(),
@@ -95,7 +119,9 @@ void printTable(const Graph& graph, const AnalysisReport& report, OutputKind kin
                     g.group.name.c_str(), static_cast<long long>(g.group.begin), static_cast<long long>(g.group.end),
                     static_cast<long long>(g.group.axis), format("%.2f", g.metrics.sqnrDb).c_str(), g.metrics.cosine,
                     g.metrics.maxAbs);
-    printOutputMetrics(graph, report, kind);
+    printOutputs(graph, report);
+    printFirstOutputMetric(graph, report);
+    printWorstOutput(graph, report);
 }
 
 int runCompare(CompareCliOptions options) {
@@ -140,22 +166,18 @@ int runCompare(CompareCliOptions options) {
     }
     auto diagnosis = calibrationReport(graph, *plan, *calibration, *version);
     if (!diagnosis) return failWith(diagnosis.status());
-    const OutputKind kind = firstOutputKind(graph);
     CommandProgress progress("comparing", options.progress);
     auto report =
         analyzeQuantization(graph, *plan, *calibration, **data, analysis, progress.samples("FP32 and quantized runs"));
     progress.finish();
     if (!report) return failWith(report.status());
     if (options.json) {
+        // outputs.kind says which output metrics mean something (output_kind.h): "class_vector", "detection", "values".
         nlohmann::json json = analysisToJson(graph, *report);
-        // Which output metrics mean something (output_kind.h): "class_vector", "detection" or "values".
-        std::string kindName = outputKindName(kind);
-        std::replace(kindName.begin(), kindName.end(), ' ', '_');
-        json["outputs"]["kind"] = kindName;
         json["calibration"] = calibrationReportJson(graph, *diagnosis);
         std::cout << dumpJson(json) << std::endl;
     } else {
-        printTable(graph, *report, kind);
+        printTable(graph, *report);
         std::cout << calibrationFindingsText(diagnosis->findings);
     }
     return kExitOk;

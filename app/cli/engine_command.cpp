@@ -5,7 +5,9 @@
 // precision, time, tactic, reformats and the ONNX nodes it came from; with MODEL, the differences from the plan's
 // effective precisions with the lint rule that explains them, and the compute nodes found in no layer; the slowest
 // layers; INT8 coverage by time and MACs. --baseline compares with a second engine, node by node.
-// Exit: 0, 1 with --fail-on mismatch when a node planned INT8 did not run INT8, 2 on bad usage or a bad file.
+// Exit: 0, 1 with --fail-on mismatch when a node planned INT8 did not run INT8, 2 on bad usage or a bad file, and 2
+// when the report maps to less than half of MODEL's compute nodes or of its layers (probably another model's; --force
+// reports it, with the warning).
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "core/common/json_util.h"
+#include "core/engine/engine_coverage.h"
 #include "core/engine/engine_view.h"
 #include "core/engine/layer_info_reader.h"
 #include "core/engine/profile_reader.h"
@@ -34,6 +37,7 @@ struct EngineCliOptions {
     std::vector<std::string> metadata;
     std::string failOn;
     bool json = false;
+    bool force = false;
 };
 
 Result<EngineReport> loadEngine(const std::string& layers, const std::string& profile, const std::string& option,
@@ -103,6 +107,12 @@ int runEngine(const EngineCliOptions& options) {
     }
     const Graph* graph = model ? &model->graph() : nullptr;
     const EngineMapping mapping = mapEngineToModel(*report, graph);
+    // A report of another model maps next to nothing: its "0 differences" would read as a perfect build.
+    if (graph && !options.force) {
+        if (const std::string warning = otherModelWarning(mappingCoverage(*report, mapping, *graph)); !warning.empty())
+            return failWith(invalidArgument(options.layers + " against " + options.model + ": " + warning +
+                                            " (--force reports it anyway)"));
+    }
     const EngineAnalysis analysis = analyzeEngine(*report, mapping, graph, planned ? &*planned : nullptr);
 
     std::optional<EngineMapping> baselineMapping;
@@ -153,6 +163,9 @@ void addEngineCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--metadata", options->metadata,
                     "Build or profiling metadata (JSON object of sections, as TREx writes); repeatable");
     cmd->add_flag("--json", options->json, "Print one JSON object");
+    cmd->add_flag("--force", options->force,
+                  "Report even when the report maps to less than half of MODEL's compute nodes or of the engine's "
+                  "layers (probably another model's; exit 2 without it)");
     cmd->add_option("--fail-on", options->failOn, "Exit 1 when a node planned INT8 did not run INT8")
         ->check(CLI::IsMember({"mismatch"}));
     cmd->callback([options, &exitCode] { exitCode = runEngine(*options); });

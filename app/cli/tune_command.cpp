@@ -182,8 +182,8 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--fallback", options->fallback,
                     "Precision of the layers kept out of INT8: fp16 (default) or fp32");
     cmd->add_option("--metric-command", options->metricCommand,
-                    "Your metric: 'CMD {outputs}', {outputs} a folder of one .npy per output; prints one number, "
-                    "higher is better");
+                    "Your metric: 'CMD {outputs}', {outputs} a folder of one .npy per output and sample_indices.npy "
+                    "(the --data index of each row: trials run on a subset); prints one number, higher is better");
     cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6, 10 or 11");
     cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
         ->check(CLI::NonNegativeNumber);

@@ -1,6 +1,7 @@
 // engineToJson: the JSON of `quantlens-cli engine` (part of the CLI contract; docs/engine-reports.md).
 #include <nlohmann/json.hpp>
 
+#include "core/engine/engine_coverage.h"
 #include "core/engine/engine_view.h"
 
 namespace ql {
@@ -109,6 +110,22 @@ json comparisonJson(const EngineBaselineView& baseline) {
             {"rows", rows}};
 }
 
+json mappingJson(const EngineView& view) {
+    const MappingCoverage c = mappingCoverage(view.report, view.mapping, *view.graph);
+    return {{"compute_nodes", c.computeNodes},
+            {"mapped_nodes", c.mappedNodes},
+            {"node_share", c.nodeShare()},
+            {"layers", c.layers},
+            {"mapped_layers", c.mappedLayers},
+            {"layer_share", c.layerShare()},
+            {"likely_other_model", c.likelyOtherModel()}};
+}
+
+json differencesJson(const EngineView& view) {
+    const PlanDifferences d = countPlanDifferences(view.analysis.mismatches);
+    return {{"total", d.total()}, {"precision", d.precision}, {"reformat", d.reformat}};
+}
+
 void addRunFiles(const EngineView& view, json& out) {
     if (view.timing) {
         out["timing"] = {{"iterations", view.timing->iterations},
@@ -149,6 +166,8 @@ json engineToJson(const EngineView& view) {
     out["mismatches"] = mismatches;
     out["unmapped_nodes"] = unmappedNodes;
     out["unmapped_layers"] = unmappedLayers;
+    out["mapping"] = view.graph ? mappingJson(view) : json(nullptr);
+    out["differences"] = view.graph ? differencesJson(view) : json(nullptr);
     json top = json::array();
     for (size_t i : view.analysis.topLayers) {
         const EngineLayer& layer = view.report.layers[i];

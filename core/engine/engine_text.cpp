@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/engine/engine_coverage.h"
 #include "core/engine/engine_view.h"
 
 namespace ql {
@@ -66,8 +67,19 @@ void writeLayers(const EngineView& view, std::ostringstream& out) {
     }
 }
 
+// How much of the model and of the engine the mapping accounts for, and a warning when it is too little.
+void writeMapping(const EngineView& view, std::ostringstream& out) {
+    const MappingCoverage c = mappingCoverage(view.report, view.mapping, *view.graph);
+    out << "\nMapped: " << c.mappedNodes << " of " << c.computeNodes << " compute nodes ("
+        << format("%.0f%%", 100.0 * c.nodeShare()) << "), " << c.mappedLayers << " of " << c.layers
+        << " engine layers (" << format("%.0f%%", 100.0 * c.layerShare()) << ")\n";
+    if (c.likelyOtherModel()) out << "WARNING: the report " << otherModelWarning(c) << "\n";
+}
+
 void writeMismatches(const EngineView& view, std::ostringstream& out) {
-    out << "\nMismatches with the plan: " << view.analysis.mismatches.size() << "\n";
+    const PlanDifferences differences = countPlanDifferences(view.analysis.mismatches);
+    out << "\nMismatches with the plan: " << differences.total() << " (" << differences.precision << " precision, "
+        << differences.reformat << " reformat)\n";
     for (const PrecisionMismatch& m : view.analysis.mismatches) {
         out << "  " << view.graph->node(m.node).name << ": " << m.reason;
         if (!m.rule.empty()) out << " [" << m.rule << "]";
@@ -116,7 +128,10 @@ void writeComparison(const EngineBaselineView& baseline, std::ostringstream& out
 std::string engineToText(const EngineView& view) {
     std::ostringstream out;
     writeLayers(view, out);
-    if (view.graph) writeMismatches(view, out);
+    if (view.graph) {
+        writeMapping(view, out);
+        writeMismatches(view, out);
+    }
     writeSummary(view, out);
     if (view.baseline) writeComparison(*view.baseline, out);
     return out.str();

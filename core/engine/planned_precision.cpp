@@ -17,27 +17,31 @@ Result<PrecisionPlan> requestedPlan(const Graph& fp32, const CarriedModel& carri
 
 }  // namespace
 
+PlannedPrecisions plannedFromPlan(const Graph& graph, const PrecisionPlan& plan, const LintReport& lint) {
+    PlannedPrecisions planned(graph.nodes().size());
+    for (const Node& node : graph.nodes())
+        planned[static_cast<size_t>(node.id)] =
+            PlannedNode{plan.requested(node.id), plan.effective(node.id), plan.reason(node.id), {}};
+    for (const Finding& finding : lint.findings)
+        if (finding.node >= 0 && static_cast<size_t>(finding.node) < planned.size())
+            planned[static_cast<size_t>(finding.node)]->findings.push_back(finding);
+    return planned;
+}
+
 Result<PlannedPrecisions> plannedPrecisions(const Graph& graph, const std::string& modelPath,
                                             const std::string& planPath, TrtVersion version) {
     QL_ASSIGN_OR_RETURN(auto model, Model::load(modelPath));
     QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedModel(std::move(model)));
     const Graph& fp32 = carried.model->graph();
     QL_ASSIGN_OR_RETURN(PrecisionPlan requested, requestedPlan(fp32, carried, planPath));
-    const LintReport lintReport = lint(fp32, requested, {version});
-    const PrecisionPlan effective = effectivePlan(fp32, requested, version, Precision::Fp16, nullptr);
-
+    // As the window decides its plan: the TensorRT rules applied, then the lint of the effective plan.
+    const PrecisionPlan effective = effectivePlan(fp32, std::move(requested), version, Precision::Fp16, nullptr);
+    const PlannedPrecisions ofFp32 = plannedFromPlan(fp32, effective, lint(fp32, effective, {version}));
+    // The FP32 form's nodes matched back to the model as given (a Q/DQ model's Q/DQ nodes have none).
     PlannedPrecisions planned(graph.nodes().size());
-    for (const Node& node : fp32.nodes()) {
-        const auto id = graph.findNode(node.name);
-        if (!id) continue;
-        planned[static_cast<size_t>(*id)] =
-            PlannedNode{requested.requested(node.id), effective.effective(node.id), effective.reason(node.id), {}};
-    }
-    for (const Finding& finding : lintReport.findings) {
-        if (finding.node == kNoId) continue;
-        const auto id = graph.findNode(finding.nodeName);
-        if (id && planned[static_cast<size_t>(*id)]) planned[static_cast<size_t>(*id)]->findings.push_back(finding);
-    }
+    for (const Node& node : fp32.nodes())
+        if (const auto id = graph.findNode(node.name))
+            planned[static_cast<size_t>(*id)] = ofFp32[static_cast<size_t>(node.id)];
     return planned;
 }
 

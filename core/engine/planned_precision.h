@@ -17,6 +17,8 @@
 
 namespace ql {
 
+struct LintReport;
+
 struct PlannedNode {
     Precision requested = Precision::Fp32;
     Precision effective = Precision::Fp32;
@@ -26,6 +28,11 @@ struct PlannedNode {
 
 // One entry per node of `graph` (the model as given); nullopt for nodes the FP32 form does not have (Q/DQ).
 using PlannedPrecisions = std::vector<std::optional<PlannedNode>>;
+
+// The one way the window and the CLI turn a plan into what the engine was planned to run (so both count the same
+// differences): `plan` with its effective precisions decided (effectivePlan, or the window's TensorRT rules) and the
+// lint findings on it, per node of `graph`.
+PlannedPrecisions plannedFromPlan(const Graph& graph, const PrecisionPlan& plan, const LintReport& lint);
 
 // `modelPath`: the file `graph` was loaded from (loaded again for its FP32 form); `planPath` empty: no PLAN.json.
 Result<PlannedPrecisions> plannedPrecisions(const Graph& graph, const std::string& modelPath,

@@ -15,6 +15,12 @@ bool isFloat(const Tensor& t) {
     return !t.empty() && t.dtype() == DataType::Float;
 }
 
+// A model output in any float type (a float16-io model's too): compared as float.
+bool isFloatOutput(const Tensor& t) {
+    return !t.empty() &&
+           (t.dtype() == DataType::Float || t.dtype() == DataType::Float16 || t.dtype() == DataType::BFloat16);
+}
+
 // Keeps every float node output of the FP32 run, for the quantized run to compare against.
 class CaptureObserver final : public TensorObserver {
 public:
@@ -163,6 +169,59 @@ private:
     std::vector<OutputPair> mPairs;
 };
 
+// Every float graph output of the whole plan against FP32, batch after batch: its error, its top-1 agreement
+// (kept for class vectors only, known at the end) and what its FP32 rows look like (output_kind.h).
+class OutputErrorAccumulator {
+public:
+    OutputErrorAccumulator(const Graph& graph, const AnalysisOptions& options) : mGraph(graph), mOptions(options) {}
+
+    void add(const NamedTensors& fp32, const NamedTensors& quant, int64_t first, int64_t count) {
+        for (size_t o = 0; o < fp32.size() && o < quant.size(); ++o) {
+            if (!isFloatOutput(fp32[o].second) || !isFloatOutput(quant[o].second)) continue;
+            const std::optional<ValueId> value = mGraph.findValue(fp32[o].first);
+            if (!value) continue;
+            Output& out = outputOf(*value);
+            out.errors.add(fp32[o].second, quant[o].second);
+            out.agreement.add(fp32[o].second, quant[o].second, first, count, o == 0 ? mOptions.labels : kNoLabels);
+            out.rows.add(fp32[o].second);
+        }
+    }
+
+    std::vector<OutputError> result() const {
+        std::vector<OutputError> errors;
+        for (const Output& out : mOutputs) {
+            const bool first = !mGraph.outputs().empty() && out.value == mGraph.outputs().front();
+            const bool groups = first && !mOptions.outputGroups.empty();
+            const OutputKindDecision kind = outputKind(mGraph, out.value, groups, &out.rows);
+            const bool labelled = first && !mOptions.labels.empty();
+            OutputError error{out.value, kind.kind, kind.why, out.errors.metrics(), {}};
+            // Top-1 over anything but class scores is an arbitrary element (output_kind.h); labels say it is classes.
+            if (kind.kind == OutputKind::ClassVector || labelled) error.agreement = out.agreement.result(labelled);
+            errors.push_back(std::move(error));
+        }
+        return errors;
+    }
+
+private:
+    struct Output {
+        ValueId value = kNoId;
+        ErrorAccumulator errors;
+        AgreementCounter agreement;
+        OutputRowProfile rows;
+    };
+    Output& outputOf(ValueId value) {
+        for (Output& out : mOutputs)
+            if (out.value == value) return out;
+        mOutputs.push_back({value, {}, {}, {}});
+        return mOutputs.back();
+    }
+
+    inline static const std::vector<int64_t> kNoLabels;
+    const Graph& mGraph;
+    const AnalysisOptions& mOptions;
+    std::vector<Output> mOutputs;  // in the order the run returns them: graph order
+};
+
 std::vector<LayerError> rankLayers(const Graph& graph, const PrecisionPlan& plan,
                                    const std::vector<ErrorAccumulator>& errors, const std::vector<bool>& seen) {
     std::vector<LayerError> layers;
@@ -176,6 +235,13 @@ std::vector<LayerError> rankLayers(const Graph& graph, const PrecisionPlan& plan
 }
 
 }  // namespace
+
+const OutputError* worstOutput(const AnalysisReport& report) {
+    const OutputError* worst = nullptr;
+    for (const OutputError& out : report.outputErrors)
+        if (!worst || out.metrics.sqnrDb < worst->metrics.sqnrDb) worst = &out;
+    return worst;
+}
 
 const char* analysisModeName(AnalysisMode mode) {
     return mode == AnalysisMode::Isolated ? "isolated" : "accumulated";
@@ -207,7 +273,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     std::vector<bool> seen(graph.values().size(), false);
     IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen);
     if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
-    AgreementCounter agreement;
+    OutputErrorAccumulator outputErrors(graph, options);
     OutputPairSampler outputPairs(options.outputPairCap);
     OutputGroupAccumulator outputGroups(options.outputGroups);
     for (int64_t first = 0; first < usable; first += batch.size) {
@@ -225,8 +291,8 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
         RunOptions quantRun{.interceptor = simulator.get(), .stop = stop};
         if (options.mode == AnalysisMode::Accumulated) quantRun.observer = &compare;
         QL_ASSIGN_OR_RETURN(NamedTensors quant, executor->run(inputs, quantRun));
+        outputErrors.add(fp32, quant, first, count);
         if (!fp32.empty()) {
-            agreement.add(fp32[0].second, quant[0].second, first, count, options.labels);
             outputPairs.add(fp32[0].second, quant[0].second);
             outputGroups.add(fp32[0].second, quant[0].second);
         }
@@ -236,7 +302,10 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     report.mode = options.mode;
     report.samples = usable;
     report.layers = rankLayers(graph, plan, errors, seen);
-    report.outputs = agreement.result(!options.labels.empty());
+    report.outputErrors = outputErrors.result();
+    if (!report.outputErrors.empty() && !graph.outputs().empty() &&
+        report.outputErrors.front().output == graph.outputs().front())
+        report.outputs = report.outputErrors.front().agreement;
     report.outputPairs = outputPairs.take();
     report.outputGroups = outputGroups.result();
     return report;

@@ -4,18 +4,21 @@
 //   Accumulated: the whole plan applied; a layer's error includes everything upstream.
 //   Isolated:    one layer at a time (its sensitivity): each non-FP32 node is run on the FP32 activations
 //                with only its own inputs quantized, so the FP32 model runs once per batch, not once per node.
-// Output metrics always come from the whole plan: top-1 agreement of the first graph output between FP32
-// and quantized, and with labels the accuracy of both.
+// Output metrics always come from the whole plan, in both modes (an isolated run's layer rows are each layer alone,
+// not the INT8 model): SQNR, cosine and max error of every graph output; top-1 agreement of each class vector
+// (output_kind.h), and with labels the accuracy of the first output.
 // Long work in the shape of STYLE rule 8: progress callback, stop token checked once per batch.
 #include <cstdint>
 #include <optional>
 #include <stop_token>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/quant/calibration.h"
 #include "core/quant/error_metrics.h"
 #include "core/quant/output_groups.h"
+#include "core/quant/output_kind.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -32,7 +35,7 @@ struct LayerError {
 };
 
 struct OutputAgreement {
-    int64_t samples = 0;  // samples compared; 0 when the first output has no per-sample rows
+    int64_t samples = 0;  // samples compared; 0 when the output has no per-sample rows or is no class vector
     double top1Agreement = 0.0;
     bool hasLabels = false;
     double accuracyFp32 = 0.0, accuracyQuant = 0.0;
@@ -44,13 +47,23 @@ struct OutputPair {
     float quantized = 0.0f;
 };
 
+// One graph output, FP32 against the whole plan (whatever the mode).
+struct OutputError {
+    ValueId output = kNoId;
+    OutputKind kind = OutputKind::Values;
+    std::string kindWhy;  // what decided the kind of an [N, C] output (output_kind.h), or empty
+    ErrorMetrics metrics;
+    OutputAgreement agreement;  // top-1 against FP32 (and labels for the first output); class vectors only
+};
+
 struct AnalysisReport {
     AnalysisMode mode = AnalysisMode::Accumulated;
     int64_t samples = 0;
     // Accumulated: every float node output; isolated: the outputs of non-FP32 nodes. Worst SQNR first,
     // ties in graph order.
     std::vector<LayerError> layers;
-    OutputAgreement outputs;
+    OutputAgreement outputs;                // of the first output (outputErrors[0].agreement), kept for its readers
+    std::vector<OutputError> outputErrors;  // every float graph output, in graph order
     // At most AnalysisOptions::outputPairCap elements of the first output (whole plan), a uniform sample of
     // all of them (seeded, so the same run gives the same pairs), for an FP32-vs-quantized scatter plot.
     std::vector<OutputPair> outputPairs;
@@ -67,6 +80,9 @@ struct AnalysisOptions {
     size_t outputPairCap = 0;                           // AnalysisReport::outputPairs to keep; 0: none
     std::vector<OutputChannelGroup> outputGroups = {};  // e.g. a detector's boxes and scores; empty: none
 };
+
+// The output with the lowest SQNR (the first on ties), null without outputs: what a report headlines.
+const OutputError* worstOutput(const AnalysisReport& report);
 
 Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPlan& plan,
                                            const CalibrationResult& calibration, DataSource& data,

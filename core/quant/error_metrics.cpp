@@ -26,7 +26,14 @@ void ErrorAccumulator::add(const Tensor& reference, const Tensor& quantized) {
 void ErrorAccumulator::add(std::span<const float> r, std::span<const float> q) {
     if (r.size() != q.size()) return;
     for (size_t i = 0; i < r.size(); ++i) {
-        if (!std::isfinite(r[i]) || !std::isfinite(q[i])) continue;
+        if (!std::isfinite(r[i])) continue;
+        // The worst error there is (an FP16 overflow, 0/0 after a norm quantized to 0), not a pair to skip: skipped,
+        // an all-NaN output read as exact.
+        if (!std::isfinite(q[i])) {
+            ++mNonFinite;
+            ++mCount;
+            continue;
+        }
         const double a = r[i], b = q[i], e = a - b;
         mRefSquares += a * a;
         mQuantSquares += b * b;
@@ -41,8 +48,10 @@ ErrorMetrics ErrorAccumulator::metrics() const {
     constexpr double inf = std::numeric_limits<double>::infinity();
     ErrorMetrics m;
     m.count = mCount;
+    m.nonFinite = mNonFinite;
     m.maxAbs = mMaxAbs;
-    m.mse = mCount > 0 ? mErrSquares / static_cast<double>(mCount) : 0.0;
+    const int64_t finite = mCount - mNonFinite;  // mse and max_abs: over the finite pairs
+    m.mse = finite > 0 ? mErrSquares / static_cast<double>(finite) : 0.0;
     if (mErrSquares == 0.0)
         m.sqnrDb = inf;
     else
@@ -54,6 +63,10 @@ ErrorMetrics ErrorAccumulator::metrics() const {
         m.cosine = std::clamp(mDot / norms, -1.0, 1.0);
     else
         m.cosine = mRefSquares == mQuantSquares ? 1.0 : 0.0;  // both zero: identical; one zero: unrelated
+    if (mNonFinite > 0) {
+        m.sqnrDb = -inf;
+        m.cosine = 0.0;
+    }
     return m;
 }
 

@@ -14,7 +14,8 @@ struct ErrorMetrics {
     double cosine = 1.0;  // cosine similarity of the two tensors seen as vectors
     double mse = 0.0;
     double maxAbs = 0.0;
-    int64_t count = 0;  // elements compared (non-finite pairs are skipped)
+    int64_t count = 0;      // elements compared (pairs whose FP32 value is not finite are skipped)
+    int64_t nonFinite = 0;  // of them, quantized NaN or infinity where FP32 is finite: sqnrDb -inf, cosine 0
 };
 
 // The index of the largest value of each row of `output` (rows along axis 0; the first one on ties): the top-1
@@ -31,7 +32,7 @@ public:
 
 private:
     double mRefSquares = 0.0, mQuantSquares = 0.0, mDot = 0.0, mErrSquares = 0.0, mMaxAbs = 0.0;
-    int64_t mCount = 0;
+    int64_t mCount = 0, mNonFinite = 0;
 };
 
 }  // namespace ql

@@ -15,6 +15,7 @@ namespace ql {
 namespace {
 
 constexpr const char* kPlaceholder = "{outputs}";
+constexpr const char* kIndicesName = "sample_indices";
 
 std::string shellQuoted(const std::string& text) {
     std::string out = "'";
@@ -42,7 +43,22 @@ std::optional<double> lastNumber(const std::string& text) {
     return value;
 }
 
-Result<double> runMetric(const std::string& command, const NamedTensors& outputs) {
+// The outputs and sample_indices.npy; an output that would overwrite that file is refused by name.
+Status writeOutputs(const std::filesystem::path& folder, const NamedTensors& outputs,
+                    const std::vector<int64_t>& sampleIndices) {
+    for (const auto& [name, tensor] : outputs)
+        if (npyFileName(name) == npyFileName(kIndicesName))
+            return invalidArgument("--metric-command: the model's output '" + name + "' would be written as " +
+                                   npyFileName(kIndicesName) +
+                                   ", the file that holds the sample indices; rename that output in the model");
+    QL_RETURN_IF_ERROR(writeNamedNpy(folder.string(), outputs));
+    const auto rows = static_cast<int64_t>(sampleIndices.size());
+    return writeNpy((folder / npyFileName(kIndicesName)).string(),
+                    Tensor::fromVector(DataType::Int64, {rows}, sampleIndices));
+}
+
+Result<double> runMetric(const std::string& command, const NamedTensors& outputs,
+                         const std::vector<int64_t>& sampleIndices) {
     QL_ASSIGN_OR_RETURN(const std::filesystem::path folder, freshFolder());
     struct Cleanup {
         std::filesystem::path path;
@@ -51,7 +67,7 @@ Result<double> runMetric(const std::string& command, const NamedTensors& outputs
             std::filesystem::remove_all(path, ignored);
         }
     } cleanup{folder};
-    QL_RETURN_IF_ERROR(writeNamedNpy(folder.string(), outputs));
+    QL_RETURN_IF_ERROR(writeOutputs(folder, outputs, sampleIndices));
     std::string line = command;
     for (size_t at; (at = line.find(kPlaceholder)) != std::string::npos;)
         line.replace(at, std::string(kPlaceholder).size(), shellQuoted(folder.string()));
@@ -80,7 +96,9 @@ Result<OutputMetricFn> metricCommand(const std::string& command) {
         return invalidArgument("--metric-command '" + command +
                                "' has no {outputs}: write where the output folder "
                                "goes, e.g. 'python3 score.py {outputs}'");
-    return OutputMetricFn([command](const NamedTensors& outputs) { return runMetric(command, outputs); });
+    return OutputMetricFn([command](const NamedTensors& outputs, const std::vector<int64_t>& sampleIndices) {
+        return runMetric(command, outputs, sampleIndices);
+    });
 }
 
 }  // namespace ql

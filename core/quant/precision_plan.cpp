@@ -58,6 +58,23 @@ Status readTensorMethods(const Graph& graph, const nlohmann::json& json, const s
     return Status::ok();
 }
 
+// "reasons": {"<node>": "why"}: the placement's or the tuner's note of each node (placementNote).
+Status readReasons(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan) {
+    const auto it = json.find("reasons");
+    if (it == json.end()) return Status::ok();
+    if (!it->is_object()) return invalidArgument(label + ": \"reasons\" must map node names to text");
+    for (const auto& [name, value] : it->items()) {
+        const std::optional<NodeId> node = graph.findNode(name);
+        if (!node)
+            return notFound(label + ": \"reasons\" names node '" + name +
+                            "', which the model does not have; was the plan written for another model?");
+        if (!value.is_string())
+            return invalidArgument(label + ": the reason of node '" + name + "' is " + value.dump() + "; use a string");
+        plan.setPlacementNote(*node, value.get<std::string>());
+    }
+    return Status::ok();
+}
+
 }  // namespace
 
 const char* precisionName(Precision precision) {
@@ -105,6 +122,13 @@ void PrecisionPlan::setTensorMethod(const std::string& tensor, std::optional<Cal
         mTensorMethods.erase(tensor);
 }
 
+void PrecisionPlan::adoptNotes(const PrecisionPlan& other) {
+    if (other.mEntries.size() != mEntries.size()) return;
+    for (size_t i = 0; i < mEntries.size(); ++i)
+        if (mEntries[i].note.empty() && mEntries[i].requested == other.mEntries[i].requested)
+            mEntries[i].note = other.mEntries[i].note;
+}
+
 void PrecisionPlan::applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies) {
     for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}, std::move(e.note)};
     for (const PrecisionPolicy* policy : policies) policy->apply(graph, *this);
@@ -122,7 +146,10 @@ nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
     }
     nlohmann::json json = {{"format", kFormat}, {"version", kVersion}, {"nodes", nodes}};
     if (!effective.empty()) json["effective"] = effective;
-    if (!placement.empty()) json["placement"] = placement;
+    if (!placement.empty()) {
+        json["placement"] = placement;
+        json["reasons"] = placement;
+    }
     for (const auto& [tensor, method] : mTensorMethods) json["tensor_methods"][tensor] = amaxMethodKey(method);
     return json;
 }
@@ -146,6 +173,7 @@ Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann
         plan.setRequested(*node, p);
     }
     QL_RETURN_IF_ERROR(readTensorMethods(graph, json, label, plan));
+    if (unknown.empty()) QL_RETURN_IF_ERROR(readReasons(graph, json, label, plan));
     if (!unknown.empty()) {
         std::string names;
         for (size_t i = 0; i < unknown.size() && i < 10; ++i) names += (i ? ", '" : "'") + unknown[i] + "'";

@@ -15,7 +15,9 @@
 //     "tensor_methods": { "<tensor>": "minmax" }  optional: per-tensor calibration method overrides
 //                                          ("minmax" | "percentile" | "entropy" | "mse"), see tensorMethods()
 //     "effective": { ... }                 written by save() for people and tools, ignored by load()
-//     "placement": { "<node>": "why" }     likewise: the default placement's notes (placementNote)
+//     "placement": { "<node>": "why" }     likewise: the notes (placementNote), kept for older readers
+//     "reasons": { "<node>": "why" }       optional: why a placement or the tuner chose the node's precision
+//                                          (placementNote); written by save(), read by load()
 //   }
 // Unknown node names are an error listing them; so is an unknown precision or format.
 #include <map>
@@ -63,8 +65,14 @@ public:
     // Sets the requested precision and resets the node's effective precision to it. `note`: why a placement (not
     // the user) chose it, e.g. "YOLO DFL ..." (default_placement.h); an edit clears it.
     void setRequested(NodeId node, Precision precision, std::string note = {});
-    // Why the default placement requested this precision where it departs from the plain rules; empty otherwise.
+    // Why the default placement (or the tuner) requested this precision where it departs from the plain rules;
+    // empty otherwise.
     const std::string& placementNote(NodeId node) const { return entry(node).note; }
+    // Sets the note alone (the requested precision stays), e.g. the tuner's reason for a tensor's method.
+    void setPlacementNote(NodeId node, std::string note) { entry(node).note = std::move(note); }
+    // The notes of `other` (a plan of the same graph) on the nodes whose requested precision it shares and that
+    // have no note of their own: the tuner's reasons kept where an applied plan still follows the tune.
+    void adoptNotes(const PrecisionPlan& other);
     // What to tell a user about the node's precision: the reason, else the placement's note.
     const std::string& explanation(NodeId node) const {
         return reason(node).empty() ? placementNote(node) : reason(node);

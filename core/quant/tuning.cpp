@@ -91,6 +91,12 @@ private:
     // One trial: scores `candidate`, records the step, adopts the candidate when it is not worse.
     Status trial(PrecisionPlan candidate, TuneStep step);
     Status tryMethods(const TuneUnit& unit);
+    // "tune: fp16, alone in INT8: 18.3 dB at the outputs (output-sqnr>=40)"; a fused node names its layer.
+    std::string fallbackNote(const TuneUnit& unit, NodeId node, const std::string& why) const {
+        std::string note = std::string(kTuneNotePrefix) + precisionName(mOptions.fallback);
+        if (node != unit.layer) note += " with " + mGraph.node(unit.layer).name + " (fused)";
+        return note + ", " + why + " (" + mOptions.target.text() + ")";
+    }
     // `allScore`: the plan's score on all samples when already known.
     Status confirmIfHolds(std::optional<double> allScore = std::nullopt);
     Status giveBack(const PrecisionPlan& start);
@@ -151,6 +157,7 @@ Status Tuner::prepare(DataSource& data) {
 Result<ReferenceOutputs> Tuner::reference(size_t batches) const {
     ReferenceOutputs r;
     r.outputs = mEvaluator->fp32Outputs(batches);
+    r.sampleIndices = mEvaluator->sampleIndices(batches);
     if (!mOptions.labels.empty()) {
         const auto n = static_cast<size_t>(mEvaluator->samplesIn(batches));
         r.labels.assign(mOptions.labels.begin(),
@@ -159,7 +166,7 @@ Result<ReferenceOutputs> Tuner::reference(size_t batches) const {
     }
     if (mOptions.target.needsMetric()) {
         if (!mOptions.metric) return invalidArgument("--target " + mOptions.target.name() + " needs --metric-command");
-        QL_ASSIGN_OR_RETURN(r.metric, mOptions.metric(r.outputs));
+        QL_ASSIGN_OR_RETURN(r.metric, mOptions.metric(r.outputs, r.sampleIndices));
     }
     return r;
 }
@@ -265,6 +272,8 @@ Status Tuner::tryMethods(const TuneUnit& unit) {
         step.method = methods[best];
         step.why = std::string(amaxMethodKey(methods[best])) + " alone: " + decibels(db[best]) + " at the outputs, " +
                    amaxMethodKey(current) + " " + decibels(db[0]);
+        candidate.setPlacementNote(unit.layer, std::string(kTuneNotePrefix) + "input '" + name + "' calibrated with " +
+                                                   step.why + " (" + mOptions.target.text() + ")");
         QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
     }
     return Status::ok();
@@ -299,7 +308,7 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
     for (auto unit = mReport.units.rbegin(); unit != mReport.units.rend(); ++unit) {
         if (mPlan.requested(unit->layer) == start.requested(unit->layer) || !budgetLeft()) continue;
         PrecisionPlan candidate = mPlan;
-        for (NodeId n : unit->nodes) candidate.setRequested(n, start.requested(n));
+        for (NodeId n : unit->nodes) candidate.setRequested(n, start.requested(n), start.placementNote(n));
         candidate = applied(std::move(candidate));
         QL_ASSIGN_OR_RETURN(const double s, score(candidate, mBatches));
         ++mReport.trials;
@@ -347,12 +356,12 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
         QL_RETURN_IF_ERROR(confirmIfHolds());
         if (mMet || !budgetLeft()) break;
         PrecisionPlan candidate = mPlan;
-        for (NodeId n : unit.nodes) candidate.setRequested(n, mOptions.fallback);
         TuneStep step;
         step.action = TuneStep::Action::Fallback;
         step.layer = unit.layer;
         step.precision = mOptions.fallback;
         step.why = "alone in INT8: " + decibels(unit.outputSqnrDb) + " at the outputs";
+        for (NodeId n : unit.nodes) candidate.setRequested(n, mOptions.fallback, fallbackNote(unit, n, step.why));
         QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
         QL_RETURN_IF_ERROR(confirmIfHolds());
     }

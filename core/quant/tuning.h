@@ -17,6 +17,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/data/data_source.h"
@@ -25,6 +26,14 @@
 #include "core/quant/tuning_target.h"
 
 namespace ql {
+
+// The plan a tune returns notes why it moved a layer (PrecisionPlan::placementNote: a fallback's sensitivity, a
+// tensor's method), so the reason travels with the plan file, the project and the export summary. The notes start
+// with this, which tells them from the default placement's.
+inline constexpr std::string_view kTuneNotePrefix = "tune: ";
+inline bool isTuneNote(std::string_view note) {
+    return note.starts_with(kTuneNotePrefix);
+}
 
 struct TuneOptions {
     TuneTarget target;

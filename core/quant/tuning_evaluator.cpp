@@ -116,16 +116,29 @@ Result<std::unique_ptr<TuneEvaluator>> TuneEvaluator::create(const Graph& graph,
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
         QL_ASSIGN_OR_RETURN(NamedTensors outputs, e->mExecutor->run(inputs, {.stop = stop}));
         e->mInputs.push_back(std::move(inputs));
+        e->mFirstSample.push_back(first);
         e->mFp32Outputs.push_back(std::move(outputs));
     }
     return e;
 }
 
+int64_t TuneEvaluator::rowsOf(size_t batch) const {
+    const NamedTensors& inputs = mInputs[batch];
+    return inputs.empty() || inputs[0].second.rank() == 0 ? 1 : inputs[0].second.dim(0);
+}
+
 int64_t TuneEvaluator::samplesIn(size_t batches) const {
     int64_t n = 0;
-    for (size_t b = 0; b < batches && b < mInputs.size(); ++b)
-        n += mInputs[b].empty() || mInputs[b][0].second.rank() == 0 ? 1 : mInputs[b][0].second.dim(0);
+    for (size_t b = 0; b < batches && b < mInputs.size(); ++b) n += rowsOf(b);
     return n;
+}
+
+std::vector<int64_t> TuneEvaluator::sampleIndices(size_t batches) const {
+    std::vector<int64_t> indices;
+    for (size_t b = 0; b < batches && b < mInputs.size(); ++b) {
+        for (int64_t i = 0; i < rowsOf(b); ++i) indices.push_back(mFirstSample[b] + i);
+    }
+    return indices;
 }
 
 NamedTensors TuneEvaluator::fp32Outputs(size_t batches) const {

@@ -39,6 +39,8 @@ public:
 
     size_t batchCount() const { return mInputs.size(); }
     int64_t samplesIn(size_t batches) const;
+    // The data index (axis 0 of the DataSource) of each sample of the first `batches` batches, in output row order.
+    std::vector<int64_t> sampleIndices(size_t batches) const;
     // The FP32 outputs of the first `batches` batches, concatenated along axis 0.
     NamedTensors fp32Outputs(size_t batches) const;
     Result<NamedTensors> outputs(const PrecisionPlan& plan, size_t batches, std::stop_token stop = {});
@@ -56,11 +58,13 @@ private:
     TuneEvaluator(const Graph& graph, const CalibrationResult& calibration)
         : mGraph(graph), mCalibration(calibration) {}
     std::vector<bool> downstreamOf(const IsolatedChange& change) const;
+    int64_t rowsOf(size_t batch) const;  // the samples of one batch
 
     const Graph& mGraph;
     const CalibrationResult& mCalibration;
     std::unique_ptr<Executor> mExecutor;
     std::vector<NamedTensors> mInputs;       // per batch
+    std::vector<int64_t> mFirstSample;       // per batch: the data index of its first sample
     std::vector<NamedTensors> mFp32Outputs;  // per batch
     int64_t mNodeRuns = 0;
 };

@@ -103,7 +103,7 @@ Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& re
         case TuneTarget::Kind::Metric:
         case TuneTarget::Kind::MetricDrop: {
             if (!metric) return invalidArgument("--target " + target.name() + " needs --metric-command");
-            QL_ASSIGN_OR_RETURN(const double value, metric(quantized));
+            QL_ASSIGN_OR_RETURN(const double value, metric(quantized, reference.sampleIndices));
             return target.kind() == TuneTarget::Kind::Metric ? value : -(reference.metric - value);
         }
     }

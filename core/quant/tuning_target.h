@@ -18,9 +18,11 @@
 
 namespace ql {
 
-// The user's metric of a model's outputs: every graph output, all evaluation samples in order along axis 0.
-// Higher is better.
-using OutputMetricFn = std::function<Result<double>(const NamedTensors& outputs)>;
+// The user's metric of a model's outputs: every graph output, the evaluated samples in order along axis 0, and
+// `sampleIndices`, the index into the data (axis 0) of each row: tune evaluates subsets, so a metric that matches
+// outputs to ground truth must know which samples it got. Higher is better.
+using OutputMetricFn =
+    std::function<Result<double>(const NamedTensors& outputs, const std::vector<int64_t>& sampleIndices)>;
 
 class TuneTarget {
 public:
@@ -47,10 +49,11 @@ private:
 
 // The FP32 side a score compares with, computed once per set of samples.
 struct ReferenceOutputs {
-    NamedTensors outputs;         // FP32 outputs, all samples along axis 0
-    std::vector<int64_t> labels;  // one per sample, or empty
-    double metric = 0.0;          // the user's metric of `outputs` (metric targets)
-    double accuracy = 0.0;        // top-1 accuracy of `outputs` against labels, in [0, 1]
+    NamedTensors outputs;                // FP32 outputs, all samples along axis 0
+    std::vector<int64_t> sampleIndices;  // the data index of each row of `outputs` (and of a plan's outputs)
+    std::vector<int64_t> labels;         // one per sample, or empty
+    double metric = 0.0;                 // the user's metric of `outputs` (metric targets)
+    double accuracy = 0.0;               // top-1 accuracy of `outputs` against labels, in [0, 1]
 };
 
 // Output SQNRs are capped at +-200 dB (identical outputs: +200), as JSON has no infinity.

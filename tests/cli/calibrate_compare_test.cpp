@@ -114,6 +114,91 @@ TEST(CompareCliTest, TextTableNamesTheLayers) {
     EXPECT_NE(r.out.find("accuracy: fp32"), std::string::npos) << r.out;
 }
 
+// Two outputs: y [N, 4] class scores, as in Fixture, and emb [N, 16], an L2-normalized embedding made from x
+// scaled by a Mul whose first column is 1000x the others: INT8 quantizes that tensor with one scale sized for the
+// large column, so the small ones (which make emb) round away and emb is by far the worse output.
+struct TwoOutputs {
+    TempDir dir;
+    std::string model = dir.file("two.onnx"), data = dir.file("x.npy"), calib = dir.file("calib.json");
+
+    TwoOutputs() {
+        ModelBuilder b;
+        b.input("x", DataType::Float, {-1, 8});
+        b.initializer("w1", {6, 8}, test::seededFloats(48, 3));
+        b.initializer("w2", {6, 4}, test::seededFloats(24, 4));
+        std::vector<float> columns(8, 1.0f);
+        columns[0] = 1000.0f;
+        b.initializer("columns", {8}, columns);
+        std::vector<float> w3 = test::seededFloats(8 * 16, 6);
+        for (size_t j = 0; j < 16; ++j) w3[j] *= 0.02f;  // row 0: the large column counts no more than the others
+        b.initializer("w3", {8, 16}, w3);
+        b.node("Gemm", {"x", "w1"}, {"h"}, "fc1").i("transB", 1);
+        b.node("Relu", {"h"}, {"r"}, "relu");
+        b.node("MatMul", {"r", "w2"}, {"y"}, "fc2");
+        b.node("Mul", {"x", "columns"}, {"xs"}, "scale_columns");
+        b.node("MatMul", {"xs", "w3"}, {"e"}, "fc_emb");
+        b.node("ReduceL2", {"e"}, {"norm"}, "norm").ints("axes", {1}).i("keepdims", 1);
+        b.node("Div", {"e", "norm"}, {"emb"}, "l2_normalize");
+        b.output("y");
+        b.output("emb");
+        b.save(model);
+        EXPECT_TRUE(
+            writeNpy(data, Tensor::fromVector(DataType::Float, {kSamples, 8}, test::seededFloats(kSamples * 8, 9)))
+                .isOk());
+        EXPECT_EQ(test::runCli({"calibrate", model, "--data", data, "--method", "minmax", "-o", calib}).exitCode, 0);
+    }
+
+    nlohmann::json compare(const std::string& mode) const {
+        const auto r = test::runCli({"compare", model, "--calib", calib, "--data", data, "--mode", mode, "--json"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    }
+};
+
+TEST(CompareCliTest, EveryOutputIsReportedAndTheWorstOneHeadlines) {
+    TwoOutputs f;
+    const auto j = f.compare("accumulated");
+    const auto& outputs = j["outputs"]["per_output"];
+    ASSERT_EQ(outputs.size(), 2u) << j["outputs"].dump(1);
+    EXPECT_EQ(outputs[0]["name"], "y");
+    EXPECT_EQ(outputs[0]["kind"], "class_vector");
+    EXPECT_TRUE(outputs[0].contains("top1_agreement"));
+    EXPECT_EQ(outputs[1]["name"], "emb");
+    // An embedding: SQNR, cosine and max error, no top-1 over its 16 values.
+    EXPECT_EQ(outputs[1]["kind"], "values");
+    EXPECT_NE(outputs[1]["kind_reason"].get<std::string>().find("l2_normalize"), std::string::npos);
+    EXPECT_FALSE(outputs[1].contains("top1_agreement"));
+    for (const auto& o : outputs)
+        for (const char* key : {"sqnr_db", "cosine", "mse", "max_abs"}) EXPECT_TRUE(o[key].is_number()) << key;
+    EXPECT_LT(outputs[1]["sqnr_db"].get<double>() + 10.0, outputs[0]["sqnr_db"].get<double>()) << outputs.dump(1);
+    EXPECT_EQ(j["outputs"]["worst"]["name"], "emb");
+    EXPECT_EQ(j["outputs"]["worst"]["sqnr_db"], outputs[1]["sqnr_db"]);
+    // The first output's keys stay where readers find them.
+    EXPECT_EQ(j["outputs"]["kind"], "class_vector");
+    EXPECT_EQ(j["outputs"]["top1_agreement"], outputs[0]["top1_agreement"]);
+
+    const auto text = test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("worst output: 'emb' sqnr"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(values: an embedding: L2-normalized by l2_normalize)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(of 2 outputs, whole plan)"), std::string::npos) << text.out;
+}
+
+// Isolated rows are each layer alone; what the outputs report is still the quantized model (the whole plan).
+TEST(CompareCliTest, IsolatedSaysWhatItMeasuresAndItsOutputsAreTheWholePlans) {
+    TwoOutputs f;
+    const auto accumulated = f.compare("accumulated");
+    const auto isolated = f.compare("isolated");
+    EXPECT_EQ(isolated["outputs"]["per_output"], accumulated["outputs"]["per_output"]);
+    EXPECT_EQ(isolated["outputs"]["worst"]["name"], "emb");
+    EXPECT_NE(isolated["layers_measure"].get<std::string>().find("alone"), std::string::npos);
+    const auto text = test::runCli({"compare", f.model, "--calib", f.calib, "--data", f.data, "--mode", "isolated"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("mode isolated: each row is that layer quantized alone"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("alone_db"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("worst output: 'emb'"), std::string::npos) << text.out;
+}
+
 TEST(CompareCliTest, BadCalibrationFileExitsTwoNamingIt) {
     Fixture f;
     test::writeFile(f.calib, "{not json");

@@ -155,5 +155,35 @@ TEST(EngineCliTest, BadFilesAndUsageExitTwoNamingTheFile) {
     EXPECT_EQ(test::runCli({"engine", kModel}).exitCode, 2);  // --layers is required
 }
 
+// A report read against another model: nothing maps, so there are "0 differences"; the CLI says the report is probably
+// of another model and exits 2, or with --force reports it with the warning.
+TEST(EngineCliTest, AReportOfAnotherModelExitsTwoUnlessForced) {
+    const std::string other = std::string(QL_TEST_DATA_DIR) + "/tune/spiky_cnn.onnx";
+    const auto refused = test::runCli({"engine", other, "--layers", kLayers});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("probably of another model"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("digits_int8.layers.json"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--force"), std::string::npos) << refused.err;
+    EXPECT_EQ(refused.out, "");
+    const auto j = runJson({"engine", other, "--layers", kLayers, "--force", "--json"});
+    EXPECT_TRUE(j["mapping"]["likely_other_model"].get<bool>());
+    EXPECT_LT(j["mapping"]["node_share"].get<double>(), 0.5);
+    const auto text = test::runCli({"engine", other, "--layers", kLayers, "--force"});
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("WARNING: the report maps"), std::string::npos) << text.out;
+}
+
+TEST(EngineCliTest, TheMatchingReportMapsWholeAndCountsItsDifferences) {
+    const auto j = runJson({"engine", kModel, "--layers", kLayers, "--json"});
+    EXPECT_FALSE(j["mapping"]["likely_other_model"].get<bool>());
+    EXPECT_EQ(j["mapping"]["node_share"], 1.0);
+    EXPECT_EQ(j["mapping"]["mapped_nodes"], j["mapping"]["compute_nodes"]);
+    EXPECT_EQ(j["differences"]["total"], j["mismatches"].size());
+    EXPECT_EQ(j["differences"]["precision"], 3);
+    EXPECT_EQ(j["differences"]["reformat"], 1);
+    const auto text = test::runCli({"engine", kModel, "--layers", kLayers});
+    EXPECT_NE(text.out.find("Mismatches with the plan: 4 (3 precision, 1 reformat)"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace ql

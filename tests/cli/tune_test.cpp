@@ -4,8 +4,10 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
+#include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
 
@@ -169,6 +171,86 @@ TEST(TuneCliTest, TheUsersMetricCommandDrivesTheTarget) {
     const auto report = nlohmann::json::parse(r.out);
     EXPECT_GT(report["fp32_metric"].get<double>(), 32 * 10 * 4);
     EXPECT_EQ(report["final"].get<double>(), 0.0);
+}
+
+// A metric that matches outputs to ground truth must know which samples the rows are: trials run on a subset. The
+// model is an identity (Gemm with I), so each output row is its data sample (INT8 error aside); the metric command
+// checks the rows against --data through sample_indices.npy and exits 1 (which stops the tune) if they do not match.
+TEST(TuneCliTest, TheMetricCommandIsToldWhichSamplesItsOutputsHold) {
+    TempDir dir;
+    const std::string model = dir.file("identity.onnx"), data = dir.file("x.npy"), calib = dir.file("calib.json");
+    const std::string script = dir.file("metric.py"), log = dir.file("rows.txt");
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 8});
+    std::vector<float> identity(64, 0.0f);
+    for (size_t i = 0; i < 8; ++i) identity[i * 9] = 1.0f;
+    b.initializer("w", {8, 8}, identity);
+    b.node("Gemm", {"x", "w"}, {"y"}, "fc").i("transB", 1);
+    b.output("y");
+    b.save(model);
+    ASSERT_TRUE(writeNpy(data, Tensor::fromVector(DataType::Float, {32, 8}, test::seededFloats(32 * 8, 11))));
+    ASSERT_EQ(test::runCli({"calibrate", model, "--data", data, "--method", "minmax", "-o", calib}).exitCode, 0);
+    test::writeFile(script, R"(import sys
+import numpy as np
+outputs, data, log = sys.argv[1:4]
+indices = np.load(outputs + "/sample_indices.npy")
+y = np.load(outputs + "/y.npy")
+x = np.load(data)
+assert indices.dtype == np.int64 and indices.shape == (len(y),), (indices.dtype, indices.shape)
+assert np.abs(y - x[indices]).max() < 0.02, "the rows are not those samples"
+with open(log, "a") as f:
+    f.write(" ".join(str(i) for i in indices) + "\n")
+print(1.0)
+)");
+    const auto r = test::runCli(
+        {"tune", model, "--calib", calib, "--data", data, "--subset", "8", "--target", "metric>=1", "--metric-command",
+         "/usr/bin/python3 " + script + " {outputs} " + data + " " + log, "-o", dir.file("plan.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    std::ifstream in(log);
+    std::set<std::string> seen;
+    for (std::string line; std::getline(in, line);) seen.insert(line);
+    std::string subset, all;
+    for (int i = 0; i < 32; ++i) (i < 8 ? subset : all) += std::to_string(i) + " ";
+    all = subset + all;
+    subset.pop_back();
+    all.pop_back();
+    EXPECT_TRUE(seen.contains(subset)) << "no evaluation of the 8-sample subset";
+    EXPECT_TRUE(seen.contains(all)) << "no evaluation of all 32 samples";
+}
+
+// The tuner's reason for each layer it moved travels with the plan file to the export summary. The sample with the
+// entropy calibration misses output-sqnr>=35 and the tune keeps two layers in FP16 (docs/tuning.md).
+TEST(TuneCliTest, TheTunersReasonReachesTheExportSummary) {
+    TempDir dir;
+    const std::string samples = std::string(QL_SOURCE_DIR) + "/resources/samples/";
+    const std::string model = samples + "digits_cnn.onnx", calib = dir.file("calib.json");
+    const std::string plan = dir.file("plan.json"), summary = dir.file("summary.json");
+    ASSERT_EQ(
+        test::runCli({"calibrate", model, "--data", samples + "digits_calib.npy", "--method", "entropy", "-o", calib})
+            .exitCode,
+        0);
+    const auto tuned = test::runCli({"tune", model, "--calib", calib, "--data", samples + "digits_test.npy",
+                                     "--samples", "128", "--target", "output-sqnr>=35", "-o", plan});
+    ASSERT_LE(tuned.exitCode, 1) << tuned.err;
+    // Held in variables: a range-for over a member of readJson()'s temporary would read a destroyed object.
+    const nlohmann::json written = readJson(plan);
+    const nlohmann::json& reasons = written["reasons"];
+    std::set<std::string> moved;
+    for (const auto& [node, precision] : written["nodes"].items())
+        if (precision == "fp16" && reasons.contains(node) && reasons[node].get<std::string>().starts_with("tune: fp16"))
+            moved.insert(node);
+    ASSERT_FALSE(moved.empty()) << written.dump(1);
+    const auto exported = test::runCli(
+        {"quantize", model, "--calib", calib, "--plan", plan, "-o", dir.file("q.onnx"), "--summary", summary});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    const nlohmann::json layers = readJson(summary)["layers"];
+    size_t explained = 0;
+    for (const auto& layer : layers) {
+        if (!moved.contains(layer["layer"].get<std::string>())) continue;
+        EXPECT_TRUE(layer["reason"].get<std::string>().starts_with("tune: fp16")) << layer.dump();
+        ++explained;
+    }
+    EXPECT_EQ(explained, moved.size()) << layers.dump(1);
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
     /usr/bin/python3 tests/tools/detection_map.py OUTPUTS_DIR BOXES.npy [--output NAME] [--iou T]
 
-OUTPUTS_DIR/NAME.npy (NAME defaults to "predictions") holds the model's output for every image of BOXES, in order:
-float32 [N, A, 4 + C], each anchor's box (cx, cy, w, h) in pixels followed by its C class scores (after sigmoid).
+OUTPUTS_DIR/NAME.npy (NAME defaults to "predictions") holds the model's output for images of BOXES: float32
+[N, A, 4 + C], each anchor's box (cx, cy, w, h) in pixels followed by its C class scores (after sigmoid). Row i is
+image i of BOXES, or, when OUTPUTS_DIR/sample_indices.npy exists (as `quantlens-cli tune --metric-command` writes it:
+int64 [N], the image index of each row, since tune evaluates subsets), image sample_indices[i]; the ground truth of
+the images not evaluated is left out.
 BOXES.npy holds the ground truth: float32 [M, 6], one row per object: (image_index, class, x1, y1, x2, y2), pixels.
 
 Per image and class, detections scoring at least CONF_THRESHOLD go through NMS (IoU NMS_IOU), and at most MAX_DET
@@ -154,6 +157,23 @@ class Parser(argparse.ArgumentParser):
         fail(message)
 
 
+def select_evaluated(outputs_dir, gt, rows):
+    """The ground truth of the images the output rows hold, renumbered by row: through sample_indices.npy when the
+    folder has it, else rows 0..N-1 are images 0..N-1."""
+    path = os.path.join(outputs_dir, "sample_indices.npy")
+    if not os.path.isfile(path):
+        return gt
+    indices = load(path)
+    if indices.ndim != 1 or len(indices) != rows or not np.issubdtype(indices.dtype, np.integer):
+        fail(f"{path}: expected integer [{rows}] (one image index per output row), got {indices.dtype} "
+             f"{list(indices.shape)}")
+    row_of = {int(image): row for row, image in enumerate(indices)}
+    kept = np.array([int(image) in row_of for image in gt[:, 0]], dtype=bool)
+    gt = gt[kept].copy()
+    gt[:, 0] = [row_of[int(image)] for image in gt[:, 0]]
+    return gt
+
+
 def main():
     parser = Parser(description="Prints COCO-style mAP@0.5:0.95 (percent) of decoded YOLO-style detections.")
     parser.add_argument("outputs_dir", help="folder holding NAME.npy, the model output for every image")
@@ -178,6 +198,9 @@ def main():
     if not np.all(np.isfinite(gt)):
         fail(f"{args.boxes}: holds NaN or infinite values")
     gt = gt.astype(np.float64)
+    if len(gt) and np.any(gt[:, 0] != np.round(gt[:, 0])):
+        fail(f"{args.boxes}: image indices must be integers")
+    gt = select_evaluated(args.outputs_dir, gt, len(predictions))
     images, classes = gt[:, 0], gt[:, 1]
     if len(gt) and (images.min() < 0 or images.max() >= len(predictions) or np.any(images != np.round(images))):
         fail(f"{args.boxes}: image indices must be integers in [0, {len(predictions)}) (the outputs' batch)")

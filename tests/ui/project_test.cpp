@@ -15,6 +15,8 @@
 #include "tests/ui/window_test_util.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
+#include "ui/panels/precision_panel.h"
+#include "ui/panels/precision_table_model.h"
 #include "ui/project_controller.h"
 #include "ui/project_file.h"
 
@@ -27,6 +29,7 @@ private slots:
     void initTestCase();
     void saveAndReopenRestoresPlanAndCalibration();
     void saveAndReopenRestoresTheTrtTargetAndTyping();
+    void theTunersReasonsSurviveSaveAndReopen();
     void projectTargetFallsBackToTheVersionDefault_data();
     void projectTargetFallsBackToTheVersionDefault();
     void cancelInTheUnsavedPromptKeepsTheDocument();
@@ -104,6 +107,45 @@ void ProjectTest::saveAndReopenRestoresPlanAndCalibration() {
     QCOMPARE(doc->calibration()->activations.front().amax, 2.5f);
     QVERIFY(!doc->isModified());
     QCOMPARE(doc->projectPath(), projectPath);
+}
+
+// A tune applied in the window: the Reason and Tune columns say why a layer left INT8, before and after reopening
+// the project (the document applies a tune as precision edits; the project keeps the tune's notes in the plan).
+void ProjectTest::theTunersReasonsSurviveSaveAndReopen() {
+    test::TempDir dir;
+    const QString projectPath = QString::fromStdString(dir.file("tuned.qlproj"));
+    const std::string note = "tune: fp16, alone in INT8: 18.3 dB at the outputs (output-sqnr>=35)";
+    NodeId conv = kNoId;
+    {
+        ui::MainWindow window;
+        QVERIFY(openAndWait(window, sampleModel()));
+        ui::ModelDocument* doc = window.document();
+        conv = firstNodeOf(doc->model()->graph(), "Conv");
+        auto report = std::make_shared<TuneReport>();
+        report->plan = doc->plan();
+        report->plan.setRequested(conv, Precision::Fp16, note);
+        doc->replacePlan(report->plan, QStringLiteral("Apply tune"));
+        doc->setTuneReport(report);
+        QCOMPARE(doc->plan().requested(conv), Precision::Fp16);
+        QVERIFY(window.project()->saveProjectAs(projectPath));
+    }
+    const nlohmann::json saved = nlohmann::json::parse(readText(projectPath.toStdString()));
+    QVERIFY2(saved["plan"].contains("reasons"), saved["plan"].dump().c_str());
+    ui::MainWindow reopened;
+    QVERIFY(openAndWait(reopened, projectPath));
+    const ui::ModelDocument* doc = reopened.document();
+    QVERIFY(!doc->tuneReport());  // the report itself is not kept: the reasons are
+    QCOMPARE(doc->plan().placementNote(conv), note);
+    ui::PrecisionTableModel* table = reopened.findChild<ui::PrecisionPanel*>()->tableModel();
+    int row = -1;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->index(r, ui::PrecisionTableModel::NodeColumn).data().toString().toStdString() ==
+            doc->model()->graph().node(conv).name)
+            row = r;
+    QVERIFY(row >= 0);
+    QCOMPARE(table->index(row, ui::PrecisionTableModel::ReasonColumn).data().toString(), QString::fromStdString(note));
+    QVERIFY(
+        table->index(row, ui::PrecisionTableModel::TuneColumn).data().toString().startsWith(QStringLiteral("fp16")));
 }
 
 void ProjectTest::saveAndReopenRestoresTheTrtTargetAndTyping() {

@@ -12,6 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/dialog_folder.h"
+#include "ui/engine/engine_panel.h"
 #include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 
@@ -131,11 +132,15 @@ void EngineController::jobFinished() {
     if (mColoring == NodeColoring::OpFamily) mColoring = NodeColoring::EnginePrecision;
     mDocument->setEngineRun(load.run);  // repaints through engineChanged
     setColoring(mColoring);
-    const auto& analysis = load.run->analysis;
-    emit statusMessage(tr("Engine report %1: %2 layers, %3 differences from the plan")
-                           .arg(QFileInfo(load.run->layersPath).fileName())
-                           .arg(load.run->report->layers.size())
-                           .arg(analysis.mismatches.size()));
+    const QString warning = otherModelText(*load.run);
+    if (!warning.isEmpty()) {
+        emit statusMessage(tr("Engine report %1: %2").arg(QFileInfo(load.run->layersPath).fileName(), warning));
+    } else {
+        emit statusMessage(tr("Engine report %1: %2 layers, %3 differences from the plan")
+                               .arg(QFileInfo(load.run->layersPath).fileName())
+                               .arg(load.run->report->layers.size())
+                               .arg(countPlanDifferences(load.run->analysis.mismatches).total()));
+    }
     emit importFinished(true, {});
 }
 

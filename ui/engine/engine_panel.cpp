@@ -39,9 +39,22 @@ QString engineSummaryText(const EngineRun& run) {
     if (analysis.coverage.byTime)
         text += QObject::tr(", INT8 %1% of the time").arg(100.0 * *analysis.coverage.byTime, 0, 'f', 1);
     text += QObject::tr(", %1 from the plan")
-                .arg(counted(static_cast<qint64>(analysis.mismatches.size()), QObject::tr("1 difference"),
-                             QObject::tr("%1 differences")));
+                .arg(counted(static_cast<qint64>(countPlanDifferences(analysis.mismatches).total()),
+                             QObject::tr("1 difference"), QObject::tr("%1 differences")));
+    const MappingCoverage& c = run.coverage;
+    text += QObject::tr("; mapped %1 of %2 compute nodes (%3%) and %4 of %5 engine layers (%6%)")
+                .arg(c.mappedNodes)
+                .arg(c.computeNodes)
+                .arg(100.0 * c.nodeShare(), 0, 'f', 0)
+                .arg(c.mappedLayers)
+                .arg(c.layers)
+                .arg(100.0 * c.layerShare(), 0, 'f', 0);
     return text;
+}
+
+QString otherModelText(const EngineRun& run) {
+    const std::string warning = otherModelWarning(run.coverage);
+    return warning.empty() ? QString() : QObject::tr("The report %1.").arg(QString::fromStdString(warning));
 }
 
 EnginePanel::EnginePanel(ModelDocument* document, QWidget* parent)
@@ -80,7 +93,11 @@ void EnginePanel::rebuild() {
                "--exportProfile=P.json, then File > Import Engine Report... (or drop the JSON files here)."));
         return;
     }
-    mSummary->setText(engineSummaryText(*run));
+    // Too little maps: the differences below would read as a perfect build, so the warning comes first, in red.
+    const QString warning = otherModelText(*run);
+    mSummary->setText(warning.isEmpty() ? engineSummaryText(*run)
+                                        : QStringLiteral("<b style=\"color:#c62828\">%1</b><br>%2")
+                                              .arg(warning.toHtmlEscaped(), engineSummaryText(*run).toHtmlEscaped()));
     addMismatches(*run, model->graph());
     addSlowestLayers(*run);
     mTree->expandAll();
@@ -91,7 +108,8 @@ void EnginePanel::rebuild() {
 
 void EnginePanel::addMismatches(const EngineRun& run, const Graph& graph) {
     const auto& mismatches = run.analysis.mismatches;
-    auto* section = new QTreeWidgetItem(mTree, {tr("Differences from the plan (%1)").arg(mismatches.size())});
+    auto* section = new QTreeWidgetItem(
+        mTree, {tr("Differences from the plan (%1)").arg(countPlanDifferences(mismatches).total())});
     section->setFirstColumnSpanned(true);
     for (const PrecisionMismatch& mismatch : mismatches) {
         const QString what = mismatch.kind == MismatchKind::Reformat

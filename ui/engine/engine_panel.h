@@ -43,7 +43,10 @@ private:
     QTreeWidget* mTree;
 };
 
-// "digits.layers.json + profile: 11 layers, 0.0420 ms per inference, INT8 67.8% of the time, 4 differences".
+// "digits.layers.json + profile: 11 layers, 0.0420 ms per inference, INT8 67.8% of the time, 4 differences from the
+// plan; mapped 31 of 31 compute nodes and 10 of 10 layers".
 QString engineSummaryText(const EngineRun& run);
+// "The report is probably of another model: it maps ..." when too little of it maps (engine_coverage.h), else empty.
+QString otherModelText(const EngineRun& run);
 
 }  // namespace ql::ui

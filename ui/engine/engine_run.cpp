@@ -65,17 +65,6 @@ double EngineRun::maxNodeTimeMs() const {
     return slowest;
 }
 
-PlannedPrecisions plannedFromPlan(const Graph& graph, const PrecisionPlan& plan, const LintReport& lint) {
-    PlannedPrecisions planned(graph.nodes().size());
-    for (const Node& node : graph.nodes())
-        planned[static_cast<size_t>(node.id)] =
-            PlannedNode{plan.requested(node.id), plan.effective(node.id), plan.reason(node.id), {}};
-    for (const Finding& finding : lint.findings)
-        if (finding.node >= 0 && static_cast<size_t>(finding.node) < planned.size())
-            planned[static_cast<size_t>(finding.node)]->findings.push_back(finding);
-    return planned;
-}
-
 EngineLoad loadEngineRun(const QStringList& paths, const std::shared_ptr<const Model>& model,
                          const PlannedPrecisions& planned) {
     EngineLoad load;
@@ -96,6 +85,7 @@ EngineLoad loadEngineRun(const QStringList& paths, const std::shared_ptr<const M
     const Graph* graph = model ? &model->graph() : nullptr;
     run->mapping = mapEngineToModel(*run->report, graph);
     run->analysis = analyzeEngine(*run->report, run->mapping, graph, graph ? &planned : nullptr);
+    if (graph) run->coverage = mappingCoverage(*run->report, run->mapping, *graph);
     run->runOfNode = runIndex(run->analysis, graph ? graph->nodes().size() : 0);
     load.run = std::move(run);
     return load;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/engine/engine_analysis.h"
+#include "core/engine/engine_coverage.h"
 #include "core/engine/engine_mapping.h"
 #include "core/engine/engine_report.h"
 #include "core/lint/linter.h"
@@ -24,6 +25,7 @@ struct EngineRun {
     std::shared_ptr<const EngineReport> report;
     EngineMapping mapping;
     EngineAnalysis analysis;
+    MappingCoverage coverage;    // how much of the model and of the engine the mapping accounts for
     std::vector<int> runOfNode;  // per node of the model: its index in analysis.nodes, or -1
 
     // The node's run (engine layers, precision, time, tactic); null for a node in no layer.
@@ -38,9 +40,8 @@ struct EngineRun {
     double maxNodeTimeMs() const;
 };
 
-// What the engine was planned to run, from the document's plan (effective precisions with the TensorRT rules of
-// its target) and lint findings: the same input the CLI builds from PLAN.json.
-PlannedPrecisions plannedFromPlan(const Graph& graph, const PrecisionPlan& plan, const LintReport& lint);
+// What the engine was planned to run, from the document's plan: ql::plannedFromPlan (core/engine/planned_precision.h),
+// the function the CLI builds its plan with.
 
 struct EngineLoad {
     std::shared_ptr<const EngineRun> run;

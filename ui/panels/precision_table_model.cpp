@@ -15,6 +15,7 @@
 #include "ui/engine/engine_run.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
+#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 
@@ -46,6 +47,12 @@ QColor fallbackBackground() {
 }
 
 // And a translucent red behind the engine cells of a node the engine ran otherwise than planned.
+// A tune's reason kept in the plan (a reopened project has no tune report): the Tune column shows it.
+QString savedTuneNote(const PrecisionPlan& plan, NodeId node) {
+    const std::string& note = plan.placementNote(node);
+    return isTuneNote(note) ? QString::fromStdString(note.substr(kTuneNotePrefix.size())) : QString();
+}
+
 QColor mismatchBackground() {
     return QColor(255, 23, 68, 70);
 }
@@ -161,7 +168,7 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
         case EffectiveColumn:
             return precisionLabel(plan.effective(node.id));
         case ReasonColumn:
-            return QString::fromStdString(plan.explanation(node.id));
+            return QString::fromStdString(nodeExplanation(*mDocument, node.id));
         case MacsColumn: {
             if (!node.cost.macs) return QString();
             // "≈": a dimension the model leaves open (a symbolic batch, a dynamic H/W) was counted as 1.
@@ -174,7 +181,7 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
             return decibelText(valueAt(mSqnr, node.id));
         case TuneColumn: {
             const auto remedy = mRemedies.find(node.id);
-            return remedy == mRemedies.end() ? QString() : remedy->second.text;
+            return remedy == mRemedies.end() ? savedTuneNote(plan, node.id) : remedy->second.text;
         }
         default:
             return {};
@@ -205,7 +212,10 @@ QVariant PrecisionTableModel::sortData(const Node& node, int column) const {
 QString PrecisionTableModel::toolTip(const Node& node, int column) const {
     if (column == TuneColumn) {
         const auto remedy = mRemedies.find(node.id);
-        if (remedy == mRemedies.end()) return tr("The last tune did not rank this node (it was not INT8 in its plan).");
+        if (remedy == mRemedies.end())
+            return savedTuneNote(mDocument->plan(), node.id).isEmpty()
+                       ? tr("The last tune did not rank this node (it was not INT8 in its plan).")
+                       : tr("Kept in the plan from a tune: %1").arg(savedTuneNote(mDocument->plan(), node.id));
         return tr("#%1 least robust of the tune's layers: %2\n%3")
             .arg(remedy->second.rank)
             .arg(remedy->second.text, remedy->second.why);
@@ -222,8 +232,8 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
     QString tip = tr("%1 (%2)\nRequested %3, effective %4")
                       .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
                            precisionLabel(plan.requested(node.id)), precisionLabel(plan.effective(node.id)));
-    if (!plan.explanation(node.id).empty())
-        tip += QStringLiteral("\n") + QString::fromStdString(plan.explanation(node.id));
+    if (const std::string explanation = nodeExplanation(*mDocument, node.id); !explanation.empty())
+        tip += QStringLiteral("\n") + QString::fromStdString(explanation);
     return tip;
 }
 

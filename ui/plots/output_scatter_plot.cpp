@@ -49,8 +49,13 @@ QString valuesSummary(const AnalysisReport& report, const Graph& graph, OutputKi
                     .arg(QString::fromStdString(graph.value(output).name),
                          QString::fromStdString(graph.value(output).type.shapeString()));
     text += QObject::tr(" (not a class vector: top-1 agreement does not apply)");
-    for (const LayerError& layer : report.layers)
-        if (layer.output == output) text += QStringLiteral("\n") + metricsText(layer.metrics);
+    // The whole plan's error of each output; an older project's report has only the per-layer rows.
+    for (const OutputError& out : report.outputErrors)
+        text += QStringLiteral("\n%1: ").arg(QString::fromStdString(graph.value(out.output).name)) +
+                metricsText(out.metrics);
+    if (report.outputErrors.empty())
+        for (const LayerError& layer : report.layers)
+            if (layer.output == output) text += QStringLiteral("\n") + metricsText(layer.metrics);
     for (const OutputGroupError& group : report.outputGroups)
         text += QStringLiteral("\n%1: ").arg(QString::fromStdString(group.group.name)) + metricsText(group.metrics);
     return text;
@@ -119,9 +124,12 @@ void OutputScatterPlot::redraw() {
     identity->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
 
     const Model* model = mDocument->model();
-    const OutputKind kind = model ? firstOutputKind(model->graph()) : OutputKind::ClassVector;
-    mSummary =
-        kind == OutputKind::ClassVector ? classVectorSummary(*report) : valuesSummary(*report, model->graph(), kind);
+    // The analysis saw the values (an L2-normalized embedding is told apart by them); an older report has no kinds.
+    const OutputKind kind = !report->outputErrors.empty() ? report->outputErrors.front().kind
+                            : model                       ? firstOutputKind(model->graph())
+                                                          : OutputKind::ClassVector;
+    mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(*report)
+                                                         : valuesSummary(*report, model->graph(), kind);
     if (report->outputPairs.empty()) mSummary += tr("\n(no output values were kept by this analysis)");
     // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
     setNote(mSummary);

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include "ui/model_document.h"
+
 namespace ql::ui {
 
 namespace {
@@ -113,6 +115,21 @@ std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport
         }
     }
     return remedies;
+}
+
+PrecisionPlan planWithTuneNotes(const ModelDocument& document) {
+    PrecisionPlan plan = document.plan();
+    if (const auto report = document.tuneReport()) plan.adoptNotes(report->plan);
+    return plan;
+}
+
+std::string nodeExplanation(const ModelDocument& document, NodeId node) {
+    const PrecisionPlan& plan = document.plan();
+    if (!plan.explanation(node).empty()) return plan.explanation(node);
+    const auto report = document.tuneReport();
+    if (!report || report->plan.size() != plan.size() || report->plan.requested(node) != plan.requested(node))
+        return {};
+    return report->plan.placementNote(node);
 }
 
 QString tuneSummaryText(const Graph& graph, const TuneReport& report) {

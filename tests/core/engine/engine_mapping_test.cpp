@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engine/engine_analysis.h"
+#include "core/engine/engine_coverage.h"
 #include "core/engine/engine_mapping.h"
 #include "core/engine/layer_info_reader.h"
 #include "core/engine/profile_reader.h"
@@ -142,6 +143,47 @@ TEST(EngineAnalysisTest, PlantedFp16LayerIsAMismatchWithItsReason) {
     for (size_t i = 0; i < report->layers.size(); ++i)
         if (!report->layers[i].isReformat()) layers += report->layers[i].timeMs.value_or(0.0);
     EXPECT_NEAR(nodes, layers, 1e-9);
+}
+
+// The report of the model it was built from maps whole; read against another model almost nothing maps, and that
+// must not read as "0 differences from the plan".
+TEST(EngineCoverageTest, AReportOfAnotherModelIsToldApart) {
+    auto report = readLayerInfo(kEngineData + "digits_int8.layers.json");
+    ASSERT_TRUE(report);
+    const auto digits = digitsModel();
+    ASSERT_TRUE(digits);
+    const MappingCoverage own = mappingCoverage(*report, mapEngineToModel(*report, &digits->graph()), digits->graph());
+    EXPECT_EQ(own.mappedNodes, own.computeNodes);
+    EXPECT_GT(own.computeNodes, 5u);
+    EXPECT_EQ(own.mappedLayers, own.layers);
+    EXPECT_FALSE(own.likelyOtherModel());
+    EXPECT_EQ(otherModelWarning(own), "");
+
+    ModelBuilder b;  // another model: a conv and a relu whose names the report never mentions
+    b.input("image", DataType::Float, {1, 1, 8, 8});
+    b.initializer("w", {4, 1, 3, 3}, test::seededFloats(36, 2));
+    b.node("Conv", {"image", "w"}, {"c"}, "other/conv");
+    b.node("Relu", {"c"}, {"y"}, "other/relu");
+    b.output("y");
+    const auto other = b.load();
+    const EngineMapping mapping = mapEngineToModel(*report, &other->graph());
+    const MappingCoverage c = mappingCoverage(*report, mapping, other->graph());
+    EXPECT_EQ(c.computeNodes, 2u);
+    EXPECT_LT(c.nodeShare(), kMinMappedShare);
+    EXPECT_LT(c.layerShare(), kMinMappedShare);
+    EXPECT_TRUE(c.likelyOtherModel());
+    const std::string warning = otherModelWarning(c);
+    EXPECT_NE(warning.find("probably of another model"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("of 2 compute nodes"), std::string::npos) << warning;
+}
+
+TEST(EngineCoverageTest, DifferencesAreCountedByKind) {
+    std::vector<PrecisionMismatch> mismatches(3);
+    mismatches[1].kind = MismatchKind::Reformat;
+    const PlanDifferences d = countPlanDifferences(mismatches);
+    EXPECT_EQ(d.precision, 2u);
+    EXPECT_EQ(d.reformat, 1u);
+    EXPECT_EQ(d.total(), 3u);
 }
 
 }  // namespace

@@ -61,6 +61,32 @@ TEST(AnalysisFile, RoundTripKeepsEveryLayerAndTheOutputMetrics) {
     EXPECT_DOUBLE_EQ(back->outputs.accuracyQuant, 0.25);
 }
 
+TEST(AnalysisFile, RoundTripKeepsEachOutputsErrorAndKind) {
+    auto model = twoLayerModel();
+    const Graph& graph = model->graph();
+    AnalysisReport report = sampleReport(graph);
+    OutputError r{.output = *graph.findValue("r"),
+                  .kind = OutputKind::Values,
+                  .kindWhy = "an embedding",
+                  .metrics = {},
+                  .agreement = {}};
+    r.metrics = {.sqnrDb = 12.5, .cosine = 0.98, .mse = 0.1, .maxAbs = 0.4, .count = 0};
+    report.outputErrors = {r};
+    const nlohmann::json json = analysisToJson(graph, report);
+    EXPECT_EQ(json["outputs"]["worst"]["name"], "r");
+    EXPECT_EQ(json["outputs"]["kind"], "values");
+    EXPECT_FALSE(json["outputs"]["per_output"][0].contains("top1_agreement"));
+    auto back = analysisFromJson(graph, nlohmann::json::parse(json.dump()), "p.qlproj");
+    ASSERT_TRUE(back.isOk()) << back.status().message();
+    ASSERT_EQ(back->outputErrors.size(), 1u);
+    EXPECT_EQ(back->outputErrors[0].output, r.output);
+    EXPECT_EQ(back->outputErrors[0].kind, OutputKind::Values);
+    EXPECT_EQ(back->outputErrors[0].kindWhy, "an embedding");
+    EXPECT_DOUBLE_EQ(back->outputErrors[0].metrics.sqnrDb, 12.5);
+    EXPECT_DOUBLE_EQ(back->outputErrors[0].metrics.cosine, 0.98);
+    EXPECT_EQ(back->outputErrors[0].agreement.samples, 0);
+}
+
 TEST(AnalysisFile, UnknownNodeIsAnErrorNamingItAndTheFile) {
     auto model = twoLayerModel();
     nlohmann::json json = analysisToJson(model->graph(), sampleReport(model->graph()));

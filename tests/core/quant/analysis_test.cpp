@@ -116,6 +116,10 @@ TEST(AnalysisTest, IsolatedMeasuresEachLayerOnFp32Inputs) {
     EXPECT_LT(layer(m->graph(), iso, "fc2")->metrics.mse, layer(m->graph(), acc, "fc2")->metrics.mse);
     // Output metrics always come from the whole plan.
     EXPECT_EQ(iso.outputs.top1Agreement, acc.outputs.top1Agreement);
+    ASSERT_EQ(iso.outputErrors.size(), 1u);
+    ASSERT_EQ(acc.outputErrors.size(), 1u);
+    EXPECT_EQ(iso.outputErrors[0].metrics.sqnrDb, acc.outputErrors[0].metrics.sqnrDb);
+    EXPECT_EQ(iso.outputErrors[0].metrics.sqnrDb, layer(m->graph(), acc, "fc2")->metrics.sqnrDb);
 }
 
 TEST(AnalysisTest, SameInputGivesSameRanking) {

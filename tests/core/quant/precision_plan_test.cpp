@@ -348,6 +348,56 @@ void expectError(const Result<PrecisionPlan>& r, const std::vector<std::string>&
     for (const auto& f : fragments) EXPECT_NE(r.status().message().find(f), std::string::npos) << r.status().message();
 }
 
+// The tuner's reason for a layer (and a placement's) survives the plan file: "reasons" is read back.
+TEST(PrecisionPlan, ReasonsRoundTripAndOldPlansWithoutThemStillLoad) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(g);
+    const NodeId gemm = *g.findNode("gemm"), conv = *g.findNode("conv");
+    plan.setRequested(gemm, Precision::Fp16, "tune: fp16, alone in INT8: 18.3 dB at the outputs");
+    plan.setPlacementNote(conv, "tune: input 'x' calibrated with mse");
+    const nlohmann::json json = plan.toJson(g);
+    EXPECT_EQ(json["reasons"]["gemm"], "tune: fp16, alone in INT8: 18.3 dB at the outputs");
+    auto loaded = PrecisionPlan::fromJson(g, nlohmann::json::parse(json.dump()), "plan.json");
+    ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
+    EXPECT_EQ(loaded->requested(gemm), Precision::Fp16);
+    EXPECT_EQ(loaded->placementNote(gemm), plan.placementNote(gemm));
+    EXPECT_EQ(loaded->explanation(gemm), plan.placementNote(gemm));
+    EXPECT_EQ(loaded->placementNote(conv), "tune: input 'x' calibrated with mse");
+    EXPECT_EQ(loaded->requested(conv), Precision::Int8);
+    auto old = fromText(g, R"({"format": "quantlens-plan", "version": 1, "nodes": {"gemm": "fp16"}})");
+    ASSERT_TRUE(old.isOk()) << old.status().message();
+    EXPECT_TRUE(old->placementNote(gemm).empty());
+}
+
+TEST(PrecisionPlan, BadReasonsAreAnErrorNamingTheNode) {
+    auto model = classifier();
+    expectError(fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1, "nodes": {},
+        "reasons": {"head": "tune: fp16"}})"),
+                {"\"reasons\"", "'head'"});
+    expectError(fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1, "nodes": {},
+        "reasons": {"gemm": 3}})"),
+                {"'gemm'", "string"});
+    expectError(fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1, "nodes": {},
+        "reasons": ["gemm"]})"),
+                {"\"reasons\""});
+}
+
+// A plan applied as precision edits keeps the tune's notes where it still follows the tune.
+TEST(PrecisionPlan, AdoptNotesOnlyWhereTheRequestedPrecisionAgrees) {
+    auto model = classifier();
+    const Graph& g = model->graph();
+    const NodeId gemm = *g.findNode("gemm"), conv = *g.findNode("conv");
+    PrecisionPlan tuned = defaultPrecisionPlan(g);
+    tuned.setRequested(gemm, Precision::Fp16, "tune: fp16");
+    tuned.setRequested(conv, Precision::Fp16, "tune: fp16");
+    PrecisionPlan applied = defaultPrecisionPlan(g);
+    applied.setRequested(gemm, Precision::Fp16);  // follows the tune
+    applied.adoptNotes(tuned);
+    EXPECT_EQ(applied.placementNote(gemm), "tune: fp16");
+    EXPECT_TRUE(applied.placementNote(conv).empty());  // the user put conv back in INT8
+}
+
 TEST(PrecisionPlan, UnknownNodeNamesAreAnErrorNamingThem) {
     auto model = classifier();
     const auto r = fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1,

@@ -17,7 +17,11 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "core/engine/engine_coverage.h"
+#include "core/engine/planned_precision.h"
+#include "tests/ui/calibration/calibration_test_support.h"
 #include "tests/ui/engine/engine_test_support.h"
+#include "tests/ui/window_test_util.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_panel.h"
@@ -69,6 +73,8 @@ private slots:
     void badFileLeavesTheDocumentUntouched();
     void projectRoundTripKeepsTheReport();
     void projectWithoutEngineStillLoads();
+    void aReportOfAnotherModelIsSaidToBeSo();
+    void theWindowCountsTheDifferencesAsTheCliDoes();
 };
 
 void EngineReportTest::importColorsNodesByEnginePrecisionAndRingsMismatches() {
@@ -330,6 +336,48 @@ void EngineReportTest::projectWithoutEngineStillLoads() {
     QVERIFY(QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000));
     QVERIFY(window.document()->model());
     QVERIFY(!window.document()->engineRun());
+}
+
+// The sample's engine report read against another model: nothing maps, and the dock and the status bar say the
+// report is probably of another model instead of "0 differences from the plan".
+void EngineReportTest::aReportOfAnotherModelIsSaidToBeSo() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openAndWait(window, QStringLiteral(QL_TEST_DATA_DIR "/tune/spiky_cnn.onnx")));
+    QSignalSpy status(window.engine(), &ui::EngineController::statusMessage);
+    QVERIFY(test::importEngineAndWait(window));
+    const auto run = window.document()->engineRun();
+    QVERIFY(run);
+    QVERIFY(run->coverage.likelyOtherModel());
+    QVERIFY(!status.isEmpty());
+    QVERIFY2(status.last().first().toString().contains(QStringLiteral("probably of another model")),
+             qPrintable(status.last().first().toString()));
+    auto* panel = window.findChild<ui::EnginePanel*>();
+    QVERIFY2(panel->summary()->text().contains(QStringLiteral("probably of another model")),
+             qPrintable(panel->summary()->text()));
+    QVERIFY(panel->summary()->text().contains(QStringLiteral("; mapped ")));  // the shares, below the warning
+}
+
+// The window and `quantlens-cli engine` on the same model and report: the same differences (issue 27 saw 4 and 9).
+void EngineReportTest::theWindowCountsTheDifferencesAsTheCliDoes() {
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openSampleAndWait(window));
+    QVERIFY(test::importEngineAndWait(window));
+    const auto run = window.document()->engineRun();
+    QVERIFY(run);
+    QVERIFY(!run->coverage.likelyOtherModel());
+    const Graph& graph = window.document()->model()->graph();
+    // What the CLI computes for `engine MODEL --layers L` (engine_command.cpp), the target being the window's.
+    const auto planned = plannedPrecisions(graph, test::sampleModelPath().toStdString(), "", TrtVersion::Trt10);
+    QVERIFY(planned.isOk());
+    const EngineMapping mapping = mapEngineToModel(*run->report, &graph);
+    const EngineAnalysis cli = analyzeEngine(*run->report, mapping, &graph, &*planned);
+    const PlanDifferences inWindow = countPlanDifferences(run->analysis.mismatches);
+    const PlanDifferences inCli = countPlanDifferences(cli.mismatches);
+    QCOMPARE(inWindow.precision, inCli.precision);
+    QCOMPARE(inWindow.reformat, inCli.reformat);
+    QCOMPARE(inWindow.total(), size_t{4});
 }
 
 QTEST_MAIN(EngineReportTest)
