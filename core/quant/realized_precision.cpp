@@ -58,7 +58,7 @@ std::string notInt8Reason(const Graph& graph, const Node& node, const LayerDecis
     if (followsNeighboursIntoInt8(node)) {
         const NodeId producer = fusedProducer(graph, node);
         if (producer != kNoId) return "fused into '" + graph.node(producer).name + "', which does not run INT8";
-        return "data movement runs INT8 only between INT8 layers; here a neighbour runs in float";
+        if (movesData(node)) return "data movement runs INT8 only between INT8 layers; here a neighbour runs in float";
     }
     return node.opType + " gets no Q/DQ: TensorRT runs it in float";
 }

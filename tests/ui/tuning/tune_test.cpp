@@ -126,7 +126,8 @@ void TuneTest::runShowsTheStepsAndApplyIsOneUndoStep() {
     dialog.applyResult();
     QCOMPARE(document.undoStack()->count(), steps + 1);
     QCOMPARE(choices(document.plan()), choices(report->plan));
-    for (NodeId layer : report->keptOut) QCOMPARE(document.plan().requested(layer), Precision::Fp16);
+    // Kept out: moved to FP16 by the tuner, or left with nothing to fuse into by those moves (realized_precision.h).
+    for (NodeId layer : report->keptOut) QVERIFY(document.plan().effective(layer) != Precision::Int8);
     document.undoStack()->undo();
     QCOMPARE(choices(document.plan()), start);
 }
