@@ -15,7 +15,6 @@
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/plural.h"
-#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 
@@ -150,7 +149,7 @@ bool ImportController::exportPlan(const QString& path) {
     const Model* model = mDocument->model();
     if (!model) return false;
     const Status written =
-        writeFileAtomically(path.toStdString(), dumpJson(planWithTuneNotes(*mDocument).toJson(model->graph())) + "\n");
+        writeFileAtomically(path.toStdString(), dumpJson(mDocument->plan().toJson(model->graph())) + "\n");
     if (!written.isOk()) {
         fail(tr("Cannot export the plan"), QString::fromStdString(written.message()));
         return false;

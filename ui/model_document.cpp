@@ -235,7 +235,7 @@ void ModelDocument::pushPlanEdit(PlanEdit before, PlanEdit after, const QString&
 
 void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
     for (qsizetype i = 0; i < edit.nodes.size() && i < edit.precisions.size(); ++i)
-        mPlan.setRequested(edit.nodes[i], edit.precisions[i]);
+        mPlan.setRequested(edit.nodes[i], edit.precisions[i], i < edit.notes.size() ? edit.notes[i] : std::string());
     for (const auto& [tensor, method] : edit.tensorMethods) mPlan.setTensorMethod(tensor, method);
     relint();
     emit planChanged();

@@ -9,10 +9,14 @@ namespace ql::ui {
 std::pair<PlanEdit, PlanEdit> planChange(const Graph& graph, const PrecisionPlan& from, const PrecisionPlan& to) {
     PlanEdit before, after;
     for (const Node& node : graph.nodes()) {
-        if (to.requested(node.id) == from.requested(node.id)) continue;
+        if (to.requested(node.id) == from.requested(node.id) &&
+            to.placementNote(node.id) == from.placementNote(node.id))
+            continue;
         before.nodes.append(node.id);
         before.precisions.append(from.requested(node.id));
+        before.notes.append(from.placementNote(node.id));
         after.precisions.append(to.requested(node.id));
+        after.notes.append(to.placementNote(node.id));
     }
     after.nodes = before.nodes;
     std::set<std::string> tensors;

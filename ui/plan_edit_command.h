@@ -20,6 +20,7 @@ class ModelDocument;
 struct PlanEdit {
     QList<NodeId> nodes;
     QList<Precision> precisions;  // one per node
+    QList<std::string> notes;     // one per node, or none: why a tune or placement chose it (an edit clears it)
     std::map<std::string, std::optional<CalibrationMethod>> tensorMethods;
 
     bool isEmpty() const { return nodes.isEmpty() && tensorMethods.empty(); }

@@ -15,7 +15,6 @@
 #include "ui/model_document.h"
 #include "ui/project_file.h"
 #include "ui/trt_target_controller.h"
-#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 namespace {
@@ -198,7 +197,7 @@ void ProjectController::chooseAndExport() {
 
 void ProjectController::exportTo(const QString& path) {
     ExportJob job{.model = mDocument->sharedModel(),
-                  .plan = planWithTuneNotes(*mDocument),  // the tune's reasons reach the summary
+                  .plan = mDocument->plan(),  // with the tune's reasons, for the summary
                   .calibration = mDocument->calibration(),
                   .target = mDocument->trtTarget(),
                   .modelPath = path};

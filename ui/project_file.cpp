@@ -10,7 +10,6 @@
 #include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
 #include "ui/engine/engine_run.h"
-#include "ui/tuning/tune_report_text.h"
 
 namespace ql::ui {
 namespace {
@@ -170,7 +169,7 @@ Status saveProject(const ModelDocument& document, const QString& path) {
         {"model_absolute", modelPath.toStdString()},
         {"trt", trtVersionName(document.trtTarget().version)},
         {"typing", trtTypingName(document.trtTarget().typing)},
-        {"plan", planWithTuneNotes(document).toJson(graph)},
+        {"plan", document.plan().toJson(graph)},
         {"data", document.dataSettings()},
     };
     if (!document.silencedRules().isEmpty()) {

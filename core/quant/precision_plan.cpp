@@ -122,13 +122,6 @@ void PrecisionPlan::setTensorMethod(const std::string& tensor, std::optional<Cal
         mTensorMethods.erase(tensor);
 }
 
-void PrecisionPlan::adoptNotes(const PrecisionPlan& other) {
-    if (other.mEntries.size() != mEntries.size()) return;
-    for (size_t i = 0; i < mEntries.size(); ++i)
-        if (mEntries[i].note.empty() && mEntries[i].requested == other.mEntries[i].requested)
-            mEntries[i].note = other.mEntries[i].note;
-}
-
 void PrecisionPlan::applyPolicies(const Graph& graph, std::span<const PrecisionPolicy* const> policies) {
     for (Entry& e : mEntries) e = Entry{e.requested, e.requested, {}, std::move(e.note)};
     for (const PrecisionPolicy* policy : policies) policy->apply(graph, *this);

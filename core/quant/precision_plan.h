@@ -70,9 +70,6 @@ public:
     const std::string& placementNote(NodeId node) const { return entry(node).note; }
     // Sets the note alone (the requested precision stays), e.g. the tuner's reason for a tensor's method.
     void setPlacementNote(NodeId node, std::string note) { entry(node).note = std::move(note); }
-    // The notes of `other` (a plan of the same graph) on the nodes whose requested precision it shares and that
-    // have no note of their own: the tuner's reasons kept where an applied plan still follows the tune.
-    void adoptNotes(const PrecisionPlan& other);
     // What to tell a user about the node's precision: the reason, else the placement's note.
     const std::string& explanation(NodeId node) const {
         return reason(node).empty() ? placementNote(node) : reason(node);

@@ -117,12 +117,6 @@ std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport
     return remedies;
 }
 
-PrecisionPlan planWithTuneNotes(const ModelDocument& document) {
-    PrecisionPlan plan = document.plan();
-    if (const auto report = document.tuneReport()) plan.adoptNotes(report->plan);
-    return plan;
-}
-
 std::string nodeExplanation(const ModelDocument& document, NodeId node) {
     const PrecisionPlan& plan = document.plan();
     if (!plan.explanation(node).empty()) return plan.explanation(node);

@@ -38,10 +38,6 @@ std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& rep
 std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport& report);
 // "Target met: top1-agreement 100.0 on 450 samples (start 99.8). 1 of 8 layers kept out of INT8 ..."
 QString tuneSummaryText(const Graph& graph, const TuneReport& report);
-// The document's plan with the last tune's reasons (PrecisionPlan::placementNote) on the nodes that still follow
-// the tuned plan: the document applies a tune as precision edits, which carry no notes. What a project, a plan
-// export and an export for TensorRT keep, so the reasons reach the plan file and the export summary.
-PrecisionPlan planWithTuneNotes(const ModelDocument& document);
 // The same for one node: the plan's explanation, else the last tune's note while the node follows the tune.
 std::string nodeExplanation(const ModelDocument& document, NodeId node);
 

@@ -383,21 +383,6 @@ TEST(PrecisionPlan, BadReasonsAreAnErrorNamingTheNode) {
                 {"\"reasons\""});
 }
 
-// A plan applied as precision edits keeps the tune's notes where it still follows the tune.
-TEST(PrecisionPlan, AdoptNotesOnlyWhereTheRequestedPrecisionAgrees) {
-    auto model = classifier();
-    const Graph& g = model->graph();
-    const NodeId gemm = *g.findNode("gemm"), conv = *g.findNode("conv");
-    PrecisionPlan tuned = defaultPrecisionPlan(g);
-    tuned.setRequested(gemm, Precision::Fp16, "tune: fp16");
-    tuned.setRequested(conv, Precision::Fp16, "tune: fp16");
-    PrecisionPlan applied = defaultPrecisionPlan(g);
-    applied.setRequested(gemm, Precision::Fp16);  // follows the tune
-    applied.adoptNotes(tuned);
-    EXPECT_EQ(applied.placementNote(gemm), "tune: fp16");
-    EXPECT_TRUE(applied.placementNote(conv).empty());  // the user put conv back in INT8
-}
-
 TEST(PrecisionPlan, UnknownNodeNamesAreAnErrorNamingThem) {
     auto model = classifier();
     const auto r = fromText(model->graph(), R"({"format": "quantlens-plan", "version": 1,
