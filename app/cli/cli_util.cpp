@@ -74,8 +74,12 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path) {
 }
 
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
-    auto model = loadModelOrReport(path);
+    return floatFormOrReport(loadModelOrReport(path));
+}
+
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model) {
     if (!model || !hasQOperatorNodes(model->graph())) return model;
+    const std::string path = model->path();
     auto carried = carriedModel(std::move(model));
     if (!carried) {
         printError(carried.status().message());

@@ -6,7 +6,8 @@
 // 11 only strong, and asking otherwise exits 2). --command: the trtexec command line or script that builds the
 // engine; trt-precision-flags checks its builder precision flags against the target (findings on no node).
 // --ignore RULE (repeatable): the rule is not run; the JSON lists it under "ignored_rules", so a CI log says what
-// it skipped.
+// it skipped. A file in ONNX Runtime's operator form gets its trt-unsupported-op errors as shipped, then the findings
+// of its float import; the JSON gains "operator_form": {"ops", "note"} (core/lint/operator_form.h).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "app/cli/data_options.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
+#include "core/lint/operator_form.h"
 #include "core/lint/rule_registry.h"
 #include "core/quant/default_placement.h"
 
@@ -91,7 +93,11 @@ int runLint(LintCliOptions options) {
     if (!ignored) return failWith(ignored.status());
     lintOptions.ignoredRules = *ignored;
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
-    auto model = loadFloatFormOrReport(options.model);
+    auto shipped = loadModelOrReport(options.model);
+    if (!shipped) return kExitBadInput;
+    // A file in ONNX Runtime's operator form is reported as shipped, then analysed on its float import.
+    const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
+    auto model = floatFormOrReport(std::move(shipped));
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
     PrecisionPlan plan;
@@ -113,13 +119,17 @@ int runLint(LintCliOptions options) {
         calibration = std::move(diagnosed).value();
     }
     lintOptions.calibration = calibration ? &calibration->diagnosis : nullptr;
-    const LintReport report = lint(graph, plan, lintOptions);
+    LintReport report = lint(graph, plan, lintOptions);
+    addShippedFindings(report, operatorForm);
     if (options.json) {
         nlohmann::json json = toJson(report, graph, version);
+        if (!operatorForm.empty())
+            json["operator_form"] = {{"ops", operatorForm.ops}, {"note", operatorFormNote(operatorForm)}};
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
         json["ignored_rules"] = lintOptions.ignoredRules;
         std::cout << json.dump(2) << std::endl;
     } else {
+        if (!operatorForm.empty()) std::cout << model->fileName() << ": " << operatorFormNote(operatorForm) << "\n";
         std::cout << model->fileName() << ": " << toText(report, graph, version);
         for (const std::string& id : lintOptions.ignoredRules) std::cout << "ignored rule: " << id << std::endl;
     }
