@@ -42,6 +42,7 @@
 #include "ui/model_loader.h"
 #include "ui/node_list_model.h"
 #include "ui/panels/findings_panel.h"
+#include "ui/panels/float_import_offer.h"
 #include "ui/panels/node_properties_panel.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/plots/histogram_plot.h"
@@ -179,6 +180,8 @@ void MainWindow::createDocks() {
     mFindings = new FindingsPanel(mDocument, lintDock);
     connect(mFindings, &FindingsPanel::nodeSelected, mGraphView, &GraphView::selectNode);
     connect(mFindings, &FindingsPanel::tensorSelected, this, &MainWindow::showTensorHistogram);
+    connect(mFindings->floatImportOffer(), &FloatImportOffer::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     lintDock->setWidget(mFindings);
     addDockWidget(Qt::RightDockWidgetArea, lintDock);
 

@@ -1,12 +1,19 @@
 #include "ui/model_loader.h"
 
 #include <QFileInfo>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
+#include "core/exec/observed_costs.h"
 #include "ui/model_document.h"
 #include "ui/project_file.h"
 
 namespace ql::ui {
+
+void measureModelCosts(Model& model) {
+    (void)measureLayerCosts(model, std::max(1, QThread::idealThreadCount()));
+}
 
 bool isProjectPath(const QString& path) {
     return QFileInfo(path).suffix().compare(QLatin1String(kProjectSuffix), Qt::CaseInsensitive) == 0;
@@ -32,7 +39,9 @@ void ModelLoader::load(const QString& path, TrtTarget target, const QString& mod
     mPending.reset();
     // A bare model takes the target the caller gives; a project brings its own.
     mWatcher.setFuture(QtConcurrent::run([path, target, modelPath] {
-        return isProjectPath(path) ? loadProject(path, modelPath) : ModelDocument::load(path, target);
+        auto loaded = isProjectPath(path) ? loadProject(path, modelPath) : ModelDocument::load(path, target);
+        if (loaded->model) measureModelCosts(*loaded->model);
+        return loaded;
     }));
 }
 

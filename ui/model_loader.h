@@ -13,6 +13,10 @@
 
 #include "core/lint/trt_version.h"
 
+namespace ql {
+class Model;
+}
+
 namespace ql::ui {
 
 struct LoadedModel;
@@ -42,6 +46,10 @@ private:
     QFutureWatcher<std::shared_ptr<LoadedModel>> mWatcher;
     std::optional<Request> mPending;
 };
+
+// The layers' MACs from the shapes a run sees where shape inference could not reach them (observed_costs.h): on the
+// loading thread, never the GUI's, as it may cost one inference. A failed run leaves inference's counts.
+void measureModelCosts(Model& model);
 
 // True when `path` names a QuantLens project (.qlproj) rather than a model.
 bool isProjectPath(const QString& path);

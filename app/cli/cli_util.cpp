@@ -9,12 +9,18 @@
 #include "core/common/json_file.h"
 #include "core/common/json_util.h"
 
+#include "core/exec/observed_costs.h"
 #include "core/export/carried_model.h"
 #include "core/export/qoperator_import.h"
 
 namespace ql::cli {
 
 namespace {
+
+// MACs from the shapes a run sees where shape inference could not reach them; a failed run leaves inference's.
+void measureCosts(Model& model) {
+    (void)measureLayerCosts(model, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+}
 
 size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<size_t> row(b.size() + 1);
@@ -63,12 +69,17 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path) {
         printError(model.status().message());
         return nullptr;
     }
+    measureCosts(**model);
     return std::move(model).value();
 }
 
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
-    auto model = loadModelOrReport(path);
+    return floatFormOrReport(loadModelOrReport(path));
+}
+
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model) {
     if (!model || !hasQOperatorNodes(model->graph())) return model;
+    const std::string path = model->path();
     auto carried = carriedModel(std::move(model));
     if (!carried) {
         printError(carried.status().message());
@@ -76,6 +87,7 @@ std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
     }
     std::cerr << path << ": ONNX Runtime operator-form model, working on its float import: " << carried->qoperatorImport
               << std::endl;
+    measureCosts(*carried->model);
     return std::move(carried->model);
 }
 

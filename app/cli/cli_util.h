@@ -29,6 +29,8 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path);
 // The same, but a model in ONNX Runtime's operator form (ConvInteger, QLinearConv, ...: qoperator_import.h) comes back
 // as its float import, said on stderr: what `calibrate` and `lint` work on.
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path);
+// The same for a model already loaded (null stays null).
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model);
 
 // A QuantLens project (.qlproj) given as --calib also carries the window's precision plan and TensorRT target. Where
 // the command line leaves them open (no --plan; no --trt, no --typing) the project's are taken, and said on stderr,

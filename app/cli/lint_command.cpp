@@ -8,7 +8,9 @@
 // --ignore RULE (repeatable): the rule is not run; the JSON lists it under "ignored_rules", so a CI log says what
 // it skipped. The JSON's "layers" list every node that computes a float tensor with the precision it runs in and why
 // (the export summary's keys: layer, op, precision, reason): the plan as the export realizes it, or for a model that
-// carries Q/DQ or float16 islands, what the file says.
+// carries Q/DQ or float16 islands, what the file says. A file in ONNX Runtime's operator form gets its
+// trt-unsupported-op errors as shipped, then the findings of its float import; the JSON gains "operator_form":
+// {"ops", "note"} (core/lint/operator_form.h).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +25,7 @@
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
+#include "core/lint/operator_form.h"
 #include "core/lint/rule_registry.h"
 
 namespace ql::cli {
@@ -93,7 +96,11 @@ int runLint(LintCliOptions options) {
     if (!ignored) return failWith(ignored.status());
     lintOptions.ignoredRules = *ignored;
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
-    auto model = loadFloatFormOrReport(options.model);
+    auto shipped = loadModelOrReport(options.model);
+    if (!shipped) return kExitBadInput;
+    // A file in ONNX Runtime's operator form is reported as shipped, then analysed on its float import.
+    const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
+    auto model = floatFormOrReport(std::move(shipped));
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
     std::optional<CalibrationResult> scales;
@@ -114,14 +121,18 @@ int runLint(LintCliOptions options) {
         calibration = std::move(diagnosed).value();
     }
     lintOptions.calibration = calibration ? &calibration->diagnosis : nullptr;
-    const LintReport report = lint(graph, plan, lintOptions);
+    LintReport report = lint(graph, plan, lintOptions);
+    addShippedFindings(report, operatorForm);
     if (options.json) {
         nlohmann::json json = toJson(report, graph, version);
         json["layers"] = planLayersJson(graph, plan);
+        if (!operatorForm.empty())
+            json["operator_form"] = {{"ops", operatorForm.ops}, {"note", operatorFormNote(operatorForm)}};
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
         json["ignored_rules"] = lintOptions.ignoredRules;
         std::cout << json.dump(2) << std::endl;
     } else {
+        if (!operatorForm.empty()) std::cout << model->fileName() << ": " << operatorFormNote(operatorForm) << "\n";
         std::cout << model->fileName() << ": " << toText(report, graph, version);
         for (const std::string& id : lintOptions.ignoredRules) std::cout << "ignored rule: " << id << std::endl;
     }

@@ -538,9 +538,12 @@ private:
 
 }  // namespace
 
+bool isQOperatorNode(const Node& node) {
+    return isQOperatorOp(node.domain, node.opType);
+}
+
 bool hasQOperatorNodes(const Graph& graph) {
-    return std::any_of(graph.nodes().begin(), graph.nodes().end(),
-                       [](const Node& node) { return isQOperatorOp(node.domain, node.opType); });
+    return std::any_of(graph.nodes().begin(), graph.nodes().end(), isQOperatorNode);
 }
 
 Result<QOperatorImport> importQOperatorModel(const Model& quantized) {

@@ -43,6 +43,8 @@ struct QOperatorImport {
 // True when the graph has integer or QOperator nodes (ConvInteger, MatMulInteger, DynamicQuantizeLinear, QLinear*,
 // com.microsoft DynamicQuantizeMatMul / MatMulIntegerToFloat / QGemm / QAttention).
 bool hasQOperatorNodes(const Graph& graph);
+// True for one such node (what hasQOperatorNodes looks for).
+bool isQOperatorNode(const Node& node);
 
 // An error naming the node when a scale, zero point or weight of a recognized pattern cannot be read.
 Result<QOperatorImport> importQOperatorModel(const Model& quantized);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rule_registry.h"
@@ -35,7 +36,16 @@ void sortFindings(std::vector<Finding>& findings) {
     });
 }
 
-// Runs the rules `wanted` accepts, findings sorted by severity then node.
+// The same rule saying the same thing about the same node (or tensor) once is enough: a rule that meets a node
+// twice (through two inputs, or in the graph and again in a subgraph walk) must not list it twice.
+void dropDuplicates(std::vector<Finding>& findings) {
+    std::set<std::tuple<std::string, NodeId, std::string, std::string, std::string>> seen;
+    std::erase_if(findings, [&](const Finding& f) {
+        return !seen.emplace(f.ruleId, f.node, f.nodeName, f.tensor, f.message).second;
+    });
+}
+
+// Runs the rules `wanted` accepts, findings sorted by severity then node, without duplicates.
 template <typename Wanted>
 std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
     std::vector<Finding> findings;
@@ -53,6 +63,7 @@ std::vector<Finding> runRules(const LintContext& context, Wanted wanted) {
         }
     }
     sortFindings(findings);
+    dropDuplicates(findings);
     return findings;
 }
 
@@ -88,6 +99,7 @@ LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions
     report.coverage = coverageOf(context, report.findings);
     lintSubgraphs(graph, options, &lintOneGraph, report.findings);
     sortFindings(report.findings);
+    dropDuplicates(report.findings);
     return report;
 }
 

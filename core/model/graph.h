@@ -68,7 +68,13 @@ struct Value {
 struct LayerCost {
     int64_t macs = 0;
     int64_t parameterBytes = 0;
-    bool approximate = false;  // some dimension was unknown
+    bool approximate = false;  // some dimension was unknown (a symbolic input dim, taken as 1)
+};
+
+// The shapes one run of the model saw (core/exec/observed_costs.h), for the values shape inference left open.
+struct ObservedShapes {
+    std::unordered_map<int32_t, std::vector<int64_t>> shapes;  // by ValueId
+    bool approximate = false;  // the run took symbolic input dims as 1: counts from it are approximate
 };
 
 // A subgraph attribute of a control-flow node (If/Loop/Scan).
@@ -143,7 +149,7 @@ public:
 private:
     friend class GraphBuilder;
     friend void linkQdqPairs(Graph& graph);
-    friend void computeLayerCosts(Graph& graph);
+    friend void computeLayerCosts(Graph& graph, const ObservedShapes* observed);
     std::vector<Node> mNodes;
     std::vector<Value> mValues;
     std::vector<Initializer> mInitializers;

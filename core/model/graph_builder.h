@@ -36,6 +36,9 @@ private:
 
 // Filled in after the graph is built (separate files).
 void linkQdqPairs(Graph& graph);
-void computeLayerCosts(Graph& graph);
+// `observed` (may be null): the shapes a run saw, taken for every value whose inferred shape is not fully known.
+void computeLayerCosts(Graph& graph, const ObservedShapes* observed = nullptr);
+// The layers that get a cost: Conv, ConvTranspose, Gemm and MatMul of the default domain.
+bool isCostedLayer(const Node& node);
 
 }  // namespace ql

@@ -109,6 +109,10 @@ Result<std::unique_ptr<Model>> Model::loadFromBytes(std::span<const std::byte> b
     return finished;
 }
 
+void Model::applyObservedShapes(const ObservedShapes& observed) {
+    computeLayerCosts(mGraph, &observed);
+}
+
 Result<std::unique_ptr<Model>> Model::finishLoading(std::unique_ptr<Model> model, const LoadOptions& options) {
     try {
         if (!model->mProto->has_graph()) return invalidModel("not an ONNX model: the file holds no graph");

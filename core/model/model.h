@@ -48,6 +48,9 @@ public:
     const Graph& graph() const { return mGraph; }
     const std::vector<Diagnostic>& diagnostics() const { return mDiagnostics; }
     bool usesExternalData() const { return mUsesExternalData; }
+    // Recomputes the layers' MACs with the shapes a run saw where shape inference could not reach
+    // (core/exec/observed_costs.h measures them).
+    void applyObservedShapes(const ObservedShapes& observed);
 
 private:
     Model();

@@ -5,6 +5,7 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
+#include "tests/support/runtime_shape_model.h"
 
 namespace ql {
 namespace {
@@ -55,6 +56,17 @@ TEST(InspectCliTest, CountsWeightsInConstantNodesAndSubgraphBodies) {
     EXPECT_EQ(j["parameters"]["constant_bytes"], (10 + 6) * 4);
     const auto text = test::runCli({"inspect", dir.file("m.onnx")});
     EXPECT_NE(text.out.find("in Constant nodes and subgraph bodies: 16 (64 B)"), std::string::npos) << text.out;
+}
+
+// Shapes inference cannot reach (a Reshape to a computed shape) on a static model: MACs from the shapes a run sees.
+TEST(InspectCliTest, MacsOfShapesOnlyARunSeesAreExact) {
+    TempDir dir;
+    test::runtimeShapeModel().save(dir.file("m.onnx"));
+    const auto r = test::runCli({"inspect", dir.file("m.onnx"), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["macs"], test::kRuntimeShapeConv1Macs + test::kRuntimeShapeConv2Macs);
+    EXPECT_EQ(j["macs_approximate"], false);
 }
 
 TEST(InspectCliTest, JsonHasTheContractKeysAndRightCounts) {

@@ -5,6 +5,7 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
+#include "tests/support/operator_form_model.h"
 
 namespace ql {
 namespace {
@@ -89,6 +90,38 @@ TEST(LintCliTest, ErrorsExitOne) {
     ASSERT_EQ(j["findings"].size(), 1u);
     EXPECT_EQ(j["findings"][0]["rule"], "trt-unsupported-op");
     EXPECT_EQ(j["findings"][0]["severity"], "error");
+}
+
+// ONNX Runtime's dynamic quantization (ConvInteger + DynamicQuantizeLinear): TensorRT cannot parse the file as shipped.
+// lint says so once per operator, with the fix, and goes on with the float import (its two Convs).
+TEST(LintCliTest, OperatorFormFileIsAnErrorAsShippedAndAnalysedOnItsFloatImport) {
+    TempDir dir;
+    test::operatorFormModel().save(dir.file("dyn.onnx"));
+    const auto text = test::runCli({"lint", dir.file("dyn.onnx"), "--fail-on", "error"});
+    EXPECT_EQ(text.exitCode, 1) << text.out << text.err;
+    for (const char* part :
+         {"dyn.onnx: ONNX Runtime operator form (DynamicQuantizeLinear, ConvInteger): TensorRT "
+          "cannot parse the file as shipped; the analysis continues on the float model",
+          "[trt-unsupported-op] conv1_quant (ConvInteger): ConvInteger (2 nodes) is ONNX Runtime's",
+          "export Q/DQ instead: `quantlens-cli quantize MODEL --calib", "2 error(s)", "of 2 weighted layers run INT8"})
+        EXPECT_NE(text.out.find(part), std::string::npos) << part << "\n" << text.out;
+
+    const auto r = test::runCli({"lint", dir.file("dyn.onnx"), "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["operator_form"]["ops"], nlohmann::json({"DynamicQuantizeLinear", "ConvInteger"}));
+    EXPECT_NE(j["operator_form"]["note"].get<std::string>().find("continues on the float model"), std::string::npos);
+    std::vector<std::string> errors;
+    for (const auto& f : j["findings"])
+        if (f["severity"] == "error") errors.push_back(f["op"].get<std::string>() + " " + f["rule"].get<std::string>());
+    EXPECT_EQ(errors,
+              (std::vector<std::string>{"DynamicQuantizeLinear trt-unsupported-op", "ConvInteger trt-unsupported-op"}));
+    EXPECT_EQ(j["coverage"]["weighted_layers"], 2);  // the float import's Convs
+
+    // Ignoring the rule leaves the analysis of the float import, still said to be one.
+    const auto ignored = test::runCli({"lint", dir.file("dyn.onnx"), "--ignore", "trt-unsupported-op"});
+    EXPECT_EQ(ignored.exitCode, 0) << ignored.out;
+    EXPECT_NE(ignored.out.find("continues on the float model"), std::string::npos) << ignored.out;
 }
 
 TEST(LintCliTest, PlanKeepsALayerOutOfInt8) {

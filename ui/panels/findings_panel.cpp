@@ -11,6 +11,7 @@
 #include <map>
 
 #include "ui/model_document.h"
+#include "ui/panels/float_import_offer.h"
 #include "ui/panels/rule_text.h"
 
 namespace ql::ui {
@@ -74,6 +75,9 @@ FindingsPanel::FindingsPanel(ModelDocument* document, QWidget* parent) : QWidget
     splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    // A model TensorRT cannot parse at all (ONNX Runtime's operator form): the way out, above its findings.
+    mFloatImport = new FloatImportOffer(mDocument, this);
+    layout->addWidget(mFloatImport);
     layout->addWidget(splitter, 1);
     layout->addWidget(mShowSilenced);
 

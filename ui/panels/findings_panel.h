@@ -2,7 +2,8 @@
 // The "TensorRT Findings" dock: the lint report grouped by rule (one row per rule with its count and severity,
 // its findings under it), an explanation pane beside the list (the rule's explanation and source, the finding's
 // message, fix and tensor), and rules silenced per project (context menu; silenced rules are listed apart,
-// greyed, and leave the graph's badges).
+// greyed, and leave the graph's badges); over them, for a model TensorRT cannot parse (ONNX Runtime's operator
+// form), the offer of the float model it was made from.
 #include <QWidget>
 
 class QTreeWidget;
@@ -13,6 +14,7 @@ class QCheckBox;
 namespace ql::ui {
 
 class ModelDocument;
+class FloatImportOffer;
 
 class FindingsPanel : public QWidget {
     Q_OBJECT
@@ -21,6 +23,8 @@ public:
 
     QTreeWidget* tree() const { return mTree; }
     QTextBrowser* explanation() const { return mExplanation; }
+    // The banner that offers the float import of an operator-form model (hidden for other models).
+    FloatImportOffer* floatImportOffer() const { return mFloatImport; }
     // The rule rows shown: "rule-id", in the order shown.
     QStringList ruleRows() const;
     // Selects the rule's row (or the finding's) and explains it, as a click would.
@@ -40,6 +44,7 @@ private:
     QTreeWidget* mTree;
     QTextBrowser* mExplanation;
     QCheckBox* mShowSilenced;
+    FloatImportOffer* mFloatImport;
 };
 
 }  // namespace ql::ui

@@ -1,4 +1,6 @@
 // trt-int8-channel-alignment: INT8 tensor-core kernels want channel counts that are multiples of 16.
+#include <set>
+
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
 #include "core/model/attention_pattern.h"
@@ -14,11 +16,19 @@ constexpr RuleInfo kInfo{
     "TensorRT's INT8 tensor-core kernels process channels in blocks of 16 (32 on some GPUs). A convolution or matrix "
     "multiply whose input channels (C) or output channels (K) are not a multiple of 16 is padded, so INT8 may be no "
     "faster than FP16 for it while still costing accuracy. It still builds and runs. The first layer of an image "
-    "model reads 1 or 3 channels: NVIDIA's placement quantizes it anyway, so only its output channels are checked; "
+    "model reads 1 to 4 channels (grayscale, RGB, RGBA, RGB + depth), through preprocessing or not: TensorRT pads them "
+    "(its INT8 CHW4 format holds channels in groups of 4) and NVIDIA's placement quantizes that layer anyway, so only "
+    "its output channels are checked (as for any layer that reads a model input directly); "
     "and a MatMul of two computed tensors (attention's Q x K^T, P x V) has no channels: its sizes are sequence "
     "lengths and head sizes, which trt-int8-attention-shape checks.",
     "NVIDIA TensorRT Engine Explorer (TREx) linters: \"INT8 convolution ... C and K divisible by 16\"; NVIDIA Model "
-    "Optimizer int8.py and graph_utils.py (the first conv is kept INT8 whatever its input channels)"};
+    "Optimizer int8.py and graph_utils.py (the first conv is kept INT8 whatever its input channels); TensorRT API "
+    "nvinfer1::TensorFormat::kCHW4 (INT8, channels padded to a multiple of 4)"};
+
+// A first layer's input channels TensorRT pads to one group of 4 (kCHW4), whatever they are.
+constexpr int64_t kFirstLayerChannels = 4;
+// How many producers the walk back to the model inputs looks at before it gives up (a first layer is near them).
+constexpr int kFirstLayerSearch = 64;
 
 // The layer reads a model input (through Q/DQ and data movement): the image's 1 or 3 channels are exempt.
 bool readsModelInput(const LintContext& context, const Node& node) {
@@ -27,6 +37,30 @@ bool readsModelInput(const LintContext& context, const Node& node) {
     if (context.graph().value(source).isGraphInput) return true;
     const Node* p = computingProducer(context.graph(), source);
     return p == nullptr && !isConstant(context.graph(), source);
+}
+
+// No weighted layer computes the layer's input: every path back from it ends at a model input or a constant,
+// through preprocessing (a normalization, a Concat of RGB and depth, a Transpose from NHWC).
+bool isFirstLayer(const LintContext& context, const Node& node) {
+    const Graph& graph = context.graph();
+    std::vector<ValueId> pending = {node.inputs[0]};
+    std::set<NodeId> seen;
+    while (!pending.empty()) {
+        const ValueId value = pending.back();
+        pending.pop_back();
+        if (value == kNoId || isConstant(graph, value)) continue;
+        const NodeId p = graph.value(value).producer;
+        if (p == kNoId || !seen.insert(p).second) continue;
+        const Node& producer = graph.node(p);
+        if (isWeightedLayer(producer) || static_cast<int>(seen.size()) > kFirstLayerSearch) return false;
+        pending.insert(pending.end(), producer.inputs.begin(), producer.inputs.end());
+    }
+    return true;
+}
+
+// Input channels the rule does not check: a layer that reads a model input, or a first layer of 1 to 4 channels.
+bool exemptInputChannels(const LintContext& context, const Node& node, int64_t c) {
+    return readsModelInput(context, node) || (c <= kFirstLayerChannels && isFirstLayer(context, node));
 }
 
 struct Channels {
@@ -64,7 +98,7 @@ public:
             const auto ch = channelsOf(context, node);
             if (!ch || ch->c < 0 || ch->k < 0) continue;
             std::string odd;
-            if (ch->c % 16 != 0 && !readsModelInput(context, node)) odd = lintText("C=", ch->c);
+            if (ch->c % 16 != 0 && !exemptInputChannels(context, node, ch->c)) odd = lintText("C=", ch->c);
             if (ch->k % 16 != 0) odd += lintText(odd.empty() ? "" : " and ", "K=", ch->k);
             if (odd.empty()) continue;
             findings.push_back(context.finding(

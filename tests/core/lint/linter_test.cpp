@@ -44,6 +44,26 @@ TEST(LinterTest, FindingsAreOrderedBySeverityThenGraphOrder) {
     }
 }
 
+// A Concat that reads one small-range tensor twice beside a large one (a feature map repeated in an FPN): the rule
+// meets that input twice and says the same thing twice; the report lists it once.
+TEST(LinterTest, ARuleSayingTheSameThingTwiceIsListedOnce) {
+    ModelBuilder b;
+    b.input("small", DataType::Float, {1, 2, 4, 4});
+    b.input("large", DataType::Float, {1, 2, 4, 4});
+    const std::string s = test::addQdq(b, "small", test::perTensor(0.001f));
+    const std::string l = test::addQdq(b, "large", test::perTensor(1.0f));
+    b.node("Concat", {s, s, l}, {"y"}, "concat").i("axis", 1);
+    b.output("y");
+    const LintReport report = test::lintModel(*b.load());
+    int shared = 0;
+    for (const Finding& f : report.findings)
+        if (f.ruleId == "trt-shared-scale-range") {
+            ++shared;
+            EXPECT_NE(f.message.find("input 'small_dq'"), std::string::npos) << f.message;
+        }
+    EXPECT_EQ(shared, 1);
+}
+
 TEST(LinterTest, CoverageCountsInt8AndFallbackLayers) {
     const auto model = smallCnn();
     const auto report = test::lintModel(*model, TrtVersion::Trt10);

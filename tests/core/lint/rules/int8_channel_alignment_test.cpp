@@ -39,6 +39,33 @@ TEST(Int8ChannelAlignmentRuleTest, TheFirstLayersImageChannelsAreExempt) {
     EXPECT_NE(f[0].message.find(": K=24 not"), std::string::npos) << f[0].message;
 }
 
+// An RGBA (or RGB + depth) image, normalized before the first conv: TensorRT pads its 4 channels (INT8 CHW4), so only
+// K is checked; a 6-channel input gets no such pass, nor does a 4-channel tensor after a weighted layer.
+std::unique_ptr<Model> normalizedFirstConv(int64_t c, bool afterAConv) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, c, 4, 4});
+    b.initializer("mean", {1, c, 1, 1}, std::vector<float>(static_cast<size_t>(c), 0.5f));
+    b.initializer("w0", {c, c, 1, 1}, test::seededFloats(static_cast<size_t>(c * c), 3));
+    b.initializer("w", {32, c, 3, 3}, test::seededFloats(static_cast<size_t>(32 * c * 9)));
+    b.node("Sub", {"x", "mean"}, {"n"}, "normalize");
+    if (afterAConv) b.node("Conv", {"n", "w0"}, {"n0"}, "conv0");
+    b.node("Conv", {afterAConv ? "n0" : "n", "w"}, {"y"}, "conv").ints("pads", {1, 1, 1, 1});
+    b.output("y");
+    return b.load();
+}
+
+TEST(Int8ChannelAlignmentRuleTest, AFirstLayerOfUpToFourChannelsIsExemptThroughPreprocessing) {
+    EXPECT_TRUE(test::findingsOf(*normalizedFirstConv(4, false), kRule).empty());
+    EXPECT_TRUE(test::findingsOf(*normalizedFirstConv(3, false), kRule).empty());
+    const auto six = test::findingsOf(*normalizedFirstConv(6, false), kRule);
+    ASSERT_EQ(six.size(), 1u);
+    EXPECT_NE(six[0].message.find(": C=6 not"), std::string::npos) << six[0].message;
+    bool sawSecond = false;
+    for (const Finding& f : test::findingsOf(*normalizedFirstConv(4, true), kRule))
+        if (f.nodeName == "conv") sawSecond = f.message.find(": C=4 not") != std::string::npos;
+    EXPECT_TRUE(sawSecond);
+}
+
 // Q x K^T over 197 tokens: the 197 is a sequence length, not an output channel count.
 TEST(Int8ChannelAlignmentRuleTest, AttentionsBatchedMatMulsHaveNoChannels) {
     test::ModelBuilder b(17);

@@ -64,6 +64,39 @@ TEST(UnsupportedOpRuleTest, OnnxRuntimeDynamicQuantizationIsNotImportable) {
     }
 }
 
+// A dynamically quantized model has these ops once per layer: one finding per operator, with the count, on its first
+// node (not hundreds of the same error).
+TEST(UnsupportedOpRuleTest, OperatorFormIsReportedOncePerOperator) {
+    ModelBuilder b(13);
+    b.opset("com.microsoft", 1);
+    b.input("x", DataType::Float, {1, 3, 8, 8});
+    b.initializer("w_quantized", DataType::Int8, {3, 3, 1, 1}, std::vector<double>(9, 1.0));
+    b.initializer("w_zero_point", DataType::Int8, {}, {0});
+    std::string in = "x";
+    for (int i = 0; i < 3; ++i) {
+        const std::string n = std::to_string(i);
+        b.node("DynamicQuantizeLinear", {in}, {"q" + n, "s" + n, "z" + n}, "dql" + n);
+        b.node("ConvInteger", {"q" + n, "w_quantized", "z" + n, "w_zero_point"}, {"acc" + n}, "conv" + n);
+        b.node("Cast", {"acc" + n}, {"f" + n}, "cast" + n).i("to", 1);
+        in = "f" + n;
+    }
+    b.initializer("ys", {}, {0.1f});
+    b.initializer("yz", DataType::UInt8, {}, {128});
+    b.node("QuantizeLinear", {in, "ys", "yz"}, {"yq"}, "quantize");
+    b.node("QLinearSigmoid", {"yq", "ys", "yz", "ys", "yz"}, {"sq"}, "sigmoid").domain("com.microsoft");
+    b.node("DequantizeLinear", {"sq", "ys", "yz"}, {"y"}, "dequantize");
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_EQ(f[0].nodeName, "dql0");
+    EXPECT_NE(f[0].message.find("DynamicQuantizeLinear (3 nodes) is ONNX Runtime's"), std::string::npos)
+        << f[0].message;
+    EXPECT_EQ(f[1].nodeName, "conv0");
+    EXPECT_NE(f[1].message.find("ConvInteger (3 nodes)"), std::string::npos) << f[1].message;
+    EXPECT_NE(f[2].message.find("com.microsoft::QLinearSigmoid (1 node)"), std::string::npos) << f[2].message;
+    for (const auto& finding : f) EXPECT_NE(finding.fix.find("quantlens-cli quantize"), std::string::npos);
+}
+
 TEST(UnsupportedOpRuleTest, CustomDomainOperatorNeedsAPlugin) {
     ModelBuilder b(13);
     b.opset("com.example", 1);
