@@ -3,7 +3,9 @@
 #include <QUndoStack>
 
 #include "core/export/carried_model.h"
+#include "core/export/qoperator_import.h"
 #include "core/lint/lint_policy.h"
+#include "core/lint/operator_form.h"
 #include "core/quant/default_placement.h"
 #include "ui/engine/engine_run.h"
 #include "ui/plan_edit_command.h"
@@ -34,6 +36,13 @@ QString precisionLabel(Precision precision) {
 void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtTarget target, const CalibrationResult* calibration) {
     const TrtPolicies policies(target.version, Precision::Fp16, calibration, target.typing);
     plan.applyPolicies(graph, policies.list());
+}
+
+// A file in ONNX Runtime's operator form gets the CLI's verdict: the operators TensorRT cannot parse, nothing else
+// until the user works on its float import (core/lint/operator_form.h).
+LintReport lintModel(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+    if (hasQOperatorNodes(graph)) return {lintOperatorForm(graph, options).findings, {}};
+    return ql::lint(graph, plan, options);
 }
 
 // The default placement, or what a model that carries its precisions says (its Q/DQ, its float16 islands): the
@@ -96,7 +105,7 @@ void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtTarget target) {
     applyTrtPolicies(loaded.model->graph(), loaded.plan, target, loaded.calibration.get());
     if (loaded.analysisPlan)
         applyTrtPolicies(loaded.model->graph(), *loaded.analysisPlan, target, loaded.calibration.get());
-    loaded.lint = ql::lint(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
+    loaded.lint = lintModel(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
 }
 
 QString ModelDocument::filePath() const {
@@ -253,8 +262,8 @@ void ModelDocument::relint() {
         if (auto diagnosis = diagnoseCalibration(graph, mPlan, *mCalibration))
             mDiagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
     }
-    mLint = ql::lint(graph, mPlan,
-                     {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
+    mLint = lintModel(graph, mPlan,
+                      {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
 }
 
 void ModelDocument::setCalibration(std::shared_ptr<const CalibrationResult> calibration) {

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -300,6 +301,16 @@ std::string npyFileName(const std::string& tensorName) {
     for (char& c : out)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
     if (out == "." || out == "..") out = "_";
+    // A file name holds 255 bytes: a longer tensor name keeps its first 200 characters and a hash of the whole name,
+    // so two long names that share a beginning still get two files.
+    constexpr size_t kKept = 200;
+    if (out.size() + 4 > 255) {
+        uint64_t hash = 14695981039346656037ull;  // FNV-1a
+        for (unsigned char c : tensorName) hash = (hash ^ c) * 1099511628211ull;
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+        out = out.substr(0, kKept) + "_" + hex;
+    }
     return out + ".npy";
 }
 

@@ -33,6 +33,7 @@ Status writeNpy(const std::string& path, const Tensor& tensor);
 // Writes each tensor to DIR/<name>.npy (created if needed), the name's characters unsafe in a file name replaced
 // by '_': how `run --out` writes outputs and what `tune --metric-command` hands to the user's command.
 Status writeNamedNpy(const std::string& dir, const std::vector<std::pair<std::string, Tensor>>& tensors);
-std::string npyFileName(const std::string& tensorName);  // "out:0" -> "out_0.npy"
+// "out:0" -> "out_0.npy"; a name too long for a file name keeps its first 200 characters and a hash of the rest.
+std::string npyFileName(const std::string& tensorName);
 
 }  // namespace ql

@@ -259,5 +259,21 @@ TEST(Npy, FailedWriteLeavesTheOldFile) {
     EXPECT_EQ(readAll(path), "old");
 }
 
+// `run --out` with an output named by a long path (a TF graph's scope) said "cannot create a file here".
+TEST(Npy, ATensorNameTooLongForAFileNameIsShortenedAndStillWritten) {
+    const std::string scope(300, 'a');
+    const std::string first = npyFileName(scope + "/logits"), second = npyFileName(scope + "/boxes");
+    EXPECT_LE(first.size(), 255u);
+    EXPECT_NE(first, second);  // the hash of the whole name tells them apart
+    EXPECT_EQ(first.substr(0, 200), std::string(200, 'a'));
+    EXPECT_EQ(npyFileName("out:0"), "out_0.npy");  // short names unchanged
+    TempDir dir;
+    const Tensor t = Tensor::fromVector<float>(DataType::Float, {2}, {1, 2});
+    ASSERT_TRUE(writeNamedNpy(dir.path(), {{scope + "/logits", t}, {scope + "/boxes", t}}).isOk());
+    auto back = readNpy(dir.file(first));
+    ASSERT_TRUE(back) << back.status().message();
+    EXPECT_EQ(back->toFloats(), (std::vector<float>{1, 2}));
+}
+
 }  // namespace
 }  // namespace ql
