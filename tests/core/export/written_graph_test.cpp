@@ -118,5 +118,20 @@ TEST(WrittenGraphTest, ACycleOrAnUndefinedNameIsAnErrorNamingTheNode) {
         << undefined.message();
 }
 
+// What the writer returns instead of a file the checker rejects: an internal error with the checker's words, which
+// name the node; a source model that already failed the checker is held to the order only.
+TEST(WrittenGraphTest, ACheckerFailureIsAnInternalErrorNamingTheNode) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4});
+    b.node("Relu", {"x"}, {"r"}, "relu");
+    b.node("NoSuchOp", {"r"}, {"y"}, "made_up");
+    b.output("y", DataType::Float, {1, 4}, true);
+    const Status status = checkWrittenModel(b.proto(), true);
+    EXPECT_EQ(status.code(), StatusCode::Internal);
+    EXPECT_NE(status.message().find("the written model fails the ONNX checker"), std::string::npos) << status.message();
+    EXPECT_NE(status.message().find("made_up"), std::string::npos) << status.message();
+    EXPECT_TRUE(checkWrittenModel(b.proto(), false)) << "the source's own problem";
+}
+
 }  // namespace
 }  // namespace ql
