@@ -51,6 +51,15 @@ QString preparationText(const std::vector<PreparationStep>& steps) {
     return text.empty() ? QString() : QStringLiteral("; ") + QString::fromStdString(text);
 }
 
+// "\nWarning: input 'x' [N,3,H,W] has dynamic dimensions and no shapes: ..." per input the script leaves to
+// trtexec's default of 1.
+QString missingShapesText(const TrtexecShapes& shapes) {
+    QString text;
+    for (const std::string& advice : missingShapesAdvice(shapes, "the export dialog's shapes, or quantize --shapes"))
+        text += QStringLiteral("\n") + QObject::tr("Warning: %1.").arg(QString::fromStdString(advice));
+    return text;
+}
+
 }  // namespace
 
 QString exportScriptSummary(const QdqExport& result) {
@@ -62,6 +71,8 @@ QString exportScriptSummary(const QdqExport& result) {
 }
 
 QString runExport(const ExportJob& job) {
+    auto shapes = trtexecShapes(job.model->graph(), job.calibration->inputShapes, job.shapes, "shapes");
+    if (!shapes) return QStringLiteral("error: ") + QString::fromStdString(shapes.status().message());
     const QdqOptions options{.tensorRtMajor = trtMajor(job.target.version)};
     auto result = exportQdq(*job.model, job.plan, *job.calibration, options, {.trt = job.target, .fp16Io = false});
     if (!result) return QStringLiteral("error: ") + QString::fromStdString(result.status().message());
@@ -72,7 +83,8 @@ QString runExport(const ExportJob& job) {
         .summary = withSuffix(job.modelPath, QStringLiteral(".summary.json")).toStdString(),
         .trtexec = withSuffix(job.modelPath, QStringLiteral(".trtexec.sh")).toStdString(),
         .trtCache = cache ? withSuffix(job.modelPath, QStringLiteral(".calib.cache")).toStdString() : std::string(),
-        .writer = "the QuantLens window"};
+        .writer = "the QuantLens window",
+        .shapes = *shapes};
     if (Status s = saveExportFiles(*result, *job.calibration, job.target.version, files); !s.isOk())
         return QStringLiteral("error: ") + QString::fromStdString(s.message());
     const ExportLayerCounts counts = exportLayerCounts(*result);
@@ -81,11 +93,12 @@ QString runExport(const ExportJob& job) {
                "Exported %1 for TensorRT %2: %3 of %4 weighted layers INT8 (%5 layers INT8 in all), %6 quantized "
                "inputs%7.\n"
                "The engine build uses %8.\nWhy each layer has its precision: %9\nBuild the engine: sh %10\n%11")
-        .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)), QString::number(counts.int8Weighted),
-             QString::number(counts.weighted), QString::number(counts.int8All),
-             QString::number(result->placement.edges.size()), preparationText(result->steps),
-             exportScriptSummary(*result), QString::fromStdString(files.summary), QString::fromStdString(files.trtexec),
-             cacheLine(files, job.target.version));
+               .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)),
+                    QString::number(counts.int8Weighted), QString::number(counts.weighted),
+                    QString::number(counts.int8All), QString::number(result->placement.edges.size()),
+                    preparationText(result->steps), exportScriptSummary(*result), QString::fromStdString(files.summary),
+                    QString::fromStdString(files.trtexec), cacheLine(files, job.target.version)) +
+           missingShapesText(*shapes);
 }
 
 }  // namespace ql::ui

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/export/qdq_export.h"
+#include "core/export/trtexec_shapes.h"
 #include "core/lint/trt_version.h"
 #include "core/model/model.h"
 #include "core/quant/calibration.h"
@@ -18,11 +19,14 @@ struct ExportJob {
     std::shared_ptr<const CalibrationResult> calibration;
     TrtTarget target;
     QString modelPath;  // the Q/DQ model; the other files go beside it
+    // The optimization profiles the export dialog gave (ExportShapesDialog); a dynamic input not listed takes the
+    // calibration's shapes, or none (the summary says which input has none).
+    std::vector<InputShapeRange> shapes{};
 };
 
 // The Q/DQ model, its decision summary, the trtexec command and, where the target has calibrators (not 11), the
 // TensorRT calibration cache (export_files.h), each written atomically. Returns a summary for the user naming the
-// target and what the script relies on, or "error: ..." naming what failed.
+// target, what the script relies on and the dynamic inputs it has no shapes for, or "error: ..." naming what failed.
 QString runExport(const ExportJob& job);
 
 // What the exported script relies on, in a sentence: "the model's types (12 nodes in FP16, 6 casts added); no

@@ -11,6 +11,7 @@
 
 #include "ui/dialog_folder.h"
 #include "ui/export_job.h"
+#include "ui/export_shapes_dialog.h"
 #include "ui/message_box.h"
 #include "ui/model_document.h"
 #include "ui/project_file.h"
@@ -192,15 +193,25 @@ void ProjectController::chooseAndExport() {
         QFileDialog::getSaveFileName(mWindow, tr("Export for %1").arg(trtTargetLabel(mDocument->trtTarget())),
                                      suggested, tr("ONNX models (*.onnx)"));
     if (path.isEmpty()) return;
-    exportTo(path);
+    // A model with dynamic inputs: their TensorRT shapes, prefilled with the calibration's.
+    const Graph& graph = mDocument->model()->graph();
+    auto dynamic = trtexecShapes(graph, mDocument->calibration()->inputShapes, {});
+    std::vector<InputShapeRange> shapes;
+    if (dynamic && !dynamic->inputs.empty()) {
+        ExportShapesDialog dialog(graph, *dynamic, mWindow);
+        if (dialog.exec() != QDialog::Accepted) return;
+        if (auto given = dialog.shapes()) shapes = std::move(*given);  // accept() checked them
+    }
+    exportTo(path, shapes);
 }
 
-void ProjectController::exportTo(const QString& path) {
+void ProjectController::exportTo(const QString& path, const std::vector<InputShapeRange>& shapes) {
     ExportJob job{.model = mDocument->sharedModel(),
                   .plan = mDocument->plan(),  // with the tune's reasons, for the summary
                   .calibration = mDocument->calibration(),
                   .target = mDocument->trtTarget(),
-                  .modelPath = path};
+                  .modelPath = path,
+                  .shapes = shapes};
     emit message(tr("Exporting %1 for %2...").arg(path, trtTargetLabel(job.target)));
     mExportWatcher.setFuture(QtConcurrent::run([job] { return runExport(job); }));
     mExport->setEnabled(false);

@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <vector>
+
+#include "core/quant/input_shapes.h"
 
 class QAction;
 class QMenu;
@@ -43,7 +46,8 @@ public:
     bool saveProjectAs(const QString& path);
     // Exports in the background to `path` for the document's TensorRT target, with .summary.json, .trtexec.sh and
     // (except for TensorRT 11, which has no calibrators) .calib.cache beside it; needs a calibration.
-    void exportTo(const QString& path);
+    // `shapes`: the export dialog's optimization profiles (ExportShapesDialog); none: the calibration's.
+    void exportTo(const QString& path, const std::vector<InputShapeRange>& shapes = {});
     void addRecentFile(const QString& path);
     QStringList recentFiles() const;
 

@@ -1,7 +1,7 @@
 // quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
 //                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10|11] [--deconv-per-channel] [--float-weights]
 //                        [--expose-quantized FILE.onnx]
-//                        [--typing strong|weak] [--fp16-io]
+//                        [--typing strong|weak] [--fp16-io] [--shapes NAME=MINxDIMS:OPTxDIMS:MAXxDIMS]...
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
 // decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
 // path. The plan (--plan, default: the default INT8 placement) gets the TensorRT lint fallbacks of --trt applied
@@ -10,6 +10,8 @@
 // into its FP32 model (qdq_import.h), so `quantize q.onnx --calib q.onnx -o again.onnx` re-exports it.
 // --expose-quantized also writes copies whose quantization points are graph outputs, and a per-layer copy that
 // recomputes each from given codes (quantized_outputs.h), to compare the int8 codes of two runtimes.
+// The trtexec script gives every dynamic input --minShapes/--optShapes/--maxShapes: --shapes where given, else the
+// shapes the calibration ran (trtexec_shapes.h); an input with neither is named on stderr.
 #include <filesystem>
 #include <iostream>
 
@@ -26,6 +28,7 @@
 #include "core/export/quantized_outputs.h"
 #include "core/export/scale_import.h"
 #include "core/export/trtexec_command.h"
+#include "core/export/trtexec_shapes.h"
 
 namespace ql::cli {
 
@@ -43,6 +46,7 @@ struct QuantizeCliOptions {
     std::string typing;  // empty: the version's default
     std::string exposeQuantized;
     std::string floatImport;
+    std::vector<std::string> shapes;  // --shapes NAME=MIN:OPT:MAX, repeatable
     bool deconvPerChannel = false;
     bool floatWeights = false;
     bool fp16Io = false;
@@ -99,6 +103,24 @@ Status saveExposedCopies(const QdqExport& result, const std::string& path) {
     return Status::ok();
 }
 
+Result<std::vector<InputShapeRange>> givenShapes(const std::vector<std::string>& texts) {
+    std::vector<InputShapeRange> shapes;
+    for (const std::string& text : texts) {
+        QL_ASSIGN_OR_RETURN(auto range, parseShapeOption(text));
+        shapes.push_back(std::move(range));
+    }
+    return shapes;
+}
+
+// The script's optimization profiles; a dynamic input without shapes is named on stderr when a script is written.
+Result<TrtexecShapes> scriptShapes(const Graph& graph, const CalibrationResult& calibration,
+                                   const std::vector<InputShapeRange>& given, bool script) {
+    QL_ASSIGN_OR_RETURN(auto shapes, trtexecShapes(graph, calibration.inputShapes, given));
+    if (script)
+        for (const std::string& advice : missingShapesAdvice(shapes)) printError("warning: " + advice);
+    return shapes;
+}
+
 // ", 12 FP16 island nodes (9 casts), 3 layers kept FP32 by the FP16 guard" / ", 4 layers pinned FP32"
 std::string exportTypingSummary(const QdqExport& result) {
     const int guarded = exportLayerCounts(result).fp16Guarded;
@@ -123,6 +145,8 @@ int runQuantize(QuantizeCliOptions options) {
                             "or 11 without --typing weak)"));
     if (!options.trtCache.empty())
         if (auto cache = trtCacheVersion(target->version); !cache) return failWith(cache.status());
+    const auto given = givenShapes(options.shapes);
+    if (!given) return failWith(given.status());
     auto loaded = loadModelOrReport(options.model);
     if (!loaded) return kExitBadInput;
     auto model = fp32Model(std::move(loaded));
@@ -146,13 +170,16 @@ int runQuantize(QuantizeCliOptions options) {
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = trtMajor(target->version),
                          .int8Weights = !options.floatWeights};
+    auto shapes = scriptShapes(graph, *calibration, *given, !options.trtexec.empty());
+    if (!shapes) return failWith(shapes.status());
     auto result = exportQdq(*model->model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
     if (!result) return failWith(result.status());
     const ExportFiles files{.model = options.output,
                             .summary = options.summary,
                             .trtexec = options.trtexec,
                             .trtCache = options.trtCache,
-                            .writer = "quantlens-cli"};
+                            .writer = "quantlens-cli",
+                            .shapes = std::move(*shapes)};
     if (Status s = saveExportFiles(*result, *calibration, target->version, files); !s.isOk()) return failWith(s);
     if (!options.exposeQuantized.empty())
         if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);
@@ -190,6 +217,10 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--typing", options->typing,
                     "strong (default for 10 and 11: FP16 layers written as float16 islands, --stronglyTyped script) "
                     "or weak (8.6's only form; on 10 the deprecated --int8 --fp16 build with FP32 layers pinned)");
+    cmd->add_option("--shapes", options->shapes,
+                    "NAME=MINxDIMS:OPTxDIMS:MAXxDIMS (or NAME=DIMS): the TensorRT optimization profile of a dynamic "
+                    "input in the --trtexec script, e.g. x=1x3x640x640:4x3x640x640:8x3x640x640 (repeat per input; "
+                    "default: the shapes the calibration ran)");
     cmd->add_flag("--fp16-io", options->fp16Io,
                   "Strongly typed: make the model's float inputs and outputs float16 too (default: kept as they are)");
     cmd->add_flag("--deconv-per-channel", options->deconvPerChannel,

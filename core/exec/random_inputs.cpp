@@ -72,7 +72,7 @@ Status fillRandom(Tensor& t, std::mt19937& rng) {
 
 }  // namespace
 
-Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed) {
+Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed, int64_t openDim) {
     std::mt19937 rng(seed);
     NamedTensors inputs;
     for (ValueId id : graph.inputs()) {
@@ -80,7 +80,7 @@ Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed) {
         if (!v.type.hasShape)
             return invalidArgument("input '" + v.name + "' has no declared shape; give its data explicitly");
         Shape shape;
-        for (const Dim& d : v.type.dims) shape.push_back(d.known() ? d.size : 1);
+        for (const Dim& d : v.type.dims) shape.push_back(d.known() ? d.size : openDim);
         const auto bytes = checkedByteSize(shape, dataTypeSize(v.type.dtype));
         if (!bytes || *bytes > kMaxRandomInputBytes) {
             return invalidArgument("input '" + v.name + "' of shape " + shapeString(shape) + " needs more than " +

@@ -19,11 +19,16 @@ Status saveExportFiles(const QdqExport& result, const CalibrationResult& calibra
                        const ExportFiles& files) {
     std::string command;
     if (!files.trtexec.empty()) {
-        auto text = trtexecCommand(result, files.model, files.writer);
+        auto text = trtexecCommand(result, {files.model, files.trtexec, files.writer, files.shapes});
         if (!text) return text.status().withContext(files.trtexec);
         command = std::move(*text);
     }
-    QL_RETURN_IF_ERROR(saveQdqExport(result, files.model, files.summary));
+    QL_RETURN_IF_ERROR(saveQdqExport(result, files.model, ""));
+    if (!files.summary.empty()) {
+        nlohmann::json summary = qdqSummaryJson(result);
+        if (summary["script"].is_object()) summary["script"]["shapes"] = trtexecShapesJson(files.shapes);
+        QL_RETURN_IF_ERROR(writeFileAtomically(files.summary, summary.dump(2) + "\n"));
+    }
     if (!files.trtexec.empty()) QL_RETURN_IF_ERROR(writeFileAtomically(files.trtexec, command));
     if (files.trtCache.empty()) return Status::ok();
     QL_ASSIGN_OR_RETURN(const int cacheVersion, trtCacheVersion(version));

@@ -7,6 +7,7 @@
 
 #include "core/common/status.h"
 #include "core/export/qdq_export.h"
+#include "core/export/trtexec_shapes.h"
 #include "core/lint/trt_version.h"
 
 namespace ql {
@@ -17,6 +18,9 @@ struct ExportFiles {
     std::string trtexec;
     std::string trtCache;
     std::string writer;  // who the trtexec script says wrote it: "quantlens-cli", "the QuantLens window"
+    // The optimization profile of the dynamic inputs (trtexecShapes): in the script, and in the summary as
+    // "script": {"shapes": {"inputs": [...], "missing": [...]}}.
+    TrtexecShapes shapes{};
 };
 
 // The calibration cache header's version for `version`; TensorRT 11 has no calibrators, so a cache is an error there.

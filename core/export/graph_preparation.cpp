@@ -28,16 +28,12 @@ Result<onnx::ModelProto> selfContainedProto(const Model& model) {
     return proto;
 }
 
-namespace {
-
 std::string checkerError(const Model& model) {
     for (const auto& diagnostic : model.diagnostics())
         if (diagnostic.severity == Diagnostic::Severity::Error && diagnostic.source == "checker")
             return diagnostic.message;
     return {};
 }
-
-}  // namespace
 
 Result<std::unique_ptr<Model>> reloadModel(const onnx::ModelProto& proto, const Model& source) {
     std::string bytes;

@@ -23,6 +23,8 @@ struct PreparedModel {
 
 // The model's proto with external data read in, so the copy stands on its own.
 Result<onnx::ModelProto> selfContainedProto(const Model& model);
+// The ONNX checker's first error when `model` was loaded, or "" when it passed (or could not run).
+std::string checkerError(const Model& model);
 // Loads an edited proto back as a Model named after `source`; an error if the edit made the ONNX checker fail.
 Result<std::unique_ptr<Model>> reloadModel(const onnx::ModelProto& proto, const Model& source);
 

@@ -9,6 +9,7 @@
 #include "core/common/atomic_file.h"
 #include "core/export/carried_model.h"
 #include "core/export/graph_preparation.h"
+#include "core/export/opset_shapes.h"
 #include "core/export/qdq_writer.h"
 #include "core/export/trtexec_command.h"
 #include "core/lint/lint_context.h"
@@ -20,10 +21,14 @@
 namespace ql {
 namespace {
 
-// ONNX's version converter; it throws on ops it cannot convert, which becomes a Status naming the model.
+// ONNX's version converter; it throws on ops it cannot convert, which becomes a Status naming the model. It reads
+// shapes from value_info: the ones shape inference could not find are added from the executor's run (opset_shapes.h).
 Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
     if (model->graph().opsetVersion("") >= kQdqMinOpset) return model;
     QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(*model));
+    QL_RETURN_IF_ERROR(addObservedShapes(*model, proto)
+                           .withContext(model->fileName() + ": cannot raise opset " +
+                                        std::to_string(model->graph().opsetVersion("")) + " to 13 for Q/DQ"));
     onnx::ModelProto converted;
     try {
         converted = onnx::version_conversion::ConvertVersion(proto, kQdqMinOpset);

@@ -10,6 +10,7 @@
 #include "core/exec/tensor_proto.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/proto_graph.h"
+#include "core/export/written_graph.h"
 
 namespace ql {
 namespace {
@@ -115,7 +116,8 @@ Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& pla
     auto& graph = *proto.mutable_graph();
     std::map<const onnx::NodeProto*, int> indexOf;
     for (int i = 0; i < prepared.proto().graph().node_size(); ++i) indexOf[&prepared.proto().graph().node(i)] = i;
-    // Q/DQ nodes go right before the first node that reads them, which keeps the graph topologically sorted.
+    // Q/DQ nodes go right before the node they were made for; another reader may come earlier, so the nodes are
+    // sorted once at the end (written_graph.h).
     std::vector<std::vector<onnx::NodeProto>> before(static_cast<size_t>(graph.node_size()));
     std::vector<std::vector<onnx::NodeProto>> after(static_cast<size_t>(graph.node_size()));
     UniqueNames names(graph);
@@ -154,6 +156,8 @@ Result<onnx::ModelProto> writeQdq(const Model& prepared, const QdqPlacement& pla
         if (stats != nullptr) *stats = writer->stats();
     }
     removeUnusedInitializers(graph);
+    QL_RETURN_IF_ERROR(sortNodesTopologically(graph).withContext(prepared.fileName()));
+    QL_RETURN_IF_ERROR(checkWrittenModel(proto, checkerError(prepared).empty()).withContext(prepared.fileName()));
     return proto;
 }
 

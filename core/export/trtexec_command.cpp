@@ -113,20 +113,37 @@ nlohmann::json trtexecPlanJson(const TrtexecPlan& plan) {
     return {{"flags", plan.flags}, {"pinned_fp32_layers", plan.pinnedLayers}, {"relies_on", plan.reliesOn}};
 }
 
-Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer) {
+std::string pathFromScriptFolder(const std::string& model, const std::string& script) {
+    std::error_code error;
+    const auto modelPath = std::filesystem::absolute(model, error).lexically_normal();
+    const auto folder = std::filesystem::absolute(script, error).parent_path().lexically_normal();
+    if (error) return model;
+    const auto relative = modelPath.lexically_relative(folder);
+    return relative.empty() ? modelPath.string() : relative.string();
+}
+
+Result<std::string> trtexecCommand(const QdqExport& result, const TrtexecScript& script) {
     QL_ASSIGN_OR_RETURN(const PinnedLists pinned, pinnedLayers(result));
-    const std::string engine = std::filesystem::path(onnxPath).replace_extension(".engine").string();
+    QL_ASSIGN_OR_RETURN(const std::string shapeFlags, trtexecShapeFlags(script.shapes));
+    const std::string onnx =
+        script.scriptPath.empty() ? script.onnxPath : pathFromScriptFolder(script.onnxPath, script.scriptPath);
+    const std::string engine = std::filesystem::path(onnx).replace_extension(".engine").string();
     const TrtTarget& target = result.target;
     std::string text = "#!/bin/sh\n# Builds the TensorRT " + std::string(trtVersionName(target.version)) +
-                       " engine of " + onnxPath + " (" + trtTargetName(target) + "; ";
+                       " engine of " + onnx + " (" + trtTargetName(target) + "; ";
     text += target.typing == TrtTyping::Weak
                 ? "explicit Q/DQ INT8, FP16 where TensorRT chooses, layers the plan keeps in FP32 pinned)"
                 : "INT8 from the Q/DQ nodes, FP16 from the model's float16 islands, no precision flags)";
     text += ".";
-    if (!writer.empty()) text.append(" Written by ").append(writer).append(".");
-    text += "\ntrtexec " + shellQuote("--onnx=" + onnxPath);
+    if (!script.writer.empty()) text.append(" Written by ").append(script.writer).append(".");
+    text += '\n';
+    text += missingShapesComment(script.shapes);
+    // The paths below are relative to the script's folder, wherever it is run from.
+    if (!script.scriptPath.empty()) text += "cd \"$(dirname \"$0\")\" || exit 1\n";
+    text += "trtexec " + shellQuote("--onnx=" + onnx);
     for (const auto& flag : precisionFlags(target)) text.append(" ").append(flag);
     text.append(" ").append(shellQuote("--saveEngine=" + engine));
+    if (!shapeFlags.empty()) text += " \\\n " + shapeFlags;
     if (!pinned.precisions.empty()) {
         text += " \\\n  --precisionConstraints=obey \\\n  " + shellQuote("--layerPrecisions=" + pinned.precisions) +
                 " \\\n  " + shellQuote("--layerOutputTypes=" + pinned.outputTypes);
@@ -134,10 +151,19 @@ Result<std::string> trtexecCommand(const QdqExport& result, const std::string& o
     return text + "\n";
 }
 
+Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer) {
+    return trtexecCommand(result, TrtexecScript{.onnxPath = onnxPath, .scriptPath = {}, .writer = std::string(writer)});
+}
+
+Status saveTrtexecCommand(const QdqExport& result, const TrtexecScript& script) {
+    QL_ASSIGN_OR_RETURN(const std::string text, trtexecCommand(result, script));
+    return writeFileAtomically(script.scriptPath, text);
+}
+
 Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer,
                           const std::string& path) {
-    QL_ASSIGN_OR_RETURN(const std::string text, trtexecCommand(result, onnxPath, writer));
-    return writeFileAtomically(path, text);
+    return saveTrtexecCommand(result,
+                              TrtexecScript{.onnxPath = onnxPath, .scriptPath = path, .writer = std::string(writer)});
 }
 
 }  // namespace ql

@@ -10,6 +10,8 @@
 //   10.x strongly typed: trtexec --onnx=<model> --stronglyTyped --saveEngine=...: the model's tensor types decide
 //     (Q/DQ for INT8, float16 islands for FP16); no precision flag, nothing pinned.
 //   11.x: trtexec --onnx=<model> --saveEngine=...: strongly typed is the only mode and the precision flags are gone.
+// A model with dynamic inputs gets --minShapes/--optShapes/--maxShapes (trtexec_shapes.h). The script runs from any
+// folder: it changes to its own and names the model relative to it.
 //
 // Layer names are the exported model's node names; an unnamed node is "node_of_<first output>", which is
 // what the ONNX parser calls it. trtexec splits each list at ',' first, then each item at its last ':' and
@@ -23,6 +25,7 @@
 
 #include "core/common/status.h"
 #include "core/export/qdq_export.h"
+#include "core/export/trtexec_shapes.h"
 
 namespace ql {
 
@@ -35,13 +38,28 @@ struct TrtexecPlan {
 Result<TrtexecPlan> trtexecPlan(const QdqExport& result);
 nlohmann::json trtexecPlanJson(const TrtexecPlan& plan);
 
-// `onnxPath` is the exported model as the command should name it (as given to `quantize -o`). The header says who
-// wrote the script, `writer` ("Written by quantlens-cli."), so a user can tell the CLI's from the window's; empty
-// leaves that sentence out.
+// What a script is written for. The header says who wrote it, `writer` ("Written by quantlens-cli."), so a user can
+// tell the CLI's from the window's; empty leaves that sentence out.
+struct TrtexecScript {
+    std::string onnxPath;  // the exported model, as given to `quantize -o` (relative to the folder quantize ran in)
+    // Where the script is written. Given, the script first changes to its own folder ('cd "$(dirname "$0")"') and
+    // names the model (and the engine beside it) relative to that folder, so it runs from any folder; empty: the
+    // model is named as given.
+    std::string scriptPath;
+    std::string writer;
+    TrtexecShapes shapes{};  // the optimization profile of the dynamic inputs (trtexec_shapes.h)
+};
+Result<std::string> trtexecCommand(const QdqExport& result, const TrtexecScript& script);
+// The same for a model named as given, without shapes.
 Result<std::string> trtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer);
-// Writes the command atomically.
+// Writes the command atomically to script.scriptPath.
+Status saveTrtexecCommand(const QdqExport& result, const TrtexecScript& script);
+// `path` is the script: the model is named relative to it.
 Status saveTrtexecCommand(const QdqExport& result, const std::string& onnxPath, std::string_view writer,
                           const std::string& path);
+
+// `model` as seen from the folder of `script` (both as given: relative to the current folder, or absolute).
+std::string pathFromScriptFolder(const std::string& model, const std::string& script);
 
 // POSIX shell quoting: `text` unchanged when it only holds safe characters, otherwise in single quotes.
 std::string shellQuote(const std::string& text);

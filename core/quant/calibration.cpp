@@ -331,6 +331,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     CalibrationResult result;
     result.config = config;
     int64_t fusedAwaySamples = 0;
+    InputShapeRecorder inputShapes;
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled("calibration cancelled");
         const int64_t count = std::min(batch.size, usable - first);
@@ -341,6 +342,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
         collector.observeFusedAway(fusedAway);
         if (fusedAway) fusedAwaySamples += count;
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
+        inputShapes.add(inputs);
         for (const auto& [name, tensor] : inputs)
             if (auto id = graph.findValue(name)) collector.take(*id, tensor);
         RunOptions run;
@@ -357,6 +359,7 @@ Result<CalibrationResult> calibrate(const Graph& graph, DataSource& data, const 
     result.activations = collector.ranges(overlap ? options.threads + 1 : options.threads,
                                           fusedAwaySamples < result.samples ? fusedAwaySamples : 0);
     result.subgraphActivations = collector.subgraphRanges();
+    result.inputShapes = inputShapes.ranges();
     QL_ASSIGN_OR_RETURN(result.weights, weightRanges(graph, overlap ? options.threads + 1 : options.threads));
     return result;
 }

@@ -19,6 +19,7 @@
 #include "core/common/status.h"
 #include "core/data/data_source.h"
 #include "core/quant/calibrator.h"
+#include "core/quant/input_shapes.h"
 
 namespace ql {
 
@@ -60,6 +61,9 @@ struct CalibrationResult {
     // Tensors inside the bodies of If/Loop/Scan nodes, named by where they are ("If_0/then_branch/x"; a loop body's
     // tensors over every iteration), sorted by name. QuantLens quantizes no body, so these are for reading.
     std::vector<TensorRange> subgraphActivations;
+    // The shapes the graph inputs had in the batches run (input_shapes.h): the TensorRT optimization profile of a
+    // dynamic input. Empty when the scales came from a file without them (older CALIB.json, a TensorRT cache).
+    std::vector<InputShapeRange> inputShapes;
 
     // The range of activation `name`, or null.
     const TensorRange* activation(std::string_view name) const;

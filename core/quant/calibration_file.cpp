@@ -189,6 +189,7 @@ nlohmann::json calibrationToJson(const Graph& graph, const CalibrationResult& re
         for (const TensorRange& r : result.subgraphActivations) nested[r.name] = activationToJson(r, result.config);
         json["subgraph_activations"] = nested;
     }
+    if (!result.inputShapes.empty()) json["input_shapes"] = inputShapesToJson(result.inputShapes);
     return json;
 }
 
@@ -213,6 +214,7 @@ Result<CalibrationResult> calibrationFromJson(const Graph& graph, const nlohmann
         result.activations.push_back(std::move(r));
     }
     QL_ASSIGN_OR_RETURN(result.subgraphActivations, subgraphActivationsFromJson(graph, json, result.config, label));
+    QL_ASSIGN_OR_RETURN(result.inputShapes, inputShapesFromJson(graph, json, label));
     const auto weights = json.find("weights");
     if (weights != json.end() && !weights->is_object()) return badField(label, "\"weights\" is not an object");
     if (weights != json.end()) {

@@ -88,8 +88,9 @@ TEST(QuantizeCliTest, WritesTheTrtexecCommandAndTheTensorRtCache) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readText(dir.file("q.cache")), "TRT-8600-MinMaxCalibration\nc: 3d214285\nx: 3c810204\ny: 3d214285\n");
     const std::string command = readText(dir.file("build.sh"));
+    // Named from the script's own folder, which the script changes to first.
     EXPECT_NE(
-        command.find("trtexec --onnx=" + dir.file("q.onnx") + " --int8 --fp16 --saveEngine=" + dir.file("q.engine")),
+        command.find("cd \"$(dirname \"$0\")\" || exit 1\ntrtexec --onnx=q.onnx --int8 --fp16 --saveEngine=q.engine"),
         std::string::npos)
         << command;
     EXPECT_NE(command.find(" Written by quantlens-cli.\n"), std::string::npos) << command;  // the window names itself
@@ -401,6 +402,130 @@ TEST(QuantizeCliTest, FloatImportOfAQOperatorModelWritesTheFloatModelAndAQdqExpo
     EXPECT_EQ(lint.exitCode, 0) << lint.err;
     const nlohmann::json findings = nlohmann::json::parse(lint.out);  // alive while the loop walks it
     for (const auto& finding : findings["findings"]) EXPECT_NE(finding["severity"], "error") << finding.dump();
+}
+
+// x [N,3,6,6] -> conv -> relu: a dynamic batch.
+std::string writeDynamicModel(const TempDir& dir) {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Relu", {"c"}, {"y"}, "relu");
+    b.output("y");
+    b.save(dir.file("dyn.onnx"));
+    return dir.file("dyn.onnx");
+}
+
+// A real calibration of 10 samples: batches of 8 and 2.
+std::string calibrateDynamicModel(const TempDir& dir, const std::string& model) {
+    EXPECT_TRUE(writeNpy(dir.file("data.npy"),
+                         Tensor::fromVector(DataType::Float, {10, 3, 6, 6}, test::seededFloats(1080, 4))));
+    const auto r = test::runCli(
+        {"calibrate", model, "--data", dir.file("data.npy"), "--method", "minmax", "-o", dir.file("dyn_calib.json")});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return dir.file("dyn_calib.json");
+}
+
+TEST(QuantizeCliTest, TheScriptGivesADynamicInputTheShapesCalibrationRanOrThoseOfShapes) {
+    TempDir dir;
+    const auto model = writeDynamicModel(dir);
+    const auto calib = calibrateDynamicModel(dir, model);
+    std::ifstream in(calib);
+    const auto recorded = nlohmann::json::parse(in)["input_shapes"]["x"];
+    EXPECT_EQ(recorded, nlohmann::json::parse(R"({"min": [2,3,6,6], "opt": [8,3,6,6], "max": [8,3,6,6]})"));
+    const std::vector<std::string> base = {
+        "quantize",           model,       "--calib",         calib, "-o", dir.file("q.onnx"), "--trtexec",
+        dir.file("build.sh"), "--summary", dir.file("s.json")};
+    auto r = test::runCli(base);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readText(dir.file("build.sh"))
+                  .find(" \\\n  --minShapes=x:1x3x6x6 --optShapes=x:8x3x6x6 --maxShapes=x:8x3x6x6\n"),
+              std::string::npos)
+        << readText(dir.file("build.sh"));
+    std::ifstream summaryIn(dir.file("s.json"));
+    const auto shapes = nlohmann::json::parse(summaryIn)["script"]["shapes"];
+    EXPECT_EQ(shapes["inputs"][0]["source"], "calibration") << shapes;
+    EXPECT_TRUE(shapes["missing"].empty()) << shapes;
+    auto given = base;
+    given.insert(given.end(), {"--shapes", "x=1x3x6x6:4x3x6x6:16x3x6x6"});
+    r = test::runCli(given);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readText(dir.file("build.sh")).find("--minShapes=x:1x3x6x6 --optShapes=x:4x3x6x6 --maxShapes=x:16x3x6x6"),
+              std::string::npos)
+        << readText(dir.file("build.sh"));
+    given.back() = "x=4x3x6x6";  // one shape: min = opt = max
+    r = test::runCli(given);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readText(dir.file("build.sh")).find("--minShapes=x:4x3x6x6 --optShapes=x:4x3x6x6 --maxShapes=x:4x3x6x6"),
+              std::string::npos)
+        << readText(dir.file("build.sh"));
+}
+
+TEST(QuantizeCliTest, ADynamicInputWithoutShapesIsNamedAndTheScriptStaysValid) {
+    TempDir dir;
+    const auto model = writeDynamicModel(dir);
+    writeMinMaxCalibration(dir.file("old_calib.json"), {"x", "c", "y"}, 3.0);  // written before input_shapes
+    const auto r = test::runCli({"quantize", model, "--calib", dir.file("old_calib.json"), "-o", dir.file("q.onnx"),
+                                 "--trtexec", dir.file("build.sh"), "--summary", dir.file("s.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: input 'x' [N,3,6,6] has dynamic dimensions"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("give --shapes x=MIN:OPT:MAX, each like Nx3x6x6"), std::string::npos) << r.err;
+    const std::string script = readText(dir.file("build.sh"));
+    EXPECT_EQ(script.find("Shapes="), std::string::npos) << script;
+    EXPECT_NE(script.find("# Input 'x' [N,3,6,6] has dynamic dimensions and no shapes"), std::string::npos) << script;
+    const auto sh = test::runProcess({"/bin/sh", "-n", dir.file("build.sh")});  // parses as a shell script
+    EXPECT_EQ(sh.exitCode, 0) << sh.err;
+    std::ifstream in(dir.file("s.json"));
+    EXPECT_EQ(nlohmann::json::parse(in)["script"]["shapes"]["missing"], nlohmann::json::array({"x"}));
+}
+
+TEST(QuantizeCliTest, BadShapesExitTwoNamingTheOptionTheInputAndWhatToWrite) {
+    TempDir dir;
+    const auto model = writeDynamicModel(dir);
+    writeMinMaxCalibration(dir.file("c.json"), {"x", "c", "y"}, 3.0);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"x=1x3", "the model declares 4 dimensions [N,3,6,6], the shapes have 2"},
+        {"images=1x3x6x6", "the model has no input 'images' (its inputs: x)"},
+        {"x=1x3x6x6:2x3x6x6", "give 1 shape or 3 (min:opt:max), not 2"},
+        {"x=8x3x6x6:4x3x6x6:16x3x6x6", "dimension 0 must grow from min to opt to max (8, 4, 16)"},
+        {"x=1x4x6x6", "dimension 1 is fixed at 3 in the model [N,3,6,6], the shapes give 4"},
+        {"x=1xCx6x6", "'C' in '1xCx6x6' is not a dimension"},
+        {"1x3x6x6", "no '=' after the input name"},
+        {"=1x3x6x6", "no input name before '='"},
+    };
+    for (const auto& [text, why] : cases) {
+        const auto r = test::runCli({"quantize", model, "--calib", dir.file("c.json"), "-o", dir.file("q.onnx"),
+                                     "--trtexec", dir.file("build.sh"), "--shapes", text});
+        EXPECT_EQ(r.exitCode, 2) << text;
+        EXPECT_NE(r.err.find("--shapes"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("write NAME=MINxDIMS:OPTxDIMS:MAXxDIMS"), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir.file("q.onnx"))) << text;
+        EXPECT_FALSE(std::filesystem::exists(dir.file("build.sh"))) << text;
+    }
+}
+
+// quantize ran in one folder with relative paths; the script runs from another and still finds the model.
+TEST(QuantizeCliTest, TheScriptNamesItsFilesFromItsOwnFolder) {
+    TempDir dir;
+    writeModel(dir);
+    writeCalibration(dir);
+    std::filesystem::create_directories(dir.file("out"));
+    std::filesystem::create_directories(dir.file("scripts"));
+    const auto r = test::runProcess({"/bin/sh", "-c",
+                                     "cd \"$0\" && \"$1\" quantize m.onnx --calib calib.json "
+                                     "-o out/q.onnx --trtexec scripts/build.sh --trt 11",
+                                     dir.path(), QL_CLI_PATH});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // A stand-in trtexec that says where it runs and whether --onnx names a file there.
+    test::writeFile(dir.file("trtexec"),
+                    "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --onnx=*) f=\"${a#--onnx=}\";\n"
+                    "test -f \"$f\" && echo \"model $f in $(basename \"$PWD\")\";; esac; done\n");
+    std::filesystem::permissions(dir.file("trtexec"), std::filesystem::perms::owner_all);
+    const auto run = test::runProcess(
+        {"/bin/sh", "-c", "cd / && PATH=\"$0:$PATH\" sh \"$1\"", dir.path(), dir.file("scripts/build.sh")});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.out, "model ../out/q.onnx in scripts\n") << readText(dir.file("scripts/build.sh"));
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ TEST(TrtexecCommandTest, TheShellPassesTrtexecTheArgumentsItParses) {
     const auto result = mixedPrecisionExport();
     ASSERT_TRUE(result.prepared);
     test::TempDir dir;
-    ASSERT_TRUE(saveTrtexecCommand(result, "out dir/q.onnx", "quantlens-cli", dir.file("build.sh")));
+    ASSERT_TRUE(saveTrtexecCommand(result, dir.file("out dir/q.onnx"), "quantlens-cli", dir.file("build.sh")));
     // A stand-in trtexec that prints each argument on its own line.
     {
         std::ofstream fake(dir.file("trtexec"));
