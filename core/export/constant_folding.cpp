@@ -1,7 +1,6 @@
 #include "core/export/constant_folding.h"
 
 #include <algorithm>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -9,6 +8,7 @@
 #include "core/exec/tensor_proto.h"
 #include "core/export/proto_graph.h"
 #include "core/model/model.h"
+#include "core/model/op_roles.h"
 #include "core/model/tensor_data.h"
 
 namespace ql {
@@ -18,22 +18,10 @@ namespace {
 constexpr size_t kMaxGrownBytes = size_t{16} << 20;
 
 bool foldableOp(const onnx::NodeProto& node) {
-    static const std::set<std::string> kept = {"QuantizeLinear",
-                                               "DequantizeLinear",
-                                               "RandomNormal",
-                                               "RandomUniform",
-                                               "RandomNormalLike",
-                                               "RandomUniformLike",
-                                               "Multinomial",
-                                               "Bernoulli",
-                                               "If",
-                                               "Loop",
-                                               "Scan",
-                                               "Constant"};
     if (!node.domain().empty() && node.domain() != "ai.onnx") return false;
     for (const auto& attr : node.attribute())
         if (attr.has_g() || attr.graphs_size() > 0) return false;
-    return kept.count(node.op_type()) == 0;
+    return !keptByConstantFolding(node.op_type());
 }
 
 // Initializers that are constants (not also graph inputs) by name, built once and kept current as folded

@@ -31,6 +31,22 @@ bool keepsValues(const Node& node) {
     return movesData(node) || oneOf(node, ops);
 }
 
+bool keptByConstantFolding(std::string_view opType) {
+    constexpr std::array<std::string_view, 12> kept = {"QuantizeLinear",
+                                                       "DequantizeLinear",
+                                                       "RandomNormal",
+                                                       "RandomUniform",
+                                                       "RandomNormalLike",
+                                                       "RandomUniformLike",
+                                                       "Multinomial",
+                                                       "Bernoulli",
+                                                       "If",
+                                                       "Loop",
+                                                       "Scan",
+                                                       "Constant"};
+    return std::find(kept.begin(), kept.end(), opType) != kept.end();
+}
+
 const Node* computingProducer(const Graph& graph, ValueId value, int maxDepth) {
     for (int depth = 0; depth <= maxDepth && value != kNoId; ++depth) {
         const NodeId p = graph.value(value).producer;

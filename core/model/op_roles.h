@@ -1,6 +1,8 @@
 #pragma once
 // What an operator does to the values it passes on, for the code that walks producer chains (default placement,
 // Q/DQ export, lint rules, carried models). One list per meaning, so the walks agree on what "moves data" is.
+#include <string_view>
+
 #include "core/model/graph.h"
 
 namespace ql {
@@ -17,6 +19,10 @@ bool movesData(const Node& node);
 // GlobalMaxPool): an INT8 tensor stays on its grid, so TensorRT runs them in INT8 between a DequantizeLinear and a
 // QuantizeLinear, and a float16 value stays exactly float16.
 bool keepsValues(const Node& node);
+
+// Ops constant folding keeps as nodes whatever their inputs: Q/DQ (they carry the quantization), random ops, control
+// flow and Constant (a node of its own kind). One list for the export's folding and the realized plan.
+bool keptByConstantFolding(std::string_view opType);
 
 // The node that computes `value`, looked for behind data movement (movesData, Concat excepted: it joins several
 // values); nullptr for a graph input, an initializer, or a chain longer than `maxDepth`.

@@ -23,21 +23,10 @@ bool hasQdqOfItsOwn(const Node& node) {
     return isDefaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
 }
 
-// Ops the export never folds, whatever their inputs (constant_folding.cpp keeps them as nodes).
+// Ops the export never folds, whatever their inputs (constant_folding.cpp keeps them as nodes); a Constant is folded.
 bool neverFolded(const Node& node) {
-    constexpr std::array<std::string_view, 11> kept = {"QuantizeLinear",
-                                                       "DequantizeLinear",
-                                                       "RandomNormal",
-                                                       "RandomUniform",
-                                                       "RandomNormalLike",
-                                                       "RandomUniformLike",
-                                                       "Multinomial",
-                                                       "Bernoulli",
-                                                       "If",
-                                                       "Loop",
-                                                       "Scan"};
     return !isDefaultDomain(node) || !node.subgraphs.empty() ||
-           std::find(kept.begin(), kept.end(), node.opType) != kept.end();
+           (node.opType != "Constant" && keptByConstantFolding(node.opType));
 }
 
 std::string upper(Precision precision) {

@@ -19,6 +19,7 @@
 #include "ui/export_job.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
+#include "ui/project_controller.h"
 #include "ui/theme.h"
 #include "ui/tuning/tune_controller.h"
 #include "ui/tuning/tune_dialog.h"
@@ -32,6 +33,11 @@ bool save(QWidget* widget, const QDir& dir, const char* name) {
     if (!widget->grab().save(path)) return false;
     std::printf("%s\n", qPrintable(path));
     return true;
+}
+
+int fail(const char* what) {
+    std::fprintf(stderr, "ql_round_trip_snapshot: %s\n", what);
+    return 1;
 }
 
 bool open(ql::ui::MainWindow& window, const QString& path) {
@@ -62,14 +68,14 @@ int main(int argc, char** argv) {
     ql::ui::MainWindow window;
     window.resize(1600, 1000);
     window.show();
-    if (!open(window, ql::test::sampleModelPath())) return 1;
+    if (!open(window, ql::test::sampleModelPath())) return fail("the sample did not open");
     auto* runner = window.findChild<ql::ui::CalibrationController*>()->runner();
     QSignalSpy calibrated(runner, &ql::ui::CalibrationRunner::finished);
     runner->start(ql::test::sampleRequest(true, 256));
-    if (!QTest::qWaitFor([&] { return !calibrated.isEmpty(); }, 120000)) return 1;
+    if (!QTest::qWaitFor([&] { return !calibrated.isEmpty(); }, 120000)) return fail("the calibration did not end");
 
     auto* controller = window.findChild<ql::ui::TuneController*>();
-    if (!controller->openDialog()) return 1;
+    if (!controller->openDialog()) return fail("the Tune dialog did not open");
     ql::ui::TuneDialog* dialog = controller->dialog();
     dialog->settings()->setTarget(ql::TuneTarget::Kind::OutputSqnr, 40.0);
     dialog->settings()->setDataPath(QString::fromStdString(ql::test::sampleDataPath("digits_test.npy")));
@@ -79,36 +85,55 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", qPrintable(dialog->errorText()));
         return 1;
     }
-    if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 300000)) return 1;
+    if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 300000)) return fail("the tune did not end");
     dialog->applyResult();
     dialog->close();
 
+    // Export for 10 (strongly typed) and 11 from the tuned document, then open each export as a user would.
     ql::ui::ModelDocument* document = window.document();
-    document->setTrtTarget({ql::TrtVersion::Trt10, ql::TrtTyping::Strong});
-    window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
-    QTest::qWait(500);
-    if (!save(&window, out, "round-trip-before-export.png")) return 1;
-    const auto before = precisions(*document);
-
-    const QString exported = QDir::temp().filePath(QStringLiteral("round_trip_digits.qdq.onnx"));
-    const QString summary = ql::ui::runExport({.model = document->sharedModel(),
-                                               .plan = document->plan(),
-                                               .calibration = document->calibration(),
-                                               .target = document->trtTarget(),
-                                               .modelPath = exported});
-    std::printf("%s\n", qPrintable(summary));
-    if (summary.startsWith(QStringLiteral("error")) || !open(window, exported)) return 1;
-    window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
-    QTest::qWait(500);
-    if (!save(&window, out, "round-trip-reopened.png")) return 1;
-    int differing = 0;
-    for (const auto& [name, precision] : precisions(*window.document())) {
-        const auto was = before.find(name);
-        if (was == before.end()) continue;
-        const bool same = was->second == precision;
-        differing += same ? 0 : 1;
-        std::printf("%-28s %s -> %s %s\n", name.c_str(), ql::precisionName(was->second), ql::precisionName(precision),
-                    same ? "same" : "DIFFERS");
+    const ql::TrtTarget targets[] = {{ql::TrtVersion::Trt10, ql::TrtTyping::Strong},
+                                     {ql::TrtVersion::Trt11, ql::TrtTyping::Strong}};
+    std::map<std::string, ql::Precision> before;
+    QStringList exported;
+    for (const ql::TrtTarget& target : targets) {
+        document->setTrtTarget(target);
+        if (target.version == ql::TrtVersion::Trt10) {
+            window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
+            QTest::qWait(500);
+            if (!save(&window, out, "round-trip-before-export.png")) return fail("no screenshot");
+            before = precisions(*document);
+        } else if (precisions(*document) != before) {
+            return fail("the plan reads differently for 11 than for 10");
+        }
+        exported.append(QDir::temp().filePath(QStringLiteral("round_trip_digits_%1.qdq.onnx")
+                                                  .arg(QString::fromStdString(trtVersionName(target.version)))));
+        const QString summary = ql::ui::runExport({.model = document->sharedModel(),
+                                                   .plan = document->plan(),
+                                                   .calibration = document->calibration(),
+                                                   .target = target,
+                                                   .modelPath = exported.last()});
+        std::printf("%s\n", qPrintable(summary));
+        if (summary.startsWith(QStringLiteral("error"))) return fail("the export failed");
     }
-    return differing == 0 ? 0 : 1;
+    // Opening another file asks about the unsaved tuned plan: the exports are what counts here.
+    window.project()->setUnsavedPrompt([] { return ql::ui::ProjectController::UnsavedChoice::Discard; });
+    int differing = 0;
+    for (const QString& file : exported) {
+        if (!open(window, file)) return fail("an export did not open");
+        if (file == exported.first()) {
+            window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
+            QTest::qWait(500);
+            if (!save(&window, out, "round-trip-reopened.png")) return fail("no screenshot");
+        }
+        std::printf("%s\n", qPrintable(file));
+        for (const auto& [name, precision] : precisions(*window.document())) {
+            const auto was = before.find(name);
+            if (was == before.end()) continue;
+            const bool same = was->second == precision;
+            differing += same ? 0 : 1;
+            std::printf("  %-28s %s -> %s %s\n", name.c_str(), ql::precisionName(was->second),
+                        ql::precisionName(precision), same ? "same" : "DIFFERS");
+        }
+    }
+    return differing == 0 ? 0 : fail("a node's precision differs between the window and the reopened export");
 }
