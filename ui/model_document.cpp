@@ -40,8 +40,10 @@ void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtTarget target,
 
 // A file in ONNX Runtime's operator form gets the CLI's verdict: the operators TensorRT cannot parse, nothing else
 // until the user works on its float import (core/lint/operator_form.h).
-LintReport lintModel(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+LintReport lintModel(const Model& model, const PrecisionPlan& plan, LintOptions options) {
+    const Graph& graph = model.graph();
     if (hasQOperatorNodes(graph)) return {lintOperatorForm(graph, options).findings, {}};
+    options.writtenForStrongTyping = writtenTyping(model) == "strong";
     return ql::lint(graph, plan, options);
 }
 
@@ -105,7 +107,7 @@ void ModelDocument::decidePrecisions(LoadedModel& loaded, TrtTarget target) {
     applyTrtPolicies(loaded.model->graph(), loaded.plan, target, loaded.calibration.get());
     if (loaded.analysisPlan)
         applyTrtPolicies(loaded.model->graph(), *loaded.analysisPlan, target, loaded.calibration.get());
-    loaded.lint = lintModel(loaded.model->graph(), loaded.plan, {.version = target.version, .typing = target.typing});
+    loaded.lint = lintModel(*loaded.model, loaded.plan, {.version = target.version, .typing = target.typing});
 }
 
 QString ModelDocument::filePath() const {
@@ -262,7 +264,7 @@ void ModelDocument::relint() {
         if (auto diagnosis = diagnoseCalibration(graph, mPlan, *mCalibration))
             mDiagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
     }
-    mLint = lintModel(graph, mPlan,
+    mLint = lintModel(*mModel, mPlan,
                       {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
 }
 

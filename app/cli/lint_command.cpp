@@ -102,6 +102,7 @@ int runLint(LintCliOptions options) {
     const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
     auto model = floatFormOrReport(std::move(shipped));
     if (!model) return kExitBadInput;
+    lintOptions.writtenForStrongTyping = writtenTyping(*model) == "strong";
     const Graph& graph = model->graph();
     std::optional<CalibrationResult> scales;
     if (!options.calib.empty()) {

@@ -35,13 +35,6 @@ PrecisionPlan carriedPlan(const Graph& graph, const std::set<std::string>& int8,
     return writtenPrecisions(graph, quantized, float16, typed);
 }
 
-// The typing QuantLens wrote the model for ("strong", "weak"), or empty (another tool's model).
-std::string writtenTyping(const Model& model) {
-    for (const auto& prop : model.proto().metadata_props())
-        if (prop.key() == kTypingMetadataKey) return prop.value();
-    return {};
-}
-
 Result<CarriedModel> carriedQdqModel(std::unique_ptr<Model> model) {
     CarriedModel carried;
     if (!carriesPrecisions(model->graph())) {
@@ -80,6 +73,12 @@ Result<CarriedModel> carriedQOperatorModel(const Model& model) {
 }
 
 }  // namespace
+
+std::string writtenTyping(const Model& model) {
+    for (const auto& prop : model.proto().metadata_props())
+        if (prop.key() == kTypingMetadataKey) return prop.value();
+    return {};
+}
 
 bool carriesPrecisions(const Graph& graph) {
     return hasQdqNodes(graph) || hasFloat16Islands(graph) || hasQOperatorNodes(graph);

@@ -28,6 +28,9 @@ namespace ql {
 // The metadata key of the typing QuantLens's export was written for ("strong" or "weak").
 inline constexpr const char* kTypingMetadataKey = "quantlens.typing";
 
+// The typing QuantLens wrote `model` for ("strong", "weak"), or empty (another tool's model).
+std::string writtenTyping(const Model& model);
+
 struct CarriedModel {
     std::unique_ptr<Model> model;       // FP32: the model itself when it carries nothing
     std::optional<PrecisionPlan> plan;  // what it carries, on `model`; nullopt for a plain FP32 model

@@ -45,6 +45,7 @@ public:
     // only one the version has (8.6 weak, 11.x strong).
     TrtTyping typing() const { return mTyping; }
     bool stronglyTyped() const { return mTyping == TrtTyping::Strong; }
+    bool writtenForStrongTyping() const { return mWrittenForStrongTyping; }
     // The trtexec command or script to check; empty when none was given.
     std::string_view trtexecCommand() const { return mTrtexecCommand; }
     const CalibrationDiagnosis* calibration() const { return mCalibration; }
@@ -88,6 +89,7 @@ private:
     TrtTyping mTyping;
     std::string_view mTrtexecCommand;
     const CalibrationDiagnosis* mCalibration;
+    bool mWrittenForStrongTyping = false;
     bool mExplicit = false;
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot
 };

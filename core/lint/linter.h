@@ -26,6 +26,9 @@ struct LintOptions {
     // Rule ids not to run (lint --ignore, a project's silenced rules): their findings are not produced at all, so a
     // layer one of them would make fall back counts as INT8.
     std::set<std::string> ignoredRules{};
+    // QuantLens wrote the model for a strongly typed build (its metadata "quantlens.typing", carried_model.h): its
+    // float32 layers are planned FP32, not left to a builder flag, so nothing asks to re-export it.
+    bool writtenForStrongTyping = false;
 };
 
 struct LayerFallback {

@@ -75,6 +75,31 @@ TEST(OneTruthCliTest, LintLayersAreTheExportSummarysAndTheExportedFilesOwn) {
     }
 }
 
+// An export for 11 whose float layers are all planned FP32 has no float16 at all: lint of it must not ask to
+// re-export with the very command that wrote it (trt-precision-flags reads "quantlens.typing").
+TEST(OneTruthCliTest, LintOfAnExportWithEveryFloatLayerFp32DoesNotAskToReExportIt) {
+    Tuned tuned;
+    const std::string plan = tuned.dir.file("fp32.json"), exported = tuned.dir.file("fp32.qdq.onnx");
+    std::ofstream(plan) << R"({"format": "quantlens-plan", "version": 1, "default": "fp32",
+        "nodes": {"/head/Gemm": "int8"}})";
+    const auto q =
+        test::runCli({"quantize", kModel, "--calib", tuned.calib, "--plan", plan, "-o", exported, "--trt", "11"});
+    ASSERT_EQ(q.exitCode, 0) << q.err;
+    const auto lint = lintJson({exported, "--trt", "11"});
+    for (const auto& finding : lint["findings"]) EXPECT_NE(finding["rule"], "trt-precision-flags") << finding.dump();
+    EXPECT_EQ(precisionsOf(lint["layers"]).at("/mix/mix.0/Conv"), "fp32");
+    // The same plan exported for a weakly typed --int8 --fp16 build and linted for 11: that advice is due there.
+    const std::string weak = tuned.dir.file("weak.qdq.onnx");
+    ASSERT_EQ(test::runCli({"quantize", kModel, "--calib", tuned.calib, "--plan", plan, "-o", weak, "--trt", "10",
+                            "--typing", "weak"})
+                  .exitCode,
+              0);
+    const auto weakLint = lintJson({weak, "--trt", "11"});
+    bool advised = false;
+    for (const auto& finding : weakLint["findings"]) advised = advised || finding["rule"] == "trt-precision-flags";
+    EXPECT_TRUE(advised) << weakLint.dump();
+}
+
 std::vector<float> simulate(const Tuned& tuned, const std::string& input, const std::vector<std::string>& extra,
                             const std::string& out) {
     std::vector<std::string> args = {"run",       kModel,   "--input",  input,   "--simulate",

@@ -452,7 +452,9 @@ bool hasFloatOutput(const Graph& graph, const Node& node) {
 }
 
 void checkModel(const LintContext& context, std::vector<Finding>& findings) {
-    if (!context.explicitQuantization() || !context.stronglyTyped() || carriesReducedFloat(context.graph())) return;
+    if (!context.explicitQuantization() || !context.stronglyTyped() || carriesReducedFloat(context.graph()) ||
+        context.writtenForStrongTyping())
+        return;
     const std::vector<bool> side = int8Side(context);
     const Node* first = nullptr;
     int count = 0;
