@@ -9,6 +9,7 @@
 #include "core/model/constant_values.h"
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
+#include "core/quant/batchnorm_fold.h"
 #include "core/quant/default_placement.h"
 #include "core/quant/qdq_placement.h"
 
@@ -100,13 +101,19 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
             plan.setEffective(node.id, Precision::Fp32,
                               "computed from constants only: the export folds it into a float32 initializer");
 
-    // Candidates: the INT8 nodes, and the nodes a fusion may pull in (not a float16 island, not folded).
+    // A BatchNormalization the export folds into its layer is gone from the file: it runs as that layer runs.
+    std::vector<NodeId> foldedInto(n, kNoId);
+    for (const Node& node : graph.nodes())
+        if (node.opType == "BatchNormalization")
+            foldedInto[static_cast<size_t>(node.id)] = layerFoldingBatchNorm(graph, node);
+    // Candidates: the INT8 nodes, folded BatchNormalizations, and the nodes a fusion may pull in (not a float16
+    // island, not folded into a constant).
     std::vector<bool> candidate(n, false), ownQdq(n, false);
     for (const Node& node : graph.nodes()) {
         const size_t i = static_cast<size_t>(node.id);
         const Precision p = plan.effective(node.id);
         ownQdq[i] = hasQdqOfItsOwn(node);
-        candidate[i] = !folded[i] && (p == Precision::Int8 ||
+        candidate[i] = !folded[i] && (p == Precision::Int8 || foldedInto[i] != kNoId ||
                                       (followsNeighboursIntoInt8(node) && !(mStrongTyping && p == Precision::Fp16)));
     }
     AmaxByName amax;
@@ -151,7 +158,13 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
     for (const Node& node : graph.nodes()) {
         const size_t i = static_cast<size_t>(node.id);
         const Precision p = plan.effective(node.id);
-        if (int8[i] && p != Precision::Int8) {
+        if (foldedInto[i] != kNoId) {
+            const Precision layer = int8[i] ? Precision::Int8 : plan.effective(foldedInto[i]);
+            if (p != layer)
+                plan.setEffective(
+                    node.id, layer,
+                    "folded into '" + graph.node(foldedInto[i]).name + "' by the export: runs as it runs");
+        } else if (int8[i] && p != Precision::Int8) {
             plan.setEffective(node.id, Precision::Int8, fusedReason(graph, node, mStrongTyping));
         } else if (!int8[i] && p == Precision::Int8) {
             const std::string reason = why[i].empty() ? notInt8Reason(graph, node, placement.layers[i]) : why[i];

@@ -268,6 +268,55 @@ std::function<std::unique_ptr<Model>()> fileModel(const std::string& path) {
 
 }  // namespace
 
+// As tf2onnx writes a TensorFlow model with an NHWC input: a Transpose to NCHW, and the node list in TensorFlow's
+// order, where the MaxPool branch comes before the Conv that reads the same tensor. The Conv's Q/DQ (made first: the
+// weighted layers are placed before the pooling) used to be written before the Conv only, after the MaxPool.
+std::unique_ptr<Model> tf2onnxNhwcModel() {
+    ModelBuilder b;
+    b.proto().set_producer_name("tf2onnx");
+    b.input("input_1", DataType::Float, {1, 8, 8, 3});
+    b.initializer("conv1/w", {4, 3, 3, 3}, seededFloats(108, 1));
+    b.initializer("conv2/w", {4, 4, 1, 1}, seededFloats(16, 2));
+    b.node("Transpose", {"input_1"}, {"input_1__6"}, "Transpose__6").ints("perm", {0, 3, 1, 2});
+    b.node("Conv", {"input_1__6", "conv1/w"}, {"conv1"}, "model/conv1/Conv2D").ints("pads", {1, 1, 1, 1});
+    b.node("Relu", {"conv1"}, {"relu1"}, "model/conv1/Relu");
+    b.node("MaxPool", {"relu1"}, {"pool"}, "model/pool/MaxPool")
+        .ints("kernel_shape", {3, 3})
+        .ints("pads", {1, 1, 1, 1});
+    b.node("Conv", {"relu1", "conv2/w"}, {"conv2"}, "model/conv2/Conv2D");
+    b.node("Concat", {"pool", "conv2"}, {"cat"}, "model/concat").i("axis", 1);
+    b.node("Transpose", {"cat"}, {"Identity:0"}, "Transpose__20").ints("perm", {0, 2, 3, 1});
+    b.output("Identity:0");
+    return b.load();
+}
+
+// x.view(x.size(0), -1) is a Reshape to a shape computed from the dynamic batch, which ONNX 1.12's inference cannot
+// follow.
+std::unique_ptr<Model> pytorchClassifier(int64_t opset, bool computedView) {
+    ModelBuilder b(opset);
+    b.input("x", DataType::Float, {-1, 3, 8, 8});
+    b.initializer("w", {4, 3, 3, 3}, seededFloats(108, 1));
+    b.initializer("fc.weight", {10, 144}, seededFloats(1440, 2));
+    b.initializer("fc.bias", {10}, seededFloats(10, 3));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    if (computedView) {
+        b.initializer("zero", DataType::Int64, {}, {0});
+        b.initializer("minus_one", DataType::Int64, {1}, {-1});
+        b.node("Shape", {"r"}, {"shape"}, "shape");
+        b.node("Gather", {"shape", "zero"}, {"batch"}, "gather").i("axis", 0);
+        b.node("Unsqueeze", {"batch"}, {"batch1"}, "unsqueeze").ints("axes", {0});
+        b.node("Concat", {"batch1", "minus_one"}, {"view_shape"}, "concat").i("axis", 0);
+        b.node("Reshape", {"r", "view_shape"}, {"flat"}, "view");
+    } else {
+        b.node("Flatten", {"r"}, {"flat"}, "flatten");
+    }
+    b.node("Gemm", {"flat", "fc.weight", "fc.bias"}, {"logits"}, "fc").i("transB", 1);
+    b.node("Softmax", {"logits"}, {"probs"}, "softmax");
+    b.output("probs");
+    return b.load();
+}
+
 std::vector<ZooModel> modelZoo(bool withFiles) {
     std::vector<ZooModel> zoo = {
         {"chain_relu", chainRelu},
@@ -285,6 +334,8 @@ std::vector<ZooModel> modelZoo(bool withFiles) {
         {"constant_subgraph", constantSubgraph},
         {"gemm_mlp", gemmMlp},
         {"matmul_residual", matmulResidual},
+        {"tf2onnx_nhwc", tf2onnxNhwcModel},
+        {"pytorch_opset9_classifier", [] { return pytorchClassifier(9, true); }},
     };
     if (!withFiles) return zoo;
     const std::string data = QL_TEST_DATA_DIR, samples = std::string(QL_SOURCE_DIR) + "/resources/samples";

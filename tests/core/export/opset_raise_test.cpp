@@ -7,6 +7,7 @@
 #include "core/exec/random_inputs.h"
 #include "tests/core/export/export_check.h"
 #include "tests/support/model_builder.h"
+#include "tests/support/model_zoo.h"
 
 namespace ql {
 namespace {
@@ -14,38 +15,11 @@ namespace {
 using test::ModelBuilder;
 using test::seededFloats;
 
-// A classifier as PyTorch exported it at opsets 7-12: Conv, Relu, x.view(x.size(0), -1) (a Reshape to a shape
-// computed from the dynamic batch, which ONNX 1.12's inference cannot follow), Gemm and Softmax; or a Flatten.
-std::unique_ptr<Model> classifier(int64_t opset, bool computedView) {
-    ModelBuilder b(opset);
-    b.input("x", DataType::Float, {-1, 3, 8, 8});
-    b.initializer("w", {4, 3, 3, 3}, seededFloats(108, 1));
-    b.initializer("fc.weight", {10, 144}, seededFloats(1440, 2));
-    b.initializer("fc.bias", {10}, seededFloats(10, 3));
-    b.node("Conv", {"x", "w"}, {"c"}, "conv");
-    b.node("Relu", {"c"}, {"r"}, "relu");
-    if (computedView) {
-        b.initializer("zero", DataType::Int64, {}, {0});
-        b.initializer("minus_one", DataType::Int64, {1}, {-1});
-        b.node("Shape", {"r"}, {"shape"}, "shape");
-        b.node("Gather", {"shape", "zero"}, {"batch"}, "gather").i("axis", 0);
-        b.node("Unsqueeze", {"batch"}, {"batch1"}, "unsqueeze").ints("axes", {0});
-        b.node("Concat", {"batch1", "minus_one"}, {"view_shape"}, "concat").i("axis", 0);
-        b.node("Reshape", {"r", "view_shape"}, {"flat"}, "view");
-    } else {
-        b.node("Flatten", {"r"}, {"flat"}, "flatten");
-    }
-    b.node("Gemm", {"flat", "fc.weight", "fc.bias"}, {"logits"}, "fc").i("transB", 1);
-    b.node("Softmax", {"logits"}, {"probs"}, "softmax");
-    b.output("probs");
-    return b.load();
-}
-
 // What the user saw: "cannot raise opset 9 to 13 for Q/DQ: ... adapt_softmax_12_13 ... input shape is unknown".
 TEST(OpsetRaiseTest, SoftmaxAfterAComputedViewExportsForEveryTargetFromOpsets7To12) {
     for (const int64_t opset : {7, 9, 11, 12}) {
         SCOPED_TRACE("opset " + std::to_string(opset));
-        auto model = classifier(opset, true);
+        auto model = test::pytorchClassifier(opset, true);
         EXPECT_FALSE(model->graph().value(*model->graph().findValue("logits")).type.hasShape)
             << "the case needs a tensor shape inference does not reach";
         EXPECT_TRUE(opsetRaiseNeedsShapes(model->graph()));
@@ -60,7 +34,7 @@ TEST(OpsetRaiseTest, SoftmaxAfterAComputedViewExportsForEveryTargetFromOpsets7To
 }
 
 TEST(OpsetRaiseTest, TheRaisedModelKeepsItsDynamicBatch) {
-    auto model = classifier(9, true);
+    auto model = test::pytorchClassifier(9, true);
     auto result = test::exportChecked(*model, {TrtVersion::Trt10, TrtTyping::Strong});
     ASSERT_TRUE(result);
     auto reopened = test::loadProto(result->proto);
@@ -76,7 +50,7 @@ TEST(OpsetRaiseTest, TheRaisedModelKeepsItsDynamicBatch) {
 }
 
 TEST(OpsetRaiseTest, FlattenGemmSoftmaxAtOpset9NeedsNoRun) {
-    auto model = classifier(9, false);
+    auto model = test::pytorchClassifier(9, false);
     EXPECT_FALSE(opsetRaiseNeedsShapes(model->graph()));
     for (const TrtTarget& target : test::allTrtTargets()) EXPECT_TRUE(test::exportChecked(*model, target));
 }

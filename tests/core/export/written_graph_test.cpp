@@ -5,34 +5,13 @@
 
 #include "tests/core/export/export_check.h"
 #include "tests/support/model_builder.h"
+#include "tests/support/model_zoo.h"
 
 namespace ql {
 namespace {
 
 using test::ModelBuilder;
 using test::seededFloats;
-
-// As tf2onnx writes a TensorFlow model with an NHWC input: a Transpose to NCHW, and the node list in TensorFlow's
-// order, where the MaxPool branch comes before the Conv that reads the same tensor. The Conv's Q/DQ (made first: the
-// weighted layers are placed before the pooling) used to be written before the Conv only, after the MaxPool.
-std::unique_ptr<Model> tf2onnxNhwcModel() {
-    ModelBuilder b;
-    b.proto().set_producer_name("tf2onnx");
-    b.input("input_1", DataType::Float, {1, 8, 8, 3});
-    b.initializer("conv1/w", {4, 3, 3, 3}, seededFloats(108, 1));
-    b.initializer("conv2/w", {4, 4, 1, 1}, seededFloats(16, 2));
-    b.node("Transpose", {"input_1"}, {"input_1__6"}, "Transpose__6").ints("perm", {0, 3, 1, 2});
-    b.node("Conv", {"input_1__6", "conv1/w"}, {"conv1"}, "model/conv1/Conv2D").ints("pads", {1, 1, 1, 1});
-    b.node("Relu", {"conv1"}, {"relu1"}, "model/conv1/Relu");
-    b.node("MaxPool", {"relu1"}, {"pool"}, "model/pool/MaxPool")
-        .ints("kernel_shape", {3, 3})
-        .ints("pads", {1, 1, 1, 1});
-    b.node("Conv", {"relu1", "conv2/w"}, {"conv2"}, "model/conv2/Conv2D");
-    b.node("Concat", {"pool", "conv2"}, {"cat"}, "model/concat").i("axis", 1);
-    b.node("Transpose", {"cat"}, {"Identity:0"}, "Transpose__20").ints("perm", {0, 2, 3, 1});
-    b.output("Identity:0");
-    return b.load();
-}
 
 int indexOfNode(const onnx::GraphProto& graph, const std::string& name) {
     for (int i = 0; i < graph.node_size(); ++i)
@@ -41,7 +20,7 @@ int indexOfNode(const onnx::GraphProto& graph, const std::string& name) {
 }
 
 TEST(WrittenGraphTest, Tf2onnxNhwcModelExportsSortedForEveryTarget) {
-    auto model = tf2onnxNhwcModel();
+    auto model = test::tf2onnxNhwcModel();
     for (const TrtTarget& target : test::allTrtTargets()) {
         auto result = test::exportChecked(*model, target);
         ASSERT_TRUE(result);
