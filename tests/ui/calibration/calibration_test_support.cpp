@@ -1,6 +1,7 @@
 #include "tests/ui/calibration/calibration_test_support.h"
 
 #include <QtTest>
+#include <cstdio>
 
 #include "core/data/npy.h"
 #include "tests/support/model_builder.h"
@@ -68,6 +69,13 @@ void calibrateSampleNow(ui::ModelDocument& document, CalibrationMethod method, i
     document.setCalibration(outcome.calibration);
     document.setAnalysis(AnalysisMode::Accumulated, outcome.accumulated);
     document.setAnalysis(AnalysisMode::Isolated, outcome.isolated);
+}
+
+bool saveSnapshot(QWidget* widget, const QDir& dir, const char* name) {
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    if (!widget->grab().save(path)) return false;
+    std::printf("%s\n", qPrintable(path));
+    return true;
 }
 
 }  // namespace ql::test

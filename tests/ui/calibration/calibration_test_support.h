@@ -1,6 +1,8 @@
 #pragma once
 // Models, data and results shared by the calibration and plot tests.
+#include <QDir>
 #include <QString>
+#include <QWidget>
 #include <memory>
 #include <string>
 
@@ -27,5 +29,8 @@ ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples = 64);
 // to `document`.
 void calibrateSampleNow(ui::ModelDocument& document, CalibrationMethod method = CalibrationMethod::Entropy,
                         int64_t samples = 64);
+
+// Saves a PNG of `widget` as DIR/NAME and prints its path (the snapshot tools, for looking at windows).
+bool saveSnapshot(QWidget* widget, const QDir& dir, const char* name);
 
 }  // namespace ql::test

@@ -28,13 +28,6 @@
 
 namespace {
 
-bool save(QWidget* widget, const QDir& dir, const char* name) {
-    const QString path = dir.filePath(QString::fromLatin1(name));
-    if (!widget->grab().save(path)) return false;
-    std::printf("%s\n", qPrintable(path));
-    return true;
-}
-
 int fail(const char* what) {
     std::fprintf(stderr, "ql_round_trip_snapshot: %s\n", what);
     return 1;
@@ -100,7 +93,7 @@ int main(int argc, char** argv) {
         if (target.version == ql::TrtVersion::Trt10) {
             window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
             QTest::qWait(500);
-            if (!save(&window, out, "round-trip-before-export.png")) return fail("no screenshot");
+            if (!ql::test::saveSnapshot(&window, out, "round-trip-before-export.png")) return fail("no screenshot");
             before = precisions(*document);
         } else if (precisions(*document) != before) {
             return fail("the plan reads differently for 11 than for 10");
@@ -123,7 +116,7 @@ int main(int argc, char** argv) {
         if (file == exported.first()) {
             window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
             QTest::qWait(500);
-            if (!save(&window, out, "round-trip-reopened.png")) return fail("no screenshot");
+            if (!ql::test::saveSnapshot(&window, out, "round-trip-reopened.png")) return fail("no screenshot");
         }
         std::printf("%s\n", qPrintable(file));
         for (const auto& [name, precision] : precisions(*window.document())) {

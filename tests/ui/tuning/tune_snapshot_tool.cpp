@@ -26,17 +26,6 @@
 #include "ui/tuning/tune_runner.h"
 #include "ui/tuning/tune_settings_widget.h"
 
-namespace {
-
-bool save(QWidget* widget, const QDir& dir, const char* name) {
-    const QString path = dir.filePath(QString::fromLatin1(name));
-    if (!widget->grab().save(path)) return false;
-    std::printf("%s\n", qPrintable(path));
-    return true;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const QStringList args = QApplication::arguments();
@@ -73,7 +62,7 @@ int main(int argc, char** argv) {
     settings->setLabelsPath(QString::fromStdString(ql::test::sampleDataPath("digits_test_labels.npy")));
     settings->setSampleCount(0);
     QTest::qWait(300);
-    if (!save(dialog, out, "tune-dialog.png")) return 1;
+    if (!ql::test::saveSnapshot(dialog, out, "tune-dialog.png")) return 1;
 
     QSignalSpy finished(dialog->runner(), &ql::ui::TuneRunner::finished);
     QSignalSpy progress(dialog->runner(), &ql::ui::TuneRunner::progressChanged);
@@ -87,10 +76,10 @@ int main(int argc, char** argv) {
             60000))
         return 1;
     QTest::qWait(30);  // the strip's layout catches up with the new texts
-    if (!save(dialog, out, "tune-running.png")) return 1;
+    if (!ql::test::saveSnapshot(dialog, out, "tune-running.png")) return 1;
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
     QTest::qWait(300);
-    if (!save(dialog, out, "tune-result.png")) return 1;
+    if (!ql::test::saveSnapshot(dialog, out, "tune-result.png")) return 1;
     dialog->applyResult();
 
     // The histogram of the input the tune looked at first, with another method chosen for it.
@@ -102,18 +91,18 @@ int main(int argc, char** argv) {
     dock->setFloating(true);
     dock->resize(860, 420);
     QTest::qWait(500);
-    if (!save(dock, out, "histogram-override.png")) return 1;
+    if (!ql::test::saveSnapshot(dock, out, "histogram-override.png")) return 1;
     // The window after Apply: findings, the precision table sorted by the tune's sensitivity.
     dock->setFloating(false);
     window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"))->raise();
     auto* table = window.findChild<QTableView*>(QStringLiteral("PrecisionTable"));
     table->sortByColumn(ql::ui::PrecisionTableModel::TuneColumn, Qt::AscendingOrder);
     QTest::qWait(500);
-    if (!save(&window, out, "window.png")) return 1;
+    if (!ql::test::saveSnapshot(&window, out, "window.png")) return 1;
     // The precision table alone, wide enough for the Tune column.
     auto* precision = window.findChild<QDockWidget*>(QStringLiteral("PrecisionDock"));
     precision->setFloating(true);
     precision->resize(1500, 420);
     QTest::qWait(300);
-    return save(precision, out, "precision-table.png") ? 0 : 1;
+    return ql::test::saveSnapshot(precision, out, "precision-table.png") ? 0 : 1;
 }
