@@ -72,14 +72,26 @@ int64_t dimFromEnd(const Graph& graph, ValueId value, size_t fromEnd) {
 
 }  // namespace
 
-bool isComputedValue(const Graph& graph, ValueId value) {
+namespace {
+
+// `depth` bounds the walk up a chain of constant computations (a few nodes in practice).
+bool computedValue(const Graph& graph, ValueId value, int depth) {
     if (value == kNoId || isConstant(graph, value)) return false;
     const NodeId p = graph.value(value).producer;
     if (p == kNoId) return true;  // a graph input
     const Node& producer = graph.node(p);
     if (producer.opType == "DequantizeLinear" && !producer.inputs.empty())
-        return isComputedValue(graph, producer.inputs[0]);
-    return true;
+        return computedValue(graph, producer.inputs[0], depth);
+    // A value computed from constants alone is a constant too: the scale Pow(64, -0.5) PyTorch writes.
+    if (depth >= 8 || producer.inputs.empty() || keptByConstantFolding(producer.opType)) return true;
+    return std::any_of(producer.inputs.begin(), producer.inputs.end(),
+                       [&](ValueId in) { return in != kNoId && computedValue(graph, in, depth + 1); });
+}
+
+}  // namespace
+
+bool isComputedValue(const Graph& graph, ValueId value) {
+    return computedValue(graph, value, 0);
 }
 
 std::vector<AttentionPattern> findAttentionPatterns(const Graph& graph) {

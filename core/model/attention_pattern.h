@@ -27,7 +27,8 @@ struct AttentionPattern {
 // computed tensors (neither a weight): one pattern each, in graph order.
 std::vector<AttentionPattern> findAttentionPatterns(const Graph& graph);
 
-// A value computed at run time: not an initializer, not a Constant, and not a DequantizeLinear of one (a weight).
+// A value computed at run time: not an initializer, not a Constant, not a DequantizeLinear of one (a weight), and
+// not computed from constants alone (a scale written as Pow(64, -0.5)).
 bool isComputedValue(const Graph& graph, ValueId value);
 
 }  // namespace ql

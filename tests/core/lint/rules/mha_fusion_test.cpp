@@ -14,6 +14,7 @@ struct AttentionSpec {
     int64_t length = 64;
     int64_t head = 32;
     std::string scaleOp = "Mul";  // "Mul", "Div"
+    bool scaleFromPow = false;    // the scale as PyTorch writes it: Pow(head size, -0.5), computed from constants
     bool einsum = false;
     bool maskAfterSoftmax = false;
     bool quantizeScores = false;   // Q/DQ on both inputs of BMM1
@@ -28,7 +29,13 @@ std::unique_ptr<Model> attention(const AttentionSpec& spec) {
     b.input("kT", DataType::Float, {1, 2, h, s});
     b.input("v", DataType::Float, {1, 2, s, h});
     b.input("mask", DataType::Float, {1, 1, 1, s});
-    b.initializer("scale", {}, {spec.scaleOp == "Div" ? 5.66f : 0.177f});
+    if (spec.scaleFromPow) {
+        b.initializer("head_size", {}, {static_cast<float>(h)});
+        b.initializer("minus_half", {}, {-0.5f});
+        b.node("Pow", {"head_size", "minus_half"}, {"scale"}, "scale_pow");
+    } else {
+        b.initializer("scale", {}, {spec.scaleOp == "Div" ? 5.66f : 0.177f});
+    }
     std::string q = "q", k = "kT";
     if (spec.quantizeScores) {
         q = test::addQdq(b, "q");
@@ -59,6 +66,30 @@ TEST(MhaFusionRuleTest, TheExpectedFormIsQuiet) {
     const auto model = attention({});
     EXPECT_TRUE(test::findingsOf(*model, kFusion).empty());
     EXPECT_TRUE(test::findingsOf(*model, kShape).empty());
+}
+
+// A standard PyTorch ViT scales the scores by Mul(scores, Pow(64, -0.5)): a constant, not a mask.
+TEST(MhaFusionRuleTest, AScaleComputedFromConstantsIsNotAMask) {
+    AttentionSpec spec;
+    spec.scaleFromPow = true;
+    EXPECT_TRUE(test::findingsOf(*attention(spec), kFusion).empty());
+}
+
+TEST(MhaFusionRuleTest, AMaskMultipliedIntoTheScoresIsReported) {
+    test::ModelBuilder b(17);
+    b.input("q", DataType::Float, {1, 2, 64, 32});
+    b.input("kT", DataType::Float, {1, 2, 32, 64});
+    b.input("v", DataType::Float, {1, 2, 64, 32});
+    b.input("mask", DataType::Float, {1, 1, 1, 64});
+    b.node("MatMul", {"q", "kT"}, {"scores"}, "qk");
+    b.node("Mul", {"scores", "mask"}, {"masked"}, "mask_scores");
+    b.node("Softmax", {"masked"}, {"probs"}, "softmax").i("axis", -1);
+    b.node("MatMul", {"probs", "v"}, {"context"}, "pv");
+    b.output("context");
+    const auto f = test::findingsOf(*b.load(), kFusion);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_NE(f[0].message.find("the mask is multiplied into the scores ('mask_scores')"), std::string::npos)
+        << f[0].message;
 }
 
 TEST(MhaFusionRuleTest, ADivScaleAfterTheScoresBlocksFusion) {
