@@ -1,10 +1,8 @@
 #include "core/exec/observed_costs.h"
 
 #include <algorithm>
-#include <set>
 
-#include "core/exec/executor.h"
-#include "core/exec/random_inputs.h"
+#include "core/exec/observed_shapes.h"
 #include "core/model/graph_builder.h"
 
 namespace ql {
@@ -27,27 +25,6 @@ bool unreached(const Graph& graph, ValueId id) {
            std::any_of(type.dims.begin(), type.dims.end(), [](const Dim& d) { return !d.known() && d.symbol.empty(); });
 }
 
-bool hasOpenInputDim(const Graph& graph) {
-    return std::any_of(graph.inputs().begin(), graph.inputs().end(), [&](ValueId id) {
-        const TensorType& type = graph.value(id).type;
-        return std::any_of(type.dims.begin(), type.dims.end(), [](const Dim& d) { return !d.known(); });
-    });
-}
-
-// Keeps the shape of the values it is asked for; wanting only those keeps the run's fused groups fused.
-class ShapeRecorder final : public TensorObserver {
-public:
-    explicit ShapeRecorder(std::set<ValueId> wanted) : mWanted(std::move(wanted)) {}
-    bool wants(ValueId value) const override { return mWanted.contains(value); }
-    bool acceptsLayouts() const override { return true; }  // the shape is all it reads
-    void observe(const Node&, ValueId value, const Tensor& tensor) override { mShapes[value] = tensor.shape(); }
-    std::unordered_map<int32_t, std::vector<int64_t>> take() { return std::move(mShapes); }
-
-private:
-    std::set<ValueId> mWanted;
-    std::unordered_map<int32_t, std::vector<int64_t>> mShapes;
-};
-
 }  // namespace
 
 bool costsNeedARun(const Graph& graph) {
@@ -61,18 +38,14 @@ bool costsNeedARun(const Graph& graph) {
 Status measureLayerCosts(Model& model, int threads) {
     const Graph& graph = model.graph();
     if (!costsNeedARun(graph)) return Status::ok();
-    std::set<ValueId> wanted;
+    std::vector<bool> wanted(graph.values().size(), false);
     for (const Node& node : graph.nodes())
         if (isCostedLayer(node))
-            for (ValueId id : costedValues(node)) wanted.insert(id);
-    QL_ASSIGN_OR_RETURN(NamedTensors inputs, randomInputs(graph));
-    QL_ASSIGN_OR_RETURN(auto executor,
-                        Executor::create(graph, {.threads = threads, .fuse = true, .cacheWeights = false}));
-    ShapeRecorder recorder(std::move(wanted));
-    RunOptions run;
-    run.observer = &recorder;
-    QL_RETURN_IF_ERROR(executor->run(inputs, run).status());
-    model.applyObservedShapes({.shapes = recorder.take(), .approximate = hasOpenInputDim(graph)});
+            for (ValueId id : costedValues(node)) wanted[static_cast<size_t>(id)] = true;
+    QL_ASSIGN_OR_RETURN(const ObservedTensors seen, observeTensors(graph, wanted, 1, threads));
+    ObservedShapes observed{.shapes = {}, .approximate = hasOpenInputDims(graph)};
+    for (const auto& [id, tensor] : seen) observed.shapes[id] = tensor.shape;
+    model.applyObservedShapes(observed);
     return Status::ok();
 }
 

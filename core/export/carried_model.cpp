@@ -6,7 +6,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/export/graph_preparation.h"
 #include "core/export/qoperator_import.h"
 #include "core/model/fp16_form.h"
 #include "core/quant/default_placement.h"
@@ -35,15 +34,12 @@ PrecisionPlan carriedPlan(const Graph& graph, const std::set<std::string>& int8,
     return writtenPrecisions(graph, quantized, float16, typed);
 }
 
-Result<CarriedModel> carriedQdqModel(std::unique_ptr<Model> model) {
+// The float form of a model that carries Q/DQ or float16 islands (carriesPrecisions), with what it carries.
+Result<CarriedModel> carriedQdqModel(const Model& model) {
     CarriedModel carried;
-    if (!carriesPrecisions(model->graph())) {
-        carried.model = std::move(model);
-        return carried;
-    }
-    const std::set<std::string> int8 = quantizedNodes(model->graph());
-    QL_ASSIGN_OR_RETURN(DequantizedModel imported, dequantizeQdqModel(*model));
-    const bool typed = !imported.fp16Nodes.empty() || writtenTyping(*model) == "strong";
+    const std::set<std::string> int8 = quantizedNodes(model.graph());
+    QL_ASSIGN_OR_RETURN(DequantizedModel imported, dequantizeQdqModel(model));
+    const bool typed = !imported.fp16Nodes.empty() || writtenTyping(model) == "strong";
     carried.plan = carriedPlan(imported.model->graph(), int8, imported, typed);
     carried.scales = std::move(imported.scales);
     carried.fp16Nodes = imported.fp16Nodes.size();
@@ -58,7 +54,7 @@ Result<CarriedModel> carriedQOperatorModel(const Model& model) {
     const std::set<std::string> int8(imported.int8Nodes.begin(), imported.int8Nodes.end());
     CarriedModel carried;
     if (carriesPrecisions(floatModel.model->graph())) {
-        QL_ASSIGN_OR_RETURN(carried, carriedQdqModel(std::move(floatModel.model)));
+        QL_ASSIGN_OR_RETURN(carried, carriedQdqModel(*floatModel.model));
         applyCarriedScales(carried.scales, floatModel.scales);
         for (WeightRange& weight : floatModel.scales.weights) carried.scales.weights.push_back(std::move(weight));
         for (const Node& node : carried.model->graph().nodes())
@@ -70,6 +66,11 @@ Result<CarriedModel> carriedQOperatorModel(const Model& model) {
     }
     carried.qoperatorImport = qoperatorImportSummary(imported);
     return carried;
+}
+
+// The carried form of a model that carries precisions (carriesPrecisions).
+Result<CarriedModel> carriedForm(const Model& model) {
+    return hasQOperatorNodes(model.graph()) ? carriedQOperatorModel(model) : carriedQdqModel(model);
 }
 
 }  // namespace
@@ -85,18 +86,16 @@ bool carriesPrecisions(const Graph& graph) {
 }
 
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
-    if (hasQOperatorNodes(model->graph())) return carriedQOperatorModel(*model);
-    return carriedQdqModel(std::move(model));
+    if (carriesPrecisions(model->graph())) return carriedForm(*model);
+    CarriedModel plain;
+    plain.model = std::move(model);
+    return plain;
 }
 
 Result<PrecisionPlan> writtenPlan(const Model& model) {
     const Graph& graph = model.graph();
     if (!carriesPrecisions(graph)) return defaultPrecisionPlan(graph);
-    QL_ASSIGN_OR_RETURN(const onnx::ModelProto proto, selfContainedProto(model));  // external data read in
-    const std::string bytes = proto.SerializeAsString();
-    QL_ASSIGN_OR_RETURN(auto copy, Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
-                                                        model.fileName(), {.runChecker = false}));
-    QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedModel(std::move(copy)));
+    QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedForm(model));
     const Graph& floatGraph = carried.model->graph();
     PrecisionPlan plan(graph, Precision::Fp32);
     for (const Node& node : graph.nodes())

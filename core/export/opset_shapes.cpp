@@ -2,21 +2,11 @@
 
 #include <unordered_map>
 
-#include "core/exec/executor.h"
-#include "core/exec/random_inputs.h"
+#include "core/exec/observed_shapes.h"
+#include "core/model/op_roles.h"
 
 namespace ql {
 namespace {
-
-struct Seen {
-    Shape shape;
-    DataType dtype = DataType::Undefined;
-};
-using ShapeMap = std::unordered_map<ValueId, Seen>;
-
-bool isDefaultDomain(const Node& node) {
-    return node.domain.empty() || node.domain == "ai.onnx";
-}
 
 // Softmax, LogSoftmax and Hardmax before opset 13: the adapter to 13 needs the input's rank.
 bool isOldSoftmax(const Graph& graph, const Node& node) {
@@ -29,38 +19,9 @@ bool adapterReadsRank(const Graph& graph, const Node& node) {
     return isDefaultDomain(node) && node.opType == "Resize" && graph.opsetVersion("") < 11;
 }
 
-// Sees only the shapes of the tensors shape inference left without a rank.
-class ShapeObserver final : public TensorObserver {
-public:
-    explicit ShapeObserver(const std::vector<bool>& wanted) : mWanted(wanted) {}
-    void observe(const Node&, ValueId value, const Tensor& tensor) override {
-        shapes[value] = {tensor.shape(), tensor.dtype()};
-    }
-    bool wants(ValueId value) const override { return mWanted[static_cast<size_t>(value)]; }
-    ShapeMap shapes;
-
-private:
-    const std::vector<bool>& mWanted;
-};
-
-Result<ShapeMap> observeShapes(const Graph& graph, const std::vector<bool>& wanted, int64_t openDim) {
-    QL_ASSIGN_OR_RETURN(auto inputs, randomInputs(graph, 1, openDim));
-    QL_ASSIGN_OR_RETURN(auto executor, Executor::create(graph, {.threads = 1, .fuse = true, .cacheWeights = false}));
-    ShapeObserver observer(wanted);
-    QL_RETURN_IF_ERROR(executor->run(inputs, {.observer = &observer, .interceptor = nullptr, .stop = {}}).status());
-    return std::move(observer.shapes);
-}
-
-bool hasOpenInputDims(const Graph& graph) {
-    for (ValueId id : graph.inputs())
-        for (const Dim& d : graph.value(id).type.dims)
-            if (!d.known()) return true;
-    return false;
-}
-
 // A dim is fixed when both runs saw it (the second one, with the open input dims at 2, may be missing: a model
 // whose "dynamic" axis only takes 1; then every dim is taken as open, the rank is what the converter needs most).
-onnx::ValueInfoProto valueInfo(const std::string& name, const Seen& seen, const Shape* second) {
+onnx::ValueInfoProto valueInfo(const std::string& name, const ObservedTensor& seen, const Shape* second) {
     const Shape& first = seen.shape;
     onnx::ValueInfoProto info;
     info.set_name(name);
@@ -131,12 +92,13 @@ Status addObservedShapes(const Model& model, onnx::ModelProto& proto) {
             const Value& value = graph.values()[i];
             wanted[i] = !value.type.hasShape && value.producer != kNoId && !value.isGraphOutput;
         }
-        auto first = observeShapes(graph, wanted, 1);
+        auto first = observeTensors(graph, wanted, 1);
         if (!first)
             return first.status().withContext(
                 "shape inference did not find the shapes the opset 13 converter needs, and running the model on "
                 "seeded inputs to see them failed");
-        Result<ShapeMap> second = hasOpenInputDims(graph) ? observeShapes(graph, wanted, 2) : Result<ShapeMap>(*first);
+        Result<ObservedTensors> second =
+            hasOpenInputDims(graph) ? observeTensors(graph, wanted, 2) : Result<ObservedTensors>(*first);
         for (const auto& [id, seen] : *first) {
             const Shape* other = nullptr;
             if (second)

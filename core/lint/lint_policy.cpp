@@ -17,8 +17,8 @@ void followFusedProducers(const Graph& graph, PrecisionPlan& plan) {
         const Precision precision = plan.effective(producer);
         if (precision == Precision::Int8) continue;
         plan.setEffective(node.id, precision,
-                          "fused into " + graph.node(producer).name + ", which runs " +
-                              (precision == Precision::Fp16 ? "FP16" : "FP32") + ": the activation runs with it");
+                          "fused into " + graph.node(producer).name + ", which runs " + upperPrecisionName(precision) +
+                              ": the activation runs with it");
     }
 }
 

@@ -89,6 +89,18 @@ const char* precisionName(Precision precision) {
     return "fp32";
 }
 
+const char* upperPrecisionName(Precision precision) {
+    switch (precision) {
+        case Precision::Fp32:
+            return "FP32";
+        case Precision::Fp16:
+            return "FP16";
+        case Precision::Int8:
+            return "INT8";
+    }
+    return "FP32";
+}
+
 std::optional<Precision> parsePrecision(std::string_view text) {
     std::string lower(text);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -37,7 +37,8 @@ namespace ql {
 
 enum class Precision { Fp32, Fp16, Int8 };
 
-const char* precisionName(Precision precision);  // "fp32", "fp16", "int8"
+const char* precisionName(Precision precision);       // "fp32", "fp16", "int8"
+const char* upperPrecisionName(Precision precision);  // "FP32", "FP16", "INT8"
 std::optional<Precision> parsePrecision(std::string_view text);
 
 class PrecisionPlan;

@@ -225,17 +225,15 @@ private:
     // reads (a skip tensor is also read by the branch it skips). Both such: the later layer fuses (the branch ends
     // right before the Add), whatever the input order. -1 when neither input can fuse.
     int32_t skipInput(const Node& add) const {
-        const bool first = fusesWith(add, 0), second = fusesWith(add, 1);
-        if (first && second) {
-            const NodeId a = layerOf(add.inputs[0]), b = layerOf(add.inputs[1]);
-            return a > b ? 1 : 0;
-        }
-        if (first || second) return first ? 1 : 0;
-        // Neither output is the Add's alone: the Add still fuses with an INT8 layer, the later one.
-        const bool from0 = fromInt8Layer(add.inputs[0]), from1 = fromInt8Layer(add.inputs[1]);
-        if (from0 && from1) return layerOf(add.inputs[0]) > layerOf(add.inputs[1]) ? 1 : 0;
-        if (from0 || from1) return from0 ? 1 : 0;
-        return -1;
+        // The other input of the one that fuses: of two that can, the later layer's.
+        const auto skipOf = [&](bool fuses0, bool fuses1) -> int32_t {
+            if (fuses0 && fuses1) return layerOf(add.inputs[0]) > layerOf(add.inputs[1]) ? 1 : 0;
+            if (fuses0 || fuses1) return fuses0 ? 1 : 0;
+            return -1;
+        };
+        const int32_t skip = skipOf(fusesWith(add, 0), fusesWith(add, 1));
+        // Neither output is the Add's alone: the Add still fuses with an INT8 layer.
+        return skip >= 0 ? skip : skipOf(fromInt8Layer(add.inputs[0]), fromInt8Layer(add.inputs[1]));
     }
 
     // TRT-QDQ-RESIDUAL-ADD: quantize the skip input, not the edge from the weighted layer it fuses with.
@@ -298,6 +296,11 @@ PrecisionByName effectivePrecisions(const Graph& graph, const PrecisionPlan& pla
     for (const Node& node : graph.nodes())
         if (static_cast<size_t>(node.id) < plan.size()) precisions[node.name] = plan.effective(node.id);
     return precisions;
+}
+
+bool placesOwnQdq(const Node& node) {
+    return isWeighted(node) || isPooling(node) ||
+           (node.domain.empty() && (node.opType == "Add" || node.opType == "Concat"));
 }
 
 float int8Scale(float amax) {

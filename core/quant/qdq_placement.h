@@ -74,6 +74,10 @@ struct QdqPlacement {
     std::vector<LayerDecision> layers;  // one per node, in graph order
 };
 
+// The ops placeQdq writes Q/DQ for when INT8 (weighted layers, the residual Add, Concat, pooling): they run INT8
+// exactly when they get it.
+bool placesOwnQdq(const Node& node);
+
 Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
                               const QdqOptions& options);
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -16,29 +15,15 @@
 namespace ql {
 namespace {
 
-// The ops placeQdq writes Q/DQ for: they run INT8 exactly when they get it.
-bool hasQdqOfItsOwn(const Node& node) {
-    constexpr std::array<std::string_view, 10> ops = {"Conv",          "ConvTranspose", "Gemm",    "MatMul",
-                                                      "Add",           "AveragePool",   "MaxPool", "GlobalAveragePool",
-                                                      "GlobalMaxPool", "Concat"};
-    return isDefaultDomain(node) && std::find(ops.begin(), ops.end(), node.opType) != ops.end();
-}
-
 // Ops the export never folds, whatever their inputs (constant_folding.cpp keeps them as nodes); a Constant is folded.
 bool neverFolded(const Node& node) {
     return !isDefaultDomain(node) || !node.subgraphs.empty() ||
            (node.opType != "Constant" && keptByConstantFolding(node.opType));
 }
 
-std::string upper(Precision precision) {
-    std::string name = precisionName(precision);
-    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return name;
-}
-
 // Why node `id`, planned INT8, gets no Q/DQ and fuses with nothing; `placed`: its decision in the placement.
 std::string notInt8Reason(const Graph& graph, const Node& node, const LayerDecision& placed) {
-    if (hasQdqOfItsOwn(node)) {
+    if (placesOwnQdq(node)) {
         if (!placed.reason.empty() && placed.precision != Precision::Int8) return "no Q/DQ: " + placed.reason;
         if (node.opType == "Add") return "no Q/DQ: neither input comes from an INT8 layer the Add could fuse into";
         if (node.opType == "Concat")
@@ -112,7 +97,7 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
     for (const Node& node : graph.nodes()) {
         const size_t i = static_cast<size_t>(node.id);
         const Precision p = plan.effective(node.id);
-        ownQdq[i] = hasQdqOfItsOwn(node);
+        ownQdq[i] = placesOwnQdq(node);
         candidate[i] = !folded[i] && (p == Precision::Int8 || foldedInto[i] != kNoId ||
                                       (followsNeighboursIntoInt8(node) && !(mStrongTyping && p == Precision::Fp16)));
     }
@@ -168,7 +153,7 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
             plan.setEffective(node.id, Precision::Int8, fusedReason(graph, node, mStrongTyping));
         } else if (!int8[i] && p == Precision::Int8) {
             const std::string reason = why[i].empty() ? notInt8Reason(graph, node, placement.layers[i]) : why[i];
-            plan.setEffective(node.id, mFallback, reason + "; runs " + upper(mFallback));
+            plan.setEffective(node.id, mFallback, reason + "; runs " + upperPrecisionName(mFallback));
         }
     }
 }
