@@ -82,6 +82,9 @@ bool computedValue(const Graph& graph, ValueId value, int depth) {
     const Node& producer = graph.node(p);
     if (producer.opType == "DequantizeLinear" && !producer.inputs.empty())
         return computedValue(graph, producer.inputs[0], depth);
+    // A tensor's shape is not data: the scale 1/sqrt(head size) that PyTorch's scaled_dot_product_attention export
+    // computes from Shape(q) is a constant of the graph, not a mask.
+    if (producer.opType == "Shape" || producer.opType == "Size") return false;
     // A value computed from constants alone is a constant too: the scale Pow(64, -0.5) PyTorch writes.
     if (depth >= 8 || producer.inputs.empty() || keptByConstantFolding(producer.opType)) return true;
     return std::any_of(producer.inputs.begin(), producer.inputs.end(),

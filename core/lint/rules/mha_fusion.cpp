@@ -16,7 +16,9 @@ constexpr RuleInfo kInfo{
     "TensorRT fuses scaled dot-product attention (MatMul Q x K^T, scale, mask, Softmax, MatMul with V) into one "
     "multi-head-attention kernel when the graph has the form it expects: both batched products are MatMuls (not "
     "Einsum), the scale multiplies Q or K before the first MatMul (a Div of the scores is not recognized), a mask is "
-    "added to the scores or selects them (Where), and nothing but a cast or Q/DQ sits between the Softmax and the "
+    "added to the scores or selects them (Where; a Mul of the scores by a value computed from constants or from tensor "
+    "shapes, as PyTorch writes 1/sqrt(H), is a scale, not a mask), and nothing but a cast or Q/DQ sits between the "
+    "Softmax and the "
     "second MatMul. The INT8 kernel is chosen only when QuantizeLinear/DequantizeLinear pairs sit before the first "
     "batched MatMul, after the Softmax and after the second one, and NVIDIA asks for Q/DQ before the residual Add "
     "too. Otherwise attention runs as separate GEMM and Softmax kernels, with the scores written to memory.",
