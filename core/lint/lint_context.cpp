@@ -66,6 +66,11 @@ bool LintContext::int8Effective(NodeId node) const {
     return mExplicit || mPlan.effective(node) == Precision::Int8;
 }
 
+std::optional<Precision> LintContext::plannedEffective(NodeId node) const {
+    if (mExplicit || static_cast<size_t>(node) >= mPlan.size()) return std::nullopt;
+    return mPlan.effective(node);
+}
+
 const QdqLink* LintContext::inputLink(NodeId layer, size_t slot) const {
     auto it = mLinkByInput.find(inputKey(layer, slot));
     return it == mLinkByInput.end() ? nullptr : it->second;

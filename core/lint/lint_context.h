@@ -56,6 +56,9 @@ public:
     // int8Planned, and the plan's effective precision still INT8 (what the export realizes: realized_precision.h):
     // what the coverage counts, as the export summary and the window count.
     bool int8Effective(NodeId node) const;
+    // The precision the plan's export writes for the node (realized_precision.h); nullopt for a model that carries
+    // Q/DQ, where the file's own nodes and types decide.
+    std::optional<Precision> plannedEffective(NodeId node) const;
 
     // The Q/DQ link feeding input `slot` of `layer`, or nullptr.
     const QdqLink* inputLink(NodeId layer, size_t slot) const;

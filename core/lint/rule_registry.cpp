@@ -15,6 +15,7 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeUnsupportedOpRule,
     &rules::makeOpsetRangeRule,
     &rules::makeQdqNonsymmetricRule,
+    &rules::makeQdqTypeRule,
     &rules::makeQdqBiasRule,
     &rules::makeQdqScalePositiveRule,
     &rules::makeQdqActivationPerChannelRule,
@@ -22,6 +23,9 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeConvTransposeWeightAxisRule,
     // Builder precision flags (the trtexec command, or a model that relies on them) the target removed or forbids.
     &rules::makePrecisionFlagsRule,
+    &rules::makeFloatModelFp32Rule,
+    // Kernels a strongly typed TensorRT 11 build does not find.
+    &rules::makeStrongFp16GroupedConvRule,
     // Layers without an INT8 implementation.
     &rules::makeGroupedConvAlignmentRule,
     &rules::makeInstanceNormRule,

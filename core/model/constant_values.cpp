@@ -48,12 +48,17 @@ std::optional<std::vector<int64_t>> constantInt64s(const Graph& graph, ValueId i
 }
 
 DataType constantDataType(const Graph& graph, ValueId id) {
-    if (const Initializer* init = graph.initializerOf(id)) return init->dtype;
+    return dataTypeFromOnnx(constantOnnxType(graph, id));
+}
+
+int32_t constantOnnxType(const Graph& graph, ValueId id) {
+    if (const Initializer* init = graph.initializerOf(id))
+        return init->proto != nullptr ? init->proto->data_type() : static_cast<int32_t>(init->dtype);
     if (const Node* node = constantProducer(graph, id)) {
         auto tensor = constantNodeTensor(*node->proto);
-        if (tensor) return dataTypeFromOnnx(tensor->data_type());
+        if (tensor) return tensor->data_type();
     }
-    return DataType::Undefined;
+    return 0;
 }
 
 }  // namespace ql

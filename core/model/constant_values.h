@@ -13,5 +13,8 @@ std::optional<std::vector<float>> constantFloats(const Graph& graph, ValueId id)
 std::optional<std::vector<int64_t>> constantInt64s(const Graph& graph, ValueId id);
 // The constant's dtype (initializer or Constant node), Undefined when not a constant.
 DataType constantDataType(const Graph& graph, ValueId id);
+// The constant's ONNX element type number (onnx::TensorProto_DataType), including the types DataType does not
+// name (FLOAT8E4M3FN = 17 ... INT2 = 26); 0 when not a constant.
+int32_t constantOnnxType(const Graph& graph, ValueId id);
 
 }  // namespace ql

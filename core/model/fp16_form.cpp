@@ -36,6 +36,15 @@ std::string noForm(const Node& node, const std::string& why) {
 
 }  // namespace
 
+bool carriesReducedFloat(const Graph& graph) {
+    const auto reduced = [](DataType t) { return t == DataType::Float16 || t == DataType::BFloat16; };
+    for (const Value& value : graph.values())
+        if (reduced(value.type.dtype)) return true;
+    for (const Initializer& init : graph.initializers())
+        if (reduced(init.dtype)) return true;
+    return false;
+}
+
 bool computesFloat(const Graph& graph, const Node& node) {
     return std::any_of(node.outputs.begin(), node.outputs.end(),
                        [&](ValueId v) { return v != kNoId && graph.value(v).type.dtype == DataType::Float; });

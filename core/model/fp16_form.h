@@ -19,6 +19,9 @@ struct Fp16Form {
     bool possible() const { return blocker.empty(); }
 };
 
+// FP16 or BF16 anywhere (a value or an initializer): the model states its own reduced float precision (BF16 counts
+// too: it is not FP32).
+bool carriesReducedFloat(const Graph& graph);
 // True when the node writes a float32 tensor (what an FP16 island would change).
 bool computesFloat(const Graph& graph, const Node& node);
 // A floating-point type, or one shape inference left unknown (it may well be float).

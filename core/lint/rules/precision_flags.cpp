@@ -6,6 +6,7 @@
 
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
+#include "core/model/fp16_form.h"
 
 namespace ql::rules {
 
@@ -384,16 +385,6 @@ void checkCommand(const LintContext& context, std::vector<Finding>& findings) {
 }
 
 // ---- The model: Q/DQ without FP16 tensors relies on --fp16 for its float layers. -----------------------------
-
-// FP16 or BF16 anywhere: the model states its own reduced float precision (BF16 counts too: it is not FP32).
-bool carriesReducedFloat(const Graph& graph) {
-    const auto reduced = [](DataType t) { return t == DataType::Float16 || t == DataType::BFloat16; };
-    for (const Value& value : graph.values())
-        if (reduced(value.type.dtype)) return true;
-    for (const Initializer& init : graph.initializers())
-        if (reduced(init.dtype)) return true;
-    return false;
-}
 
 // Ops that only move or reshape data: they run in whatever type reaches them, so they are no float layer.
 bool movesDataOnly(const Node& node) {

@@ -38,5 +38,8 @@ std::unique_ptr<LintRule> makeCalibMethodGapRule();
 std::unique_ptr<LintRule> makeCalibDeadRangeRule();
 std::unique_ptr<LintRule> makeCalibNonFiniteRule();
 std::unique_ptr<LintRule> makeCalibFewSamplesRule();
+std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule();
+std::unique_ptr<LintRule> makeFloatModelFp32Rule();
+std::unique_ptr<LintRule> makeQdqTypeRule();
 
 }  // namespace ql::rules
