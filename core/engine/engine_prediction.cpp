@@ -521,7 +521,7 @@ private:
         if (layer.macs > 0) {
             int64_t out = 0;
             for (const PredictedTensor& t : layer.outputs) out += t.elements;
-            layer.outputTiles = (out + 8191) / 8192;
+            layer.outputTiles = (out + 2047) / 2048;
         }
     }
 

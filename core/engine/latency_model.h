@@ -7,7 +7,7 @@
 //   time_ms     = overhead_us / 1000 + max(compute_ms, memory_ms)
 //
 // peak: the dense tensor-core peak of the layer's precision (FP32 layers: TF32, which trtexec enables; depthwise
-// convolutions: the CUDA cores, FP32 rate x2 for FP16, x4 for INT8). fill: a GEMM kernel runs one 128x64 output tile
+// convolutions: the CUDA cores, FP32 rate x2 for FP16, x4 for INT8). fill: a GEMM kernel runs one 64x32 output tile
 // per SM at a time, so a layer of fewer tiles than SMs leaves SMs idle: fill = min(1, tiles / SMs). MACs include the
 // channel padding of the layout (INT8 32-wide vectors, FP16 8-wide), bytes the activations read and written and the
 // weights at their precision. The efficiency and overhead terms are per cost class (CostClass); the defaults are

@@ -95,6 +95,13 @@ public:
         if (trtMajor(mTarget.version) >= 10) formMyelinRegions();
         if (trtMajor(mTarget.version) < 10) fuseAttention(-1);
         groupRest();
+        // Execution order: by each layer's last node (a fused layer runs when its last input is ready).
+        for (Group& g : mOut.groups)
+            if (!g.nodes.empty()) g.order = static_cast<int>(*std::max_element(g.nodes.begin(), g.nodes.end())) * 4 + 2;
+        for (Group& g : mOut.groups)  // 8.x's reshape after a GEMM follows the GEMM's last node
+            if (g.nodes.empty() && g.kind == PredictedKind::Shuffle)
+                for (const Group& gemm : mOut.groups)
+                    if (!gemm.nodes.empty() && gemm.anchor == g.anchor) g.order = gemm.order + 1;
         std::stable_sort(mOut.groups.begin(), mOut.groups.end(),
                          [](const Group& a, const Group& b) { return a.order < b.order; });
         for (size_t g = 0; g < mOut.groups.size(); ++g)
@@ -173,7 +180,12 @@ private:
     // scale, SiLU), or kNoId: which input of a residual Add joins which convolution.
     NodeId chainHead(ValueId v) const {
         for (int depth = 0; depth < 8; ++depth) {
+            std::vector<NodeId> next;
+            bool output = false;
+            readers(v, next, output);
+            // The chain fuses only if nothing else reads it (a SiLU's x is read by its Sigmoid and its Mul).
             const NodeId p = producer(v);
+            if (output || next.size() > 2 || (next.size() == 2 && (p == kNoId || !isSiluInput(v, next)))) return kNoId;
             if (p == kNoId) return kNoId;
             const Node& node = mGraph.node(p);
             if (isWeighted(node)) return p;
@@ -192,11 +204,24 @@ private:
         return kNoId;
     }
 
-    // Which convolution a residual Add fuses into: the one computing its first input, else its second.
+    // `v` is read by exactly Sigmoid(v) and v * Sigmoid(v).
+    bool isSiluInput(ValueId v, const std::vector<NodeId>& next) const {
+        const Node* sig = &mGraph.node(next[0]);
+        const Node* mul = &mGraph.node(next[1]);
+        if (sig->opType != "Sigmoid") std::swap(sig, mul);
+        return sig->opType == "Sigmoid" && mul->opType == "Mul" && !sig->outputs.empty() &&
+               std::find(mul->inputs.begin(), mul->inputs.end(), sig->outputs[0]) != mul->inputs.end() &&
+               std::find(mul->inputs.begin(), mul->inputs.end(), v) != mul->inputs.end();
+    }
+
+    // Which convolution a residual Add fuses into.
+    // TensorRT fuses it into the convolution that runs last (the downsample of a ResNet block, after its conv2, in
+    // the TensorRT 8 and 10 reports of the data).
     NodeId residualOwner(const Node& add) const {
+        NodeId owner = kNoId;
         for (ValueId v : add.inputs)
-            if (const NodeId head = chainHead(v); head != kNoId) return head;
-        return kNoId;
+            if (const NodeId head = chainHead(v); head != kNoId) owner = std::max(owner, head);
+        return owner;
     }
 
     // Grows the epilogue of the weighted layer `group.nodes[0]`.
