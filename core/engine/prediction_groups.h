@@ -12,7 +12,7 @@ struct Group {
     std::vector<NodeId> nodes;   // in graph order; empty for a shape_call or a synthetic shuffle
     NodeId anchor = kNoId;       // the node whose precision the layer computes in (kNoId: none)
     int region = -1;             // the Myelin region it belongs to, -1 outside Myelin
-    int order = 0;               // execution order key: graph position of its first node, times 4, plus a step
+    int order = 0;               // execution order key: graph position of its last node, times 4, plus a step
     std::string name;            // set for groups without nodes
     bool movesDataOnly = false;  // a Myelin kernel that only reshapes: it reads any layout
 };
