@@ -14,5 +14,6 @@ void addCompareCommand(CLI::App& app, int& exitCode);
 void addQuantizeCommand(CLI::App& app, int& exitCode);
 void addTuneCommand(CLI::App& app, int& exitCode);
 void addEngineCommand(CLI::App& app, int& exitCode);
+void addPredictCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     ql::cli::addQuantizeCommand(app, exitCode);
     ql::cli::addTuneCommand(app, exitCode);
     ql::cli::addEngineCommand(app, exitCode);
+    ql::cli::addPredictCommand(app, exitCode);
     if (reportUnknownCommand(app, argc, argv)) return ql::cli::kExitBadInput;
     try {
         app.parse(argc, argv);

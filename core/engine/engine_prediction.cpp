@@ -1,0 +1,556 @@
+#include "core/engine/engine_prediction.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
+
+#include "core/engine/prediction_groups.h"
+#include "core/model/fp16_form.h"
+
+namespace ql {
+
+using prediction::Group;
+using prediction::Groups;
+
+const char* predictedKindName(PredictedKind kind) {
+    switch (kind) {
+        case PredictedKind::Convolution:
+            return "convolution";
+        case PredictedKind::Deconvolution:
+            return "deconvolution";
+        case PredictedKind::Gemm:
+            return "gemm";
+        case PredictedKind::Attention:
+            return "attention";
+        case PredictedKind::Pooling:
+            return "pooling";
+        case PredictedKind::Pointwise:
+            return "pointwise";
+        case PredictedKind::Normalization:
+            return "normalization";
+        case PredictedKind::Softmax:
+            return "softmax";
+        case PredictedKind::Reduce:
+            return "reduce";
+        case PredictedKind::Kgen:
+            return "kgen";
+        case PredictedKind::ShapeCall:
+            return "shape_call";
+        case PredictedKind::Shuffle:
+            return "shuffle";
+        case PredictedKind::Resize:
+            return "resize";
+        case PredictedKind::Slice:
+            return "slice";
+        case PredictedKind::Padding:
+            return "padding";
+        case PredictedKind::Gather:
+            return "gather";
+        case PredictedKind::Reformat:
+            return "reformat";
+        case PredictedKind::Other:
+            break;
+    }
+    return "other";
+}
+
+const char* engineLayoutName(EngineLayout layout) {
+    switch (layout) {
+        case EngineLayout::Chw4:
+            return "chw4";
+        case EngineLayout::Chw32:
+            return "chw32";
+        case EngineLayout::Hwc4:
+            return "hwc4";
+        case EngineLayout::Hwc8:
+            return "hwc8";
+        case EngineLayout::Linear:
+            break;
+    }
+    return "linear";
+}
+
+namespace {
+
+constexpr std::array<const char*, kCostClassCount> kCostClassNames = {
+    "convolution", "depthwise",     "gemm",     "attention", "pooling",
+    "pointwise",   "normalization", "reformat", "shuffle",   "shape_call"};
+
+}  // namespace
+
+const char* costClassName(CostClass cls) {
+    return kCostClassNames[static_cast<size_t>(cls)];
+}
+
+std::optional<CostClass> parseCostClass(const std::string& name) {
+    for (size_t i = 0; i < kCostClassNames.size(); ++i)
+        if (name == kCostClassNames[i]) return static_cast<CostClass>(i);
+    return std::nullopt;
+}
+
+size_t EnginePrediction::reformatCount() const {
+    return static_cast<size_t>(std::count_if(layers.begin(), layers.end(), [](const PredictedLayer& layer) {
+        return layer.kind == PredictedKind::Reformat;
+    }));
+}
+
+namespace {
+
+struct Form {
+    EnginePrecision precision = EnginePrecision::Fp32;
+    EngineLayout layout = EngineLayout::Linear;
+    bool operator==(const Form&) const = default;
+};
+
+int64_t bytesPerElement(EnginePrecision precision) {
+    switch (precision) {
+        case EnginePrecision::Int8:
+        case EnginePrecision::Fp8:
+        case EnginePrecision::UInt8:
+        case EnginePrecision::Bool:
+            return 1;
+        case EnginePrecision::Fp16:
+        case EnginePrecision::Bf16:
+            return 2;
+        case EnginePrecision::Int64:
+            return 8;
+        default:
+            return 4;
+    }
+}
+
+EnginePrecision precisionOfType(DataType type) {
+    switch (type) {
+        case DataType::Float16:
+            return EnginePrecision::Fp16;
+        case DataType::BFloat16:
+            return EnginePrecision::Bf16;
+        case DataType::Int8:
+            return EnginePrecision::Int8;
+        case DataType::Int32:
+            return EnginePrecision::Int32;
+        case DataType::Int64:
+            return EnginePrecision::Int64;
+        case DataType::Bool:
+            return EnginePrecision::Bool;
+        case DataType::UInt8:
+            return EnginePrecision::UInt8;
+        default:
+            return EnginePrecision::Fp32;
+    }
+}
+
+// Channels of a 4-D (NCHW) tensor, -1 when unknown.
+int64_t channels(const Graph& graph, ValueId v) {
+    if (v == kNoId) return -1;
+    const TensorType& type = graph.value(v).type;
+    return type.hasShape && type.dims.size() == 4 ? type.dims[1].size : -1;
+}
+
+// The layout a convolution of `precision` reads and writes (the formats of every report in the data).
+EngineLayout convolutionLayout(EnginePrecision precision, int64_t channelCount) {
+    const bool few = channelCount >= 1 && channelCount <= 4;
+    if (precision == EnginePrecision::Int8) return few ? EngineLayout::Chw4 : EngineLayout::Chw32;
+    if (precision == EnginePrecision::Fp16) return few ? EngineLayout::Hwc4 : EngineLayout::Hwc8;
+    return EngineLayout::Linear;
+}
+
+// The layout a layout-agnostic layer converts to when the precision changes.
+EngineLayout naturalLayout(EnginePrecision precision) {
+    return convolutionLayout(precision, -1);
+}
+
+bool isCompute(EnginePrecision precision) {
+    return precision == EnginePrecision::Int8 || precision == EnginePrecision::Fp16 ||
+           precision == EnginePrecision::Fp32 || precision == EnginePrecision::Bf16 ||
+           precision == EnginePrecision::Fp8;
+}
+
+// Layers that keep the layout of what they read (TensorRT picks their format from their neighbours).
+bool keepsLayout(const Group& group) {
+    switch (group.kind) {
+        case PredictedKind::Pooling:
+        case PredictedKind::Pointwise:
+        case PredictedKind::Resize:
+        case PredictedKind::Slice:
+        case PredictedKind::Padding:
+        case PredictedKind::Shuffle:
+            return group.region < 0;
+        case PredictedKind::Kgen:
+            return group.movesDataOnly;
+        default:
+            return false;
+    }
+}
+
+// Layers that write the precision their readers want, TensorRT fusing the Q or DQ into their output.
+bool writesReadersPrecision(const Group& group) {
+    switch (group.kind) {
+        case PredictedKind::Convolution:
+        case PredictedKind::Deconvolution:
+        case PredictedKind::Gemm:
+        case PredictedKind::Attention:
+        case PredictedKind::Pointwise:
+        case PredictedKind::Kgen:
+            return true;
+        default:
+            return false;
+    }
+}
+
+CostClass costClassOf(const Graph& graph, const Group& group) {
+    switch (group.kind) {
+        case PredictedKind::Convolution:
+        case PredictedKind::Deconvolution: {
+            const Node& conv = graph.node(group.anchor);
+            const int64_t groups = conv.intAttribute("group", 1);
+            const TensorType& w = graph.value(conv.inputs[1]).type;
+            const int64_t perGroup = w.hasShape && w.dims.size() >= 2 ? w.dims[1].size : -1;
+            return groups > 1 && perGroup >= 0 && perGroup < 8 ? CostClass::Depthwise : CostClass::Convolution;
+        }
+        case PredictedKind::Gemm:
+            return CostClass::Gemm;
+        case PredictedKind::Attention:
+            return CostClass::Attention;
+        case PredictedKind::Pooling:
+            return CostClass::Pooling;
+        case PredictedKind::Pointwise:
+            return CostClass::Pointwise;
+        case PredictedKind::Normalization:
+        case PredictedKind::Softmax:
+        case PredictedKind::Reduce:
+        case PredictedKind::Kgen:
+            return CostClass::Normalization;
+        case PredictedKind::ShapeCall:
+            return CostClass::ShapeCall;
+        case PredictedKind::Reformat:
+            return CostClass::Reformat;
+        default:
+            return CostClass::Shuffle;
+    }
+}
+
+int64_t roundUp(int64_t value, int64_t to) {
+    return to <= 1 || value <= 0 ? value : (value + to - 1) / to * to;
+}
+
+class Wiring {
+public:
+    Wiring(const Graph& graph, const PrecisionPlan& plan, const Groups& groups, EnginePrediction& out)
+        : mGraph(graph), mPlan(plan), mGroups(groups), mOut(out) {}
+
+    void run() {
+        std::vector<std::vector<PredictedLayer>> before(mGroups.groups.size()), after(mGroups.groups.size());
+        for (size_t g = 0; g < mGroups.groups.size(); ++g) {
+            mCurrent = g;
+            mBefore = &before[g];
+            mLayers.push_back(layerOf(mGroups.groups[g]));
+        }
+        graphOutputs(after);
+        // Execution order: each layer's input reformats, the layer, its output reformats.
+        std::vector<size_t> position(mLayers.size());
+        for (size_t g = 0; g < mLayers.size(); ++g) {
+            for (PredictedLayer& r : before[g]) mOut.layers.push_back(std::move(r));
+            position[g] = mOut.layers.size();
+            mOut.layers.push_back(std::move(mLayers[g]));
+            for (PredictedLayer& r : after[g]) mOut.layers.push_back(std::move(r));
+        }
+        for (PredictedLayer& layer : mOut.layers)
+            if (layer.feeds) layer.feeds = position[*layer.feeds];
+    }
+
+private:
+    EnginePrecision computePrecision(const Group& group) const {
+        if (group.kind == PredictedKind::ShapeCall) return EnginePrecision::Int32;
+        return group.anchor == kNoId ? EnginePrecision::Fp32
+                                     : prediction::enginePrecisionOf(mPlan.effective(group.anchor));
+    }
+
+    int64_t elements(ValueId v) {
+        if (v == kNoId) return 0;
+        const TensorType& type = mGraph.value(v).type;
+        if (!type.hasShape) {
+            mOut.approximateShapes = true;
+            return 1;
+        }
+        int64_t n = 1;
+        for (const Dim& d : type.dims) {
+            if (!d.known()) mOut.approximateShapes = true;
+            n *= d.known() ? std::max<int64_t>(d.size, 1) : 1;
+        }
+        return n;
+    }
+
+    bool inGroup(const Group& group, NodeId n) const {
+        return n != kNoId && mGroups.groupOf[static_cast<size_t>(n)] == static_cast<int>(mCurrent) &&
+               std::find(group.nodes.begin(), group.nodes.end(), n) != group.nodes.end();
+    }
+
+    // The values whose producing layers write `v`: behind aliases, and every input of a Concat (a junction).
+    void sources(ValueId v, std::vector<ValueId>& out, int depth = 0) const {
+        if (v == kNoId || depth > 32) return;
+        const NodeId p = mGraph.value(v).producer;
+        if (p != kNoId && mGroups.live[static_cast<size_t>(p)]) {
+            const Node& node = mGraph.node(p);
+            if (mGroups.alias[static_cast<size_t>(p)])
+                return sources(node.inputs.empty() ? kNoId : node.inputs[0], out, depth + 1);
+            if (mGroups.junction[static_cast<size_t>(p)]) {
+                for (ValueId in : node.inputs) sources(in, out, depth + 1);
+                return;
+            }
+        }
+        const bool graphInput = mGraph.value(v).isGraphInput && mGraph.value(v).initializer < 0;
+        if ((p != kNoId && mGroups.live[static_cast<size_t>(p)]) || graphInput) out.push_back(v);
+    }
+
+    // What a value is as its producer wrote it (a graph input: its declared type, linear).
+    Form formOf(ValueId source) const {
+        if (const auto it = mForms.find(source); it != mForms.end()) return it->second;
+        return {precisionOfType(mGraph.value(source).type.dtype), EngineLayout::Linear};
+    }
+
+    // The layers reading `v` (behind aliases and Concats), and whether it reaches a graph output.
+    void readerGroups(ValueId v, std::vector<int>& out, bool& output, int depth = 0) const {
+        if (v == kNoId || depth > 32) return;
+        output = output || mGraph.value(v).isGraphOutput;
+        for (NodeId c : mGraph.value(v).consumers) {
+            const size_t i = static_cast<size_t>(c);
+            if (!mGroups.live[i]) continue;
+            if (mGroups.alias[i] || mGroups.junction[i]) {
+                if (!mGraph.node(c).outputs.empty()) readerGroups(mGraph.node(c).outputs[0], out, output, depth + 1);
+            } else if (mGroups.groupOf[i] >= 0 && std::find(out.begin(), out.end(), mGroups.groupOf[i]) == out.end()) {
+                out.push_back(mGroups.groupOf[i]);
+            }
+        }
+    }
+
+    Form wantedInput(const Group& group, const Form& have, ValueId value) const {
+        const EnginePrecision precision = computePrecision(group);
+        if (keepsLayout(group))
+            return {precision, have.precision == precision ? have.layout : naturalLayout(precision)};
+        switch (group.kind) {
+            case PredictedKind::Convolution:
+            case PredictedKind::Deconvolution:
+                return {precision, convolutionLayout(precision, channels(mGraph, value))};
+            case PredictedKind::Gemm:
+                if (group.region < 0)  // 8.x: a 1x1 convolution; INT8 reads 4-wide vectors (resnet50 8.6)
+                    return {precision,
+                            precision == EnginePrecision::Int8 ? EngineLayout::Chw4 : convolutionLayout(precision, -1)};
+                return {precision, EngineLayout::Linear};
+            default:
+                return {precision, EngineLayout::Linear};
+        }
+    }
+
+    PredictedLayer reformat(ValueId source, const Form& have, const Form& want, const std::string& target, size_t index,
+                            bool output) {
+        PredictedLayer r;
+        r.name = std::string("Reformatting CopyNode for ") + (output ? "Output" : "Input") + " Tensor " +
+                 std::to_string(index) + " to " + target;
+        r.kind = PredictedKind::Reformat;
+        r.costClass = CostClass::Reformat;
+        r.precision = want.precision;
+        const int64_t n = elements(source);
+        r.inputs.push_back({source, have.precision, have.layout, n});
+        r.outputs.push_back({kNoId, want.precision, want.layout, n});
+        r.bytes = n * (bytesPerElement(have.precision) + bytesPerElement(want.precision));
+        r.note = std::string(upperName(have.precision)) + " " + engineLayoutName(have.layout) + " -> " +
+                 upperName(want.precision) + " " + engineLayoutName(want.layout);
+        return r;
+    }
+
+    static std::string upperName(EnginePrecision precision) {
+        std::string name = enginePrecisionName(precision);
+        for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return name;
+    }
+
+    std::string nameOf(const Group& group) const {
+        if (!group.name.empty()) return group.name;
+        std::string name;
+        for (NodeId n : group.nodes) name += (name.empty() ? "" : " + ") + mGraph.node(n).name;
+        return name;
+    }
+
+    PredictedLayer layerOf(const Group& group) {
+        PredictedLayer layer;
+        layer.name = nameOf(group);
+        layer.kind = group.kind;
+        layer.nodes = group.nodes;
+        layer.precision = computePrecision(group);
+        layer.costClass = costClassOf(mGraph, group);
+        if (group.kind == PredictedKind::ShapeCall) return layer;
+        if (group.nodes.empty()) return passThrough(group, layer);
+        wireInputs(group, layer);
+        wireOutputs(group, layer);
+        addCosts(group, layer);
+        return layer;
+    }
+
+    // A layer without nodes of its own (8.x's reshape after a GEMM): reads and writes what its GEMM wrote.
+    PredictedLayer passThrough(const Group& group, PredictedLayer& layer) {
+        const Node& gemm = mGraph.node(group.anchor);
+        const ValueId v = gemm.outputs.empty() ? kNoId : gemm.outputs[0];
+        const Form form = formOf(v);
+        const int64_t n = elements(v);
+        layer.precision = form.precision;
+        layer.inputs.push_back({v, form.precision, form.layout, n});
+        layer.outputs.push_back({v, form.precision, form.layout, n});
+        layer.bytes = 2 * n * bytesPerElement(form.precision);
+        return layer;
+    }
+
+    void wireInputs(const Group& group, PredictedLayer& layer) {
+        std::vector<ValueId> seen;
+        for (NodeId n : group.nodes) {
+            for (ValueId v : mGraph.node(n).inputs) {
+                if (v == kNoId || std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+                std::vector<ValueId> from;
+                sources(v, from);
+                from.erase(std::remove_if(from.begin(), from.end(),
+                                          [&](ValueId s) { return inGroup(group, mGraph.value(s).producer); }),
+                           from.end());
+                if (from.empty()) continue;
+                seen.push_back(v);
+                const bool data = isFloatOrUnknown(mGraph.value(v).type.dtype);
+                const Form have = formOf(from.front());
+                Form want = data ? wantedInput(group, have, v) : have;
+                const size_t index = layer.inputs.size();
+                layer.inputs.push_back({v, want.precision, want.layout, elements(v)});
+                if (!data) continue;
+                for (ValueId s : from) {
+                    const Form got = formOf(s);
+                    if (got == want || !isCompute(got.precision) || !isCompute(want.precision)) continue;
+                    const auto key = std::make_tuple(s, want.precision, want.layout);
+                    if (std::find(mReformatted.begin(), mReformatted.end(), key) != mReformatted.end()) continue;
+                    mReformatted.push_back(key);
+                    PredictedLayer r = reformat(s, got, want, layer.name, index, false);
+                    r.feeds = mCurrent;
+                    mBefore->push_back(std::move(r));
+                }
+            }
+        }
+    }
+
+    void wireOutputs(const Group& group, PredictedLayer& layer) {
+        const EnginePrecision own = layer.precision;
+        const EngineLayout inLayout = layer.inputs.empty() ? EngineLayout::Linear : layer.inputs.front().layout;
+        for (NodeId n : group.nodes) {
+            for (ValueId v : mGraph.node(n).outputs) {
+                if (v == kNoId) continue;
+                std::vector<int> readers;
+                bool output = false;
+                readerGroups(v, readers, output);
+                readers.erase(std::remove(readers.begin(), readers.end(), static_cast<int>(mCurrent)), readers.end());
+                if (readers.empty() && !output) continue;
+                std::vector<EnginePrecision> wanted;
+                for (int r : readers) wanted.push_back(computePrecision(mGroups.groups[static_cast<size_t>(r)]));
+                if (output) wanted.push_back(precisionOfType(mGraph.value(v).type.dtype));
+                std::sort(wanted.begin(), wanted.end());
+                wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+                EnginePrecision precision = own;
+                if (wanted.size() == 1 && isCompute(wanted[0]) && writesReadersPrecision(group)) precision = wanted[0];
+                if (!isFloatOrUnknown(mGraph.value(v).type.dtype))
+                    precision = precisionOfType(mGraph.value(v).type.dtype);
+                // A layer writing another precision than it computes in (a fused Q or DQ) keeps its own layout;
+                // FP32 is written linear (the INT8 convolutions of the 8.x reports that feed FP32 layers).
+                EngineLayout layout = EngineLayout::Linear;
+                if (group.region < 0 &&
+                    (group.kind == PredictedKind::Convolution || group.kind == PredictedKind::Deconvolution)) {
+                    layout = convolutionLayout(precision == EnginePrecision::Fp32 ? precision : own, -1);
+                } else if (keepsLayout(group) && !group.movesDataOnly) {
+                    layout = inLayout;
+                }
+                mForms[v] = {precision, layout};
+                layer.outputs.push_back({v, precision, layout, elements(v)});
+            }
+        }
+    }
+
+    // The graph outputs TensorRT writes linear, in their declared type: a reformat after the layer that wrote
+    // them otherwise.
+    void graphOutputs(std::vector<std::vector<PredictedLayer>>& after) {
+        for (ValueId out : mGraph.outputs()) {
+            std::vector<ValueId> from;
+            sources(out, from);
+            for (ValueId s : from) {
+                const NodeId p = mGraph.value(s).producer;
+                if (p == kNoId || mGroups.groupOf[static_cast<size_t>(p)] < 0) continue;
+                const Form have = formOf(s);
+                const Form want{precisionOfType(mGraph.value(out).type.dtype), EngineLayout::Linear};
+                if (have == want || !isCompute(have.precision) || !isCompute(want.precision)) continue;
+                const size_t g = static_cast<size_t>(mGroups.groupOf[static_cast<size_t>(p)]);
+                PredictedLayer r = reformat(s, have, want, mLayers[g].name, 0, true);
+                r.feeds = g;
+                after[g].push_back(std::move(r));
+            }
+        }
+    }
+
+    // MACs with the channel padding of the layout (INT8 vectors of 32, FP16 of 8), bytes moved, output tiles.
+    void addCosts(const Group& group, PredictedLayer& layer) {
+        for (const PredictedTensor& t : layer.inputs)
+            if (isCompute(t.precision) || t.precision == EnginePrecision::Unknown)
+                layer.bytes += t.elements * bytesPerElement(t.precision);
+        for (const PredictedTensor& t : layer.outputs) layer.bytes += t.elements * bytesPerElement(t.precision);
+        const int64_t align = layer.precision == EnginePrecision::Int8   ? 32
+                              : layer.precision == EnginePrecision::Fp16 ? 8
+                                                                         : 1;
+        for (NodeId n : group.nodes) {
+            const Node& node = mGraph.node(n);
+            if (node.cost.approximate) mOut.approximateShapes = true;
+            int64_t macs = node.cost.macs;
+            const bool weighted = node.opType == "Conv" || node.opType == "ConvTranspose" || node.opType == "Gemm" ||
+                                  node.opType == "MatMul";
+            if (!weighted) continue;
+            for (size_t i = 1; i < node.inputs.size(); ++i) {  // weights and bias, at the layer's precision
+                const ValueId w = node.inputs[i];
+                if (w != kNoId && isConstantInput(w)) layer.bytes += elements(w) * bytesPerElement(layer.precision);
+            }
+            if (node.opType == "Conv" && node.intAttribute("group", 1) == 1 && node.inputs.size() > 1) {
+                const TensorType& w = mGraph.value(node.inputs[1]).type;
+                if (w.hasShape && w.dims.size() >= 2 && w.dims[0].size > 0 && w.dims[1].size > 0) {
+                    const int64_t cin = w.dims[1].size, cout = w.dims[0].size;
+                    const int64_t inAlign = cin <= 4 ? 4 : align;
+                    macs = macs / (cin * cout) * roundUp(cin, inAlign) * roundUp(cout, align);
+                }
+            }
+            layer.macs += macs;
+        }
+        if (layer.macs > 0) {
+            int64_t out = 0;
+            for (const PredictedTensor& t : layer.outputs) out += t.elements;
+            layer.outputTiles = (out + 2047) / 2048;
+        }
+    }
+
+    bool isConstantInput(ValueId v) const {
+        const NodeId p = mGraph.value(v).producer;
+        return mGraph.value(v).initializer >= 0 || (p != kNoId && !mGroups.live[static_cast<size_t>(p)]);
+    }
+
+    const Graph& mGraph;
+    const PrecisionPlan& mPlan;
+    const Groups& mGroups;
+    EnginePrediction& mOut;
+    std::vector<PredictedLayer> mLayers;  // one per group
+    std::map<ValueId, Form> mForms;       // what each written value is
+    std::vector<std::tuple<ValueId, EnginePrecision, EngineLayout>> mReformatted;
+    size_t mCurrent = 0;
+    std::vector<PredictedLayer>* mBefore = nullptr;
+};
+
+}  // namespace
+
+EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, const TrtTarget& target) {
+    EnginePrediction prediction;
+    prediction.target = target;
+    if (plan.size() != graph.nodes().size()) return prediction;
+    const Groups groups = prediction::groupNodes(graph, plan, target);
+    Wiring(graph, plan, groups, prediction).run();
+    prediction.approximateShapes = prediction.approximateShapes || groups.approximate;
+    return prediction;
+}
+
+}  // namespace ql

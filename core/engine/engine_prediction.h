@@ -1,0 +1,118 @@
+#pragma once
+// The engine TensorRT would build from the realized model, before any build (issue 28, item 1): its layers in
+// execution order, what ONNX nodes each fuses, the precision each computes in, the precision and layout of each
+// tensor it reads and writes, and a Reformat layer at every precision or layout boundary. The latency model
+// (latency_model.h) times these layers on a GPU. docs/performance-model.md says how the rules were derived and how
+// well they matched real engine reports.
+//
+// Input: a graph and its effective plan (effectivePlan: the plan as the export realizes it, or what a Q/DQ model
+// carries). Rules, from TensorRT's Developer Guide ("Layer Fusion", "Q/DQ Fusion") and the engine reports of
+// ../shared/data/engine-reports:
+//   - no layer: nodes computed from constants or shapes, data movement that only renames memory (Reshape, Flatten,
+//     Squeeze, Unsqueeze, Identity, Dropout, Cast between float types, Q/DQ: absorbed by the layers around them),
+//     and Concat (TensorRT writes its inputs into one buffer);
+//   - Conv/ConvTranspose (Gemm/MatMul with a weight on 8.x) + folded BatchNormalization + bias/scale by a constant +
+//     activations (Relu, Clip, LeakyRelu, Sigmoid, Tanh, HardSwish, SiLU) + one residual Add: one layer, as long as
+//     the tensor between them has no other reader and, under strong typing, the precision does not change;
+//   - TensorRT 10 and 11 hand MatMul/Gemm, Softmax, normalizations, reductions and attention, with the pointwise and
+//     data-movement nodes around them, to Myelin: per region a shape_call (dynamic shapes), one gemm per MatMul/Gemm
+//     (with its epilogue), one attention kernel per fused attention, and kgen kernels for the rest (a Softmax spans
+//     two);
+//   - other pointwise chains fuse into one PointWise layer; pooling, resize, slice, pad, transpose and the rest are
+//     one layer each;
+//   - formats: INT8 convolutions read and write 32-wide channel vectors (4-wide for at most 4 channels), FP16 ones
+//     channel-major HWC8 (HWC4), FP32 ones linear; Myelin, Softmax and normalizations linear; pooling and pointwise
+//     layers keep their input's layout. A layer writes the precision all its readers want when it can (TensorRT
+//     fuses the Q or DQ into its output); any other difference between what a tensor is and what its reader wants
+//     is a Reformat, one per tensor and wanted form.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/engine_report.h"
+#include "core/lint/trt_version.h"
+#include "core/model/graph.h"
+#include "core/quant/precision_plan.h"
+
+namespace ql {
+
+enum class PredictedKind {
+    Convolution,
+    Deconvolution,
+    Gemm,
+    Attention,
+    Pooling,
+    Pointwise,
+    Normalization,
+    Softmax,
+    Reduce,
+    Kgen,  // a Myelin-generated kernel (pointwise/reduction code of a Myelin region)
+    ShapeCall,
+    Shuffle,
+    Resize,
+    Slice,
+    Padding,
+    Gather,
+    Reformat,
+    Other,
+};
+
+const char* predictedKindName(PredictedKind kind);  // "convolution", "gemm", "kgen", "reformat", ...
+
+// How a tensor is laid out in memory (TensorRT's TensorFormat).
+enum class EngineLayout { Linear, Chw4, Chw32, Hwc4, Hwc8 };
+
+const char* engineLayoutName(EngineLayout layout);  // "linear", "chw4", "chw32", "hwc4", "hwc8"
+
+// What the latency model times a layer as (latency_model.h): each class has its own efficiency terms.
+enum class CostClass {
+    Convolution,
+    Depthwise,  // grouped with one input channel per group: no tensor-core gain
+    Gemm,
+    Attention,
+    Pooling,
+    Pointwise,
+    Normalization,  // softmax, normalizations, reductions, Myelin kgen kernels
+    Reformat,
+    Shuffle,  // transpose, slice, pad, gather, resize and other data movement
+    ShapeCall,
+};
+inline constexpr int kCostClassCount = 10;
+
+const char* costClassName(CostClass cls);  // "convolution", "depthwise", ...
+std::optional<CostClass> parseCostClass(const std::string& name);
+
+struct PredictedTensor {
+    ValueId value = kNoId;  // the ONNX tensor; kNoId for what a reformat writes
+    EnginePrecision precision = EnginePrecision::Fp32;
+    EngineLayout layout = EngineLayout::Linear;
+    int64_t elements = 0;
+};
+
+struct PredictedLayer {
+    std::string name;  // TensorRT's spelling: the fused nodes joined with " + "
+    PredictedKind kind = PredictedKind::Other;
+    CostClass costClass = CostClass::Pointwise;
+    std::vector<NodeId> nodes;  // the ONNX nodes it computes (empty for a reformat and a shape_call)
+    EnginePrecision precision = EnginePrecision::Fp32;
+    std::vector<PredictedTensor> inputs;
+    std::vector<PredictedTensor> outputs;
+    int64_t macs = 0;             // multiply-accumulates, with the channel padding the layout needs
+    int64_t bytes = 0;            // activations read and written and weights read, at their precisions
+    int64_t outputTiles = 0;      // output elements / 2048: how many 64x32 tiles a GEMM kernel would run (0: none)
+    std::optional<size_t> feeds;  // a reformat: the layer it converts a tensor for
+    std::string note;             // why a reformat is there ("INT8 -> FP16 for ...")
+};
+
+struct EnginePrediction {
+    TrtTarget target;
+    std::vector<PredictedLayer> layers;  // execution order
+    bool approximateShapes = false;      // some dimension was unknown and taken as 1
+    size_t reformatCount() const;
+};
+
+// The layers of the engine `target` builds from `graph` with `plan`'s effective precisions.
+EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, const TrtTarget& target);
+
+}  // namespace ql

@@ -1,0 +1,94 @@
+#pragma once
+// Time per layer of a predicted engine (engine_prediction.h) on a GPU (gpu_specs.h), issue 28 item 2. An estimate,
+// always said to be one. For each layer:
+//
+//   compute_ms  = 2 x MACs / (peak(precision) x compute_efficiency x int8_efficiency (INT8 only) x fill)
+//   memory_ms   = bytes / (bandwidth x memory_efficiency)
+//   time_ms     = overhead_us / 1000 + max(compute_ms, memory_ms)
+//
+// peak: the dense tensor-core peak of the layer's precision (FP32 layers: TF32, which trtexec enables; depthwise
+// convolutions: the CUDA cores, FP32 rate x2 for FP16, x4 for INT8). fill: a GEMM kernel runs one 64x32 output tile
+// per SM at a time, so a layer of fewer tiles than SMs leaves SMs idle: fill = min(1, tiles / SMs). MACs include the
+// channel padding of the layout (INT8 32-wide vectors, FP16 8-wide), bytes the activations read and written and the
+// weights at their precision. The efficiency and overhead terms are per cost class (CostClass); the defaults are
+// documented in docs/performance-model.md and are what a GPU profile (item 3) refits from a user's engine reports.
+//
+// GPU profile file (JSON, written by the fit, readable and writable by hand):
+//   {
+//     "format": "quantlens-gpu-profile", "version": 1,          required
+//     "gpu": "rtx3060-laptop",                                  required: a row of the GPU table it refines
+//     "specs": {"int8_tops", "fp16_tflops", "fp8_tflops",       optional: figures replacing the table's
+//               "tf32_tflops", "fp32_tflops", "memory_gbs", "sms"},
+//     "classes": {"convolution": {"compute_efficiency": 0.55,   optional, per cost class; a class or term left out
+//                 "memory_efficiency": 0.75, "overhead_us": 3,   keeps its default
+//                 "int8_efficiency": 0.8}, ...},
+//     "fit": {"reports": [files], "layers": 57, "spearman": 0.84,     optional: how well the terms fit what they were
+//             "median_layer_error": 0.21, "total_error": 0.04}          fitted on (errors are relative: 0.21 = 21%)
+//   }
+#include <array>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/status.h"
+#include "core/engine/engine_prediction.h"
+#include "core/engine/gpu_specs.h"
+
+namespace ql {
+
+struct ClassTerms {
+    double computeEfficiency = 0.5;  // share of the tensor-core peak the class's kernels reach
+    double memoryEfficiency = 0.7;   // share of the memory bandwidth
+    double overheadUs = 3.0;         // launch and ramp per layer
+    double int8Efficiency = 0.8;     // INT8 kernels' share of the INT8 peak, relative to computeEfficiency
+};
+
+struct FitQuality {
+    std::vector<std::string> reports;
+    int layers = 0;
+    double spearman = 0.0;
+    double medianLayerError = 0.0;
+    double totalError = 0.0;
+};
+
+struct GpuProfile {
+    GpuSpec gpu;
+    std::array<ClassTerms, kCostClassCount> classes;
+    std::optional<FitQuality> fit;  // set when the terms were fitted to engine reports
+    std::string file;               // where it was read from; empty for the table's defaults
+};
+
+// The unfitted profile of a GPU of the table: its specifications and the default terms.
+GpuProfile defaultGpuProfile(const GpuSpec& gpu);
+const ClassTerms& defaultClassTerms(CostClass cls);
+
+Result<GpuProfile> gpuProfileFromJson(const nlohmann::json& json, const std::string& label);
+Result<GpuProfile> loadGpuProfile(const std::string& path);
+nlohmann::json gpuProfileToJson(const GpuProfile& profile);
+Status saveGpuProfile(const GpuProfile& profile, const std::string& path);
+
+struct LayerTime {
+    double ms = 0.0;
+    double computeMs = 0.0;
+    double memoryMs = 0.0;
+    double overheadMs = 0.0;
+    bool computeBound() const { return computeMs >= memoryMs; }
+};
+
+LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile);
+
+struct LatencyEstimate {
+    std::vector<LayerTime> layers;  // one per predicted layer
+    double totalMs = 0.0;
+    double reformatMs = 0.0;
+};
+
+LatencyEstimate estimateLatency(const EnginePrediction& prediction, const GpuProfile& profile);
+
+// How far off the unfitted model's total latency was where it was checked against real engines (bench/README.md,
+// bench/engine_predict_bench.py): the median relative error of the totals, and the sentence that says where.
+double checkedTotalError();
+const char* checkedErrorNote();
+
+}  // namespace ql

@@ -1,0 +1,126 @@
+#include "core/engine/prediction_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ql {
+
+namespace {
+
+nlohmann::json tensorsJson(const Graph& graph, const std::vector<PredictedTensor>& tensors) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const PredictedTensor& t : tensors)
+        list.push_back({{"tensor", t.value == kNoId ? nlohmann::json() : nlohmann::json(graph.value(t.value).name)},
+                        {"precision", enginePrecisionName(t.precision)},
+                        {"format", engineLayoutName(t.layout)}});
+    return list;
+}
+
+std::string fixed(double value, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "%.*f", digits, value);
+    return buffer;
+}
+
+std::string percent(double share) {
+    return fixed(share * 100.0, 0) + "%";
+}
+
+std::string upper(const char* name) {
+    std::string text = name;
+    for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::string formats(const std::vector<PredictedTensor>& tensors) {
+    std::string text;
+    for (const PredictedTensor& t : tensors)
+        text += (text.empty() ? "" : ",") + upper(enginePrecisionName(t.precision)) + ":" + engineLayoutName(t.layout);
+    return text.empty() ? "-" : text;
+}
+
+}  // namespace
+
+nlohmann::json estimateJson(const GpuProfile& profile) {
+    if (profile.fit)
+        return {{"fitted", true},
+                {"checked_error", profile.fit->totalError},
+                {"note", "estimate from a GPU profile fitted to " + std::to_string(profile.fit->layers) +
+                             " layers of engine reports: total off by " + percent(profile.fit->totalError) +
+                             ", per layer by a median of " + percent(profile.fit->medianLayerError) + " there"}};
+    return {{"fitted", false}, {"checked_error", checkedTotalError()}, {"note", checkedErrorNote()}};
+}
+
+std::string estimateNote(const GpuProfile& profile) {
+    return "Times are estimates: " + estimateJson(profile)["note"].get<std::string>() + ".";
+}
+
+nlohmann::json predictionToJson(const PredictionView& view) {
+    const GpuSpec& gpu = view.profile.gpu;
+    nlohmann::json layers = nlohmann::json::array();
+    for (size_t i = 0; i < view.prediction.layers.size(); ++i) {
+        const PredictedLayer& layer = view.prediction.layers[i];
+        nlohmann::json nodes = nlohmann::json::array();
+        for (NodeId n : layer.nodes) nodes.push_back(view.graph.node(n).name);
+        layers.push_back({{"name", layer.name},
+                          {"onnx_nodes", nodes},
+                          {"kind", predictedKindName(layer.kind)},
+                          {"cost_class", costClassName(layer.costClass)},
+                          {"precision", enginePrecisionName(layer.precision)},
+                          {"inputs", tensorsJson(view.graph, layer.inputs)},
+                          {"outputs", tensorsJson(view.graph, layer.outputs)},
+                          {"macs", layer.macs},
+                          {"bytes", layer.bytes},
+                          {"time_ms", view.estimate.layers[i].ms},
+                          {"feeds", layer.feeds ? nlohmann::json(*layer.feeds) : nlohmann::json()},
+                          {"note", layer.note}});
+    }
+    const double speedup = view.estimate.totalMs > 0 ? view.fp16Estimate.totalMs / view.estimate.totalMs : 0.0;
+    return {{"gpu",
+             {{"name", gpu.name},
+              {"display_name", gpu.displayName},
+              {"compute_capability", gpu.computeCapability},
+              {"source", gpu.source},
+              {"profile", view.profile.file.empty() ? nlohmann::json() : nlohmann::json(view.profile.file)}}},
+            {"trt", trtVersionName(view.prediction.target.version)},
+            {"typing", trtTypingName(view.prediction.target.typing)},
+            {"layers", layers},
+            {"reformats", view.prediction.reformatCount()},
+            {"reformat_ms", view.estimate.reformatMs},
+            {"total_ms", view.estimate.totalMs},
+            {"fp16_total_ms", view.fp16Estimate.totalMs},
+            {"speedup_vs_fp16", speedup},
+            {"approximate_shapes", view.prediction.approximateShapes},
+            {"estimate", estimateJson(view.profile)}};
+}
+
+std::string predictionToText(const PredictionView& view) {
+    std::ostringstream out;
+    const EnginePrediction& p = view.prediction;
+    out << "Predicted TensorRT " << trtVersionName(p.target.version) << " engine (" << trtTypingName(p.target.typing)
+        << "ly typed) on " << view.profile.gpu.displayName
+        << (view.profile.file.empty() ? "" : " (profile " + view.profile.file + ")") << ": " << p.layers.size()
+        << " layers, " << p.reformatCount() << " reformats\n";
+    out << "  #  kind           prec  in -> out                         MMACs   est. ms  layer\n";
+    for (size_t i = 0; i < p.layers.size(); ++i) {
+        const PredictedLayer& layer = p.layers[i];
+        std::string io = formats(layer.inputs) + " -> " + formats(layer.outputs);
+        if (io.size() > 32) io = io.substr(0, 29) + "...";
+        std::string name = layer.name.size() > 70 ? layer.name.substr(0, 67) + "..." : layer.name;
+        char row[256];
+        std::snprintf(row, sizeof(row), "%3zu  %-13s  %-4s  %-32s %7.1f  %8.4f  ", i, predictedKindName(layer.kind),
+                      upper(enginePrecisionName(layer.precision)).c_str(), io.c_str(),
+                      static_cast<double>(layer.macs) / 1e6, view.estimate.layers[i].ms);
+        out << row << name << "\n";
+    }
+    const double speedup = view.estimate.totalMs > 0 ? view.fp16Estimate.totalMs / view.estimate.totalMs : 0.0;
+    out << "Estimated latency: " << fixed(view.estimate.totalMs, 3) << " ms (reformats "
+        << fixed(view.estimate.reformatMs, 3) << " ms); all FP16: " << fixed(view.fp16Estimate.totalMs, 3)
+        << " ms; speedup vs FP16: " << fixed(speedup, 2) << "x\n";
+    if (p.approximateShapes) out << "Some dimensions were unknown and taken as 1 (--shapes sets them).\n";
+    out << estimateNote(view.profile) << "\n";
+    return out.str();
+}
+
+}  // namespace ql
