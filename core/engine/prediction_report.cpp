@@ -35,8 +35,12 @@ std::string upper(const char* name) {
 
 std::string formats(const std::vector<PredictedTensor>& tensors) {
     std::string text;
-    for (const PredictedTensor& t : tensors)
-        text += (text.empty() ? "" : ",") + upper(enginePrecisionName(t.precision)) + ":" + engineLayoutName(t.layout);
+    for (const PredictedTensor& t : tensors) {
+        if (!text.empty()) text += ',';
+        text += upper(enginePrecisionName(t.precision));
+        text += ':';
+        text += engineLayoutName(t.layout);
+    }
     return text.empty() ? "-" : text;
 }
 
