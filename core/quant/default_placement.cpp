@@ -9,6 +9,7 @@
 #include "core/model/attention_pattern.h"
 #include "core/model/constant_values.h"
 #include "core/model/fp16_form.h"
+#include "core/model/matrix_product_shape.h"
 #include "core/model/op_roles.h"
 
 namespace ql {
@@ -249,6 +250,17 @@ void keepLongAttentionInFloat(const Graph& graph, FloatLayers& floatLayers) {
     }
 }
 
+constexpr const char* kMatrixVectorNote =
+    "matrix-vector product (M or N = 1, a classifier head at batch 1): no tensor cores, the Q/DQ cost more than INT8 "
+    "saves, so NVIDIA's Model Optimizer keeps it in float (trt-int8-gemv)";
+
+// MatMul/Gemm with one output row or column stay in float, as ModelOpt's find_nodes_from_matmul_to_exclude does.
+void keepMatrixVectorProductsInFloat(const Graph& graph, FloatLayers& floatLayers) {
+    for (const Node& node : graph.nodes())
+        if (roleOf(node) == Role::Weighted && matrixProductShape(graph, node).matrixVector())
+            floatLayers.emplace(node.id, kMatrixVectorNote);
+}
+
 bool writesFloat16(const Graph& graph, const Node& node) {
     return std::any_of(node.outputs.begin(), node.outputs.end(),
                        [&](ValueId v) { return v != kNoId && graph.value(v).type.dtype == DataType::Float16; });
@@ -281,6 +293,7 @@ PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
     FloatLayers floatLayers;
     keepDetectorHeadsInFloat(graph, floatLayers);
     keepLongAttentionInFloat(graph, floatLayers);
+    keepMatrixVectorProductsInFloat(graph, floatLayers);
     PrecisionPlan plan(graph, Precision::Fp32);
     const std::vector<bool> int8 = Placement(graph, floatLayers).run();
     const bool typed = carriesFloat16(graph);

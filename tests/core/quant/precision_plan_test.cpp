@@ -13,12 +13,13 @@ namespace {
 using test::ModelBuilder;
 using test::TempDir;
 
-// x -> conv -> relu -> pool -> reshape -> gemm -> softmax -> y
-std::unique_ptr<Model> classifier() {
+// x -> conv -> relu -> pool -> reshape -> gemm -> softmax -> y, at batch 2 (at batch 1 the gemm is a matrix-vector
+// product, which the placement keeps in float).
+std::unique_ptr<Model> classifier(int64_t batch = 2) {
     ModelBuilder b;
-    b.input("x", DataType::Float, {1, 3, 8, 8});
+    b.input("x", DataType::Float, {batch, 3, 8, 8});
     b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
-    b.initializer("shape", DataType::Int64, {2}, {1, 64});
+    b.initializer("shape", DataType::Int64, {2}, {static_cast<double>(batch), 64});
     b.initializer("fc", {64, 10}, test::seededFloats(640));
     b.node("Conv", {"x", "w"}, {"c"}, "conv").ints("pads", {1, 1, 1, 1});
     b.node("Relu", {"c"}, {"r"}, "relu");
@@ -44,6 +45,17 @@ TEST(DefaultPlacement, Int8ForWeightedLayersAndWhatFusesBetweenThem) {
     EXPECT_EQ(requestedOf(g, plan, "reshape"), Precision::Int8);  // between INT8 layers
     EXPECT_EQ(requestedOf(g, plan, "gemm"), Precision::Int8);
     EXPECT_EQ(requestedOf(g, plan, "softmax"), Precision::Fp16);  // no INT8 implementation: TensorRT's choice
+}
+
+// ModelOpt's find_nodes_from_matmul_to_exclude: a GEMV (M or N = 1) gains nothing from INT8; trt-int8-gemv agrees.
+TEST(DefaultPlacement, AClassifierHeadAtBatchOneStaysInFloat) {
+    auto model = classifier(1);
+    const Graph& g = model->graph();
+    const PrecisionPlan plan = defaultPrecisionPlan(g);
+    EXPECT_EQ(requestedOf(g, plan, "conv"), Precision::Int8);
+    EXPECT_EQ(requestedOf(g, plan, "gemm"), Precision::Fp16);
+    EXPECT_NE(plan.placementNote(*g.findNode("gemm")).find("matrix-vector product"), std::string::npos)
+        << plan.placementNote(*g.findNode("gemm"));
 }
 
 TEST(DefaultPlacement, ShapeNodesStayFp32AndFloatNodesOutsideInt8AreFp16) {
