@@ -44,7 +44,8 @@ LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const Li
       mTyping(supportsTyping(options.version, options.typing) ? options.typing : defaultTyping(options.version)),
       mTrtexecCommand(options.trtexecCommand),
       mCalibration(options.calibration),
-      mWrittenForStrongTyping(options.writtenForStrongTyping) {
+      mWrittenForStrongTyping(options.writtenForStrongTyping),
+      mInsideSubgraph(options.insideSubgraph) {
     for (const QdqLink& link : graph.qdqLinks()) {
         if (link.layer == kNoId) continue;
         mLinkByInput.emplace(inputKey(link.layer, static_cast<size_t>(link.layerInput)), &link);

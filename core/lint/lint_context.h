@@ -46,6 +46,8 @@ public:
     TrtTyping typing() const { return mTyping; }
     bool stronglyTyped() const { return mTyping == TrtTyping::Strong; }
     bool writtenForStrongTyping() const { return mWrittenForStrongTyping; }
+    // The graph is an If/Loop/Scan body linted on its own: a rule about the whole model stays silent there.
+    bool insideSubgraph() const { return mInsideSubgraph; }
     // The trtexec command or script to check; empty when none was given.
     std::string_view trtexecCommand() const { return mTrtexecCommand; }
     const CalibrationDiagnosis* calibration() const { return mCalibration; }
@@ -93,6 +95,7 @@ private:
     std::string_view mTrtexecCommand;
     const CalibrationDiagnosis* mCalibration;
     bool mWrittenForStrongTyping = false;
+    bool mInsideSubgraph = false;
     bool mExplicit = false;
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot
 };

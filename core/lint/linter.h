@@ -29,6 +29,8 @@ struct LintOptions {
     // QuantLens wrote the model for a strongly typed build (its metadata "quantlens.typing", carried_model.h): its
     // float32 layers are planned FP32, not left to a builder flag, so nothing asks to re-export it.
     bool writtenForStrongTyping = false;
+    // The graph is a control-flow body (subgraph_lint.h): rules about the model as a whole leave it to the main graph.
+    bool insideSubgraph = false;
 };
 
 struct LayerFallback {

@@ -38,7 +38,9 @@ void lintBodies(const Graph& graph, const LintOptions& options, LintGraphFn run,
 }  // namespace
 
 void lintSubgraphs(const Graph& graph, const LintOptions& options, LintGraphFn run, std::vector<Finding>& findings) {
-    lintBodies(graph, options, run, nullptr, "", 0, findings);
+    LintOptions bodyOptions = options;
+    bodyOptions.insideSubgraph = true;
+    lintBodies(graph, bodyOptions, run, nullptr, "", 0, findings);
 }
 
 }  // namespace ql

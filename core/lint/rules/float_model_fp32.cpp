@@ -21,7 +21,8 @@ constexpr RuleInfo kInfo{
     "ultralytics/ultralytics#24729; roboflow/rf-detr PR #1454 (\"build_engine(fp16=True) returns an FP32 one\" on "
     "TensorRT 11); NVIDIA Model Optimizer AutoCast (the float16 conversion NVIDIA recommends instead)"};
 
-// The first weighted layer that computes in float32 and how many there are.
+// The first weighted layer that computes in float32 and how many there are; with none, the first control-flow node
+// that writes float32 (Silero VAD's work is all inside If bodies), count 0.
 const Node* firstFloatLayer(const Graph& graph, int& count) {
     const Node* first = nullptr;
     count = 0;
@@ -30,7 +31,10 @@ const Node* firstFloatLayer(const Graph& graph, int& count) {
         if (first == nullptr) first = &node;
         ++count;
     }
-    return first;
+    if (first != nullptr) return first;
+    for (const Node& node : graph.nodes())
+        if (!node.subgraphs.empty() && computesFloat(graph, node)) return &node;
+    return nullptr;
 }
 
 class FloatModelFp32Rule final : public LintRule {
@@ -39,16 +43,20 @@ public:
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
         const Graph& graph = context.graph();
-        if (context.explicitQuantization() || context.writtenForStrongTyping() || carriesReducedFloat(graph)) return;
+        if (context.insideSubgraph() || context.explicitQuantization() || context.writtenForStrongTyping() ||
+            carriesReducedFloat(graph))
+            return;
         int count = 0;
         const Node* first = firstFloatLayer(graph, count);
         if (first == nullptr) return;
         const bool buildsThisFile = context.trtexecCommand().find("trtexec") != std::string_view::npos;
         findings.push_back(context.finding(
             kInfo, *first, buildsThisFile ? Severity::Warning : Severity::Info,
-            lintText("no tensor of this model is float16: TensorRT 11 builds all ", count,
-                     " of its weighted layers (this one first) in FP32, since there is no --fp16 any more; the plan's "
-                     "FP16 and INT8 exist only in the file QuantLens exports"),
+            lintText("no tensor of this model is float16: TensorRT 11 builds ",
+                     count > 0 ? lintText("all ", count, " of its weighted layers (this one first)")
+                               : lintText("the layers inside '", first->name, "'"),
+                     " in FP32, since there is no --fp16 any more; the plan's FP16 and INT8 exist only in the file "
+                     "QuantLens exports"),
             "build the file `quantlens-cli quantize --trt 11` writes (its FP16 islands and Q/DQ carry the plan), not "
             "this one"));
     }

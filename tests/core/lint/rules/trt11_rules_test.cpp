@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/quant/default_placement.h"
+#include "tests/core/exec/kernels/control_flow_test_util.h"
 #include "tests/core/lint/lint_test_util.h"
 
 namespace ql {
@@ -107,6 +108,29 @@ TEST(FloatModelFp32RuleTest, Float16AndQdqModelsAreQuiet) {
     b.node("MatMul", {test::addQdq(b, "x"), test::addQdq(b, "w")}, {"y"}, "mm");
     b.output("y");
     EXPECT_TRUE(test::findingsOf(*b.load(), kFloatModel, TrtVersion::Trt11).empty());
+}
+
+// Silero VAD: every layer sits inside the two branches of an If. One finding for the model, on the If.
+TEST(FloatModelFp32RuleTest, AModelWhoseLayersAreInsideIfBodiesGetsOneFinding) {
+    test::ModelBuilder b(17);
+    b.input("c", DataType::Bool, {});
+    b.input("x", DataType::Float, {1, 16});
+    const auto branch = [](const std::string& name) {
+        return test::subgraph(
+            name,
+            [&](test::ModelBuilder& g) {
+                g.initializer("w_" + name, {16, 16}, test::seededFloats(256));
+                g.node("MatMul", {"x", "w_" + name}, {"y_" + name}, "mm_" + name);
+                g.output("y_" + name, DataType::Float, {1, 16}, true);
+            },
+            17);
+    };
+    b.node("If", {"c"}, {"y"}, "choose").graph("then_branch", branch("then")).graph("else_branch", branch("else"));
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kFloatModel, TrtVersion::Trt11);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].nodeName, "choose");
+    EXPECT_NE(f[0].message.find("the layers inside 'choose'"), std::string::npos) << f[0].message;
 }
 
 constexpr const char* kQdqType = "trt-qdq-type";
