@@ -1,7 +1,8 @@
-// trt-int8-small-layer: layers too small for INT8 to pay off, by NVIDIA Model Optimizer's placement thresholds.
-#include <algorithm>
-
+// trt-int8-small-layer: layers too small for INT8 to pay off, by one threshold (16 channels per group) applied to every
+// layer alike. One finding per model.
 #include "core/lint/lint_context.h"
+#include "core/lint/rules/int8_mac_share.h"
+#include "core/lint/rules/layer_channels.h"
 #include "core/lint/rules/rules.h"
 
 namespace ql::rules {
@@ -10,69 +11,39 @@ namespace {
 
 constexpr RuleInfo kInfo{
     "trt-int8-small-layer", Severity::Info, kAllTrtVersions,
-    "NVIDIA's Model Optimizer leaves layers unquantized when they are too small for INT8 to pay off: a convolution "
-    "with fewer than 16 input or output channels (kept in INT8 only with a square kernel when one channel count is a "
-    "multiple of 8 and the layer is the first of the network or the other count is at least 16; a grouped "
-    "convolution only when its output channels are a multiple of 8 and its kernel is at least 3x3), and a MatMul or "
-    "Gemm whose reduction size K or output columns N is below 16. The Q/DQ around such a layer cost more than its "
-    "INT8 kernel saves. Layers that trt-int8-channel-alignment or trt-int8-gemv already report are not repeated here.",
+    "A layer is too small for INT8 to pay off when one of its groups has fewer than 16 input or output channels (a "
+    "depthwise convolution's groups have 1 of each; a MatMul or Gemm is one group of K inputs and N outputs), unless "
+    "it is a grouped or depthwise convolution whose kernel is at least 3 in every spatial dimension, which NVIDIA's "
+    "Model Optimizer keeps INT8: the Q/DQ around a small layer cost more than its INT8 kernel saves. "
+    "trt-int8-channel-alignment applies the same threshold to ungrouped layers (a count under 16 is never a multiple "
+    "of 16) and reports them, leaving a first layer's image channels out as this rule does; trt-int8-gemv reports "
+    "matrix-vector products; neither is repeated here. So this rule fires on grouped convolutions under the threshold "
+    "(1x1 grouped or depthwise convolutions, say), once per model, as info: how many, the share of the INT8 "
+    "multiply-accumulates (MACs) they carry and the largest by name. It stays silent on groups of 16 channels or more "
+    "and on every depthwise convolution with a 3x3 or larger kernel alike: Model Optimizer also asks such a "
+    "convolution's output channels to be a multiple of 8, but this rule leaves channel alignment to "
+    "trt-grouped-conv-int8-alignment (TensorRT's multiples of 4), so every depthwise convolution of a network is "
+    "judged the same way.",
     "TensorRT Model Optimizer modelopt/onnx/quantization/graph_utils.py (find_nodes_from_convs_to_exclude, "
     "find_nodes_from_matmul_to_exclude) and int8.py"};
 
-bool isGraphInput(const Graph& graph, ValueId id) {
-    return std::find(graph.inputs().begin(), graph.inputs().end(), id) != graph.inputs().end();
-}
+constexpr int64_t kMinKernel = 3;
+constexpr size_t kLayersShown = 3;
 
-// Why Model Optimizer would not quantize this Conv; empty when it would.
-std::string convVerdict(const LintContext& context, const Node& node, bool& reportedElsewhere) {
+// Model Optimizer's exception for grouped convolutions: a kernel of at least 3 in every spatial dimension. Unknown
+// kernel sizes count as large (the rule stays silent).
+bool largeKernel(const LintContext& context, const Node& node) {
     const std::vector<int64_t> w = context.dims(node.inputs[1]);
-    if (w.size() < 3) return {};
-    const int64_t oc = w[0];
-    const int64_t ic = w[1];  // per group
-    if (oc < 0 || ic < 0 || (oc >= 16 && ic >= 16)) return {};
-    const int64_t group = node.intAttribute("group", 1);
-    bool squareAndBig = true;
-    bool square = true;
-    for (size_t i = 2; i < w.size(); ++i) {
-        squareAndBig = squareAndBig && w[i] >= 3;
-        square = square && w[i] == w[2];
-    }
-    if (group == 1) {
-        // trt-int8-channel-alignment reports a count below 16, which is never a multiple of 16.
-        reportedElsewhere = true;
-        const bool first = isGraphInput(context.graph(), context.throughQdq(node.inputs[0]));
-        const bool kept = square && ((oc % 8 == 0 && (first || ic >= 16)) || (ic % 8 == 0 && (first || oc >= 16)));
-        if (kept) return {};
-    } else if (oc % 8 == 0 && squareAndBig) {
-        return {};
-    }
-    return lintText(node.opType, " with ", ic, group > 1 ? " input channels per group" : " input channels", " and ", oc,
-                    " output channels", group > 1 ? lintText(" (group ", group, ")") : "");
+    for (size_t i = 2; i < w.size(); ++i)
+        if (w[i] >= 0 && w[i] < kMinKernel) return false;
+    return true;
 }
 
-// Why Model Optimizer would not quantize this MatMul/Gemm; empty when it would.
-std::string matmulVerdict(const LintContext& context, const Node& node, bool& reportedElsewhere) {
-    const std::vector<int64_t> a = context.dims(node.inputs[0]);
-    const std::vector<int64_t> b = context.dims(node.inputs[1]);
-    int64_t k = -1;
-    int64_t n = -1;
-    int64_t m = -1;
-    if (isOp(node, "Gemm")) {
-        if (b.size() != 2) return {};
-        const bool transB = node.intAttribute("transB", 0) != 0;
-        k = transB ? b[1] : b[0];
-        n = transB ? b[0] : b[1];
-        if (a.size() == 2) m = node.intAttribute("transA", 0) ? a[1] : a[0];
-    } else {
-        if (a.empty() || b.empty()) return {};
-        k = a.back();
-        n = b.size() >= 2 ? b.back() : 1;
-        m = a.size() >= 2 ? a[a.size() - 2] : 1;
-    }
-    if (k < 0 || n < 0 || (k >= 16 && n >= 16)) return {};
-    // trt-int8-gemv reports M or N = 1; trt-int8-channel-alignment any K or N not a multiple of 16 (any below 16).
-    if (m == 1 || n == 1 || b.size() >= 2 || isOp(node, "Gemm")) reportedElsewhere = true;
-    return lintText(node.opType, " with K=", k, " and N=", n);
+std::string kernelText(const LintContext& context, const Node& node) {
+    const std::vector<int64_t> w = context.dims(node.inputs[1]);
+    std::string text;
+    for (size_t i = 2; i < w.size(); ++i) text += lintText(i > 2 ? "x" : "", w[i]);
+    return text;
 }
 
 class Int8SmallLayerRule final : public LintRule {
@@ -80,22 +51,31 @@ public:
     const RuleInfo& info() const override { return kInfo; }
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
+        std::vector<AffectedLayer> layers;
         for (const Node& node : context.graph().nodes()) {
-            if (node.inputs.size() < 2 || !context.int8Planned(node.id)) continue;
-            bool reportedElsewhere = false;
-            std::string what;
-            if (isOp(node, "Conv"))
-                what = convVerdict(context, node, reportedElsewhere);
-            else if (isOp(node, "MatMul") || isOp(node, "Gemm"))
-                what = matmulVerdict(context, node, reportedElsewhere);
-            if (what.empty() || reportedElsewhere) continue;
-            findings.push_back(
-                context.finding(kInfo, node, Severity::Info,
-                                lintText("INT8 ", what,
-                                         " is below Model Optimizer's size threshold (16): the Q/DQ around it cost "
-                                         "more than its INT8 kernel saves"),
-                                "keep this layer in FP16 (no Q/DQ on its inputs), as Model Optimizer does"));
+            if (!context.int8Planned(node.id)) continue;
+            const auto ch = layerChannels(context, node);
+            // An ungrouped layer under 16 is trt-int8-channel-alignment's (a count under 16 is never a multiple of 16).
+            if (!ch || ch->group == 1 || !ch->small() || largeKernel(context, node)) continue;
+            layers.push_back({&node, lintText("C=", ch->c, ", K=", ch->k, " per group, group ", ch->group, ", kernel ",
+                                              kernelText(context, node))});
         }
+        if (layers.empty()) return;
+        sortByMacs(layers);
+        const bool one = layers.size() == 1;
+        const auto share = int8MacShare(context, layers);
+        std::string message = lintText(
+            layerCountText(layers.size(), "INT8 grouped convolution"), one ? " has" : " have", " fewer than ",
+            kInt8MinChannels, " channels per group and a kernel smaller than ", kMinKernel, " in some dimension, and ",
+            one ? "carries " : "carry ", macShareText(share), ": ", largestLayersText(layers, kLayersShown, share),
+            ". The Q/DQ around ", one ? "it cost" : "them cost", " more than INT8 saves");
+        const std::string fix =
+            one ? lintText("keep this layer FP16 (",
+                           context.explicitQuantization() ? "remove the Q/DQ on its inputs" : "plan it FP16", ")")
+                : lintText("keep these layers FP16 (",
+                           context.explicitQuantization() ? "remove the Q/DQ on their inputs" : "plan them FP16", ")");
+        findings.push_back(context.finding(kInfo, *layers.front().node, Severity::Info, std::move(message),
+                                           fix + ", as Model Optimizer does"));
     }
 };
 
