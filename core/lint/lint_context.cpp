@@ -44,6 +44,7 @@ LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const Li
       mTyping(supportsTyping(options.version, options.typing) ? options.typing : defaultTyping(options.version)),
       mTrtexecCommand(options.trtexecCommand),
       mCalibration(options.calibration),
+      mIgnoredRules(options.ignoredRules),
       mWrittenForStrongTyping(options.writtenForStrongTyping),
       mInsideSubgraph(options.insideSubgraph) {
     for (const QdqLink& link : graph.qdqLinks()) {
@@ -52,6 +53,10 @@ LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const Li
     }
     for (const Node& node : graph.nodes())
         if (isOp(node, "DequantizeLinear") || isOp(node, "QuantizeLinear")) mExplicit = true;
+}
+
+bool LintContext::runs(std::string_view ruleId) const {
+    return !mIgnoredRules.contains(std::string(ruleId));
 }
 
 bool LintContext::int8Planned(NodeId node) const {

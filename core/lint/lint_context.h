@@ -3,6 +3,7 @@
 // requested precisions of the plan, or the Q/DQ nodes of an explicitly quantized model), indexes over the Q/DQ
 // links, and the trtexec command that builds the engine when one was given.
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ public:
     // The trtexec command or script to check; empty when none was given.
     std::string_view trtexecCommand() const { return mTrtexecCommand; }
     const CalibrationDiagnosis* calibration() const { return mCalibration; }
+    // Whether rule `id` runs (the options do not ignore it): a rule that leaves a case to another checks it does.
+    bool runs(std::string_view ruleId) const;
     // The model already carries Q/DQ nodes: TensorRT uses explicit quantization and ignores the plan.
     bool explicitQuantization() const { return mExplicit; }
     // Will TensorRT be asked to run this node in INT8? Explicit: one of its inputs is dequantized; else the plan.
@@ -94,6 +97,7 @@ private:
     TrtTyping mTyping;
     std::string_view mTrtexecCommand;
     const CalibrationDiagnosis* mCalibration;
+    const std::set<std::string>& mIgnoredRules;
     bool mWrittenForStrongTyping = false;
     bool mInsideSubgraph = false;
     bool mExplicit = false;

@@ -37,6 +37,7 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeConcatScalesRule,
     &rules::makeRequantizeRule,
     &rules::makeSharedScaleRangeRule,
+    &rules::makeBoundedRangeCodesRule,
     &rules::makeResizeQdqRule,
     &rules::makeQdqSplitsFusionRule,
     &rules::makeMhaFusionRule,

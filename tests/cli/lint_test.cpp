@@ -92,6 +92,35 @@ TEST(LintCliTest, ErrorsExitOne) {
     EXPECT_EQ(j["findings"][0]["severity"], "error");
 }
 
+// The Q/DQ detector trap (ultralytics#1695): boxes and Sigmoid scores enter one Concat through Q/DQ pairs that share
+// the box scale (640/127). Without a calibration, lint fails on it: every score rounds to 0.
+TEST(LintCliTest, SigmoidScoresUnderTheBoxScaleFailWithoutACalibration) {
+    ModelBuilder b;
+    b.input("boxes", DataType::Float, {1, 4, 8});
+    b.input("logits", DataType::Float, {1, 3, 8});
+    b.initializer("box_scale", {}, {640.0f / 127.0f});
+    b.initializer("zp", DataType::Int8, {}, {0});
+    b.node("Sigmoid", {"logits"}, {"scores"}, "score_sigmoid");
+    for (const std::string t : {"boxes", "scores"}) {
+        b.node("QuantizeLinear", {t, "box_scale", "zp"}, {t + "_q"}, t + "_q");
+        b.node("DequantizeLinear", {t + "_q", "box_scale", "zp"}, {t + "_dq"}, t + "_dq");
+    }
+    b.node("Concat", {"boxes_dq", "scores_dq"}, {"y"}, "output_concat").i("axis", 1);
+    b.output("y");
+    TempDir dir;
+    b.save(dir.file("detector.onnx"));
+    const auto r = test::runCli({"lint", dir.file("detector.onnx"), "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    int errors = 0;
+    for (const auto& f : j["findings"])
+        if (f["rule"] == "trt-bounded-range-codes" && f["severity"] == "error") {
+            ++errors;
+            EXPECT_NE(f["message"].get<std::string>().find("every value of 'scores'"), std::string::npos) << f;
+        }
+    EXPECT_EQ(errors, 1) << r.out;
+}
+
 // ONNX Runtime's dynamic quantization (ConvInteger + DynamicQuantizeLinear): TensorRT cannot parse the file as shipped.
 // lint says so once per operator, with the fix, and goes on with the float import (its two Convs).
 TEST(LintCliTest, OperatorFormFileIsAnErrorAsShippedAndAnalysedOnItsFloatImport) {

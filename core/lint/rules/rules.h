@@ -22,6 +22,7 @@ std::unique_ptr<LintRule> makeQdqActivationPerChannelRule();
 std::unique_ptr<LintRule> makeConcatScalesRule();
 std::unique_ptr<LintRule> makeRequantizeRule();
 std::unique_ptr<LintRule> makeSharedScaleRangeRule();
+std::unique_ptr<LintRule> makeBoundedRangeCodesRule();
 std::unique_ptr<LintRule> makeInt8ChannelAlignmentRule();
 std::unique_ptr<LintRule> makeInt8GemvRule();
 std::unique_ptr<LintRule> makeInt8SmallLayerRule();

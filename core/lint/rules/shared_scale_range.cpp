@@ -1,8 +1,10 @@
 // trt-shared-scale-range: the inputs of a quantized Concat get one scale in TensorRT; inputs whose ranges differ by
 // orders of magnitude then lose the small one (YOLO's pixel boxes and [0, 1] scores in one output tensor).
 #include <cmath>
+#include <set>
 
 #include "core/lint/lint_context.h"
+#include "core/lint/rules/bounded_codes.h"
 #include "core/lint/rules/rules.h"
 #include "core/model/op_roles.h"
 
@@ -17,7 +19,11 @@ constexpr RuleInfo kInfo{
     "orders of magnitude, that scale is set by the largest and the small input keeps only a few levels or rounds to "
     "0: a YOLO output that concatenates boxes in pixels (0-640) with sigmoid scores (0-1) gets a step of 640/127 = "
     "5, so every score rounds to 0 and the detector finds nothing. Keep such a Concat out of INT8, or normalize the "
-    "inputs to comparable ranges before it (Ultralytics divides the boxes by the image size).",
+    "inputs to comparable ranges before it (Ultralytics divides the boxes by the image size). The ranges are the "
+    "inputs' Q/DQ scales, else a calibration's (--calib); without either, a Concat of Sigmoid scores with values no "
+    "Sigmoid bounds is reported as the likely trap. Silent for a Concat that is not quantized, for inputs within "
+    "100x of the largest, and for an input bounded by construction that trt-bounded-range-codes reports (it says "
+    "how many codes the input keeps under the scale, from the bound the graph guarantees).",
     "ultralytics/ultralytics#1695 and #25524 (one scale for boxes and scores); NVIDIA-AI-IOT/yolo_deepstream "
     "Guidance_of_QAT_performance_optimization.md; TensorRT Model Optimizer int8.py concat_elimination"};
 
@@ -58,6 +64,14 @@ public:
     const RuleInfo& info() const override { return kInfo; }
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
+        // An input bounded by construction that the shared scale crushes is trt-bounded-range-codes' finding, with
+        // the bound the graph guarantees rather than a measured range: one Concat input, one finding (unless that
+        // rule is ignored).
+        std::set<ValueId> crushed;
+        if (context.runs("trt-bounded-range-codes")) {
+            const StaticRanges staticRanges(context.graph());
+            for (const CrushedTensor& t : crushedBoundedTensors(context, staticRanges)) crushed.insert(t.value);
+        }
         for (const Node& node : context.graph().nodes()) {
             if (!isOp(node, "Concat") || node.outputs.empty() || node.outputs[0] == kNoId) continue;
             float shared = 0.0f;
@@ -69,11 +83,11 @@ public:
                     shared = std::max(shared, *a);
                 }
             if (ranges.size() < 2) {
-                checkUnmeasured(context, node, findings);
+                checkUnmeasured(context, node, crushed, findings);
                 continue;
             }
             for (const auto& [in, amax] : ranges) {
-                if (amax * kRangeRatio > shared) continue;
+                if (amax * kRangeRatio > shared || crushed.contains(context.throughQdq(in))) continue;
                 const float step = shared / 127.0f;
                 findings.push_back(context.finding(
                     kInfo, node, Severity::Warning,
@@ -88,12 +102,13 @@ public:
 private:
     // Without Q/DQ or a calibration the ranges are unknown, but a Concat of Sigmoid scores (0 to 1) with values no
     // Sigmoid bounds (a YOLO decode's pixel boxes) is the trap itself: say so and ask for the ranges.
-    static void checkUnmeasured(const LintContext& context, const Node& node, std::vector<Finding>& findings) {
+    static void checkUnmeasured(const LintContext& context, const Node& node, const std::set<ValueId>& crushed,
+                                std::vector<Finding>& findings) {
         const Graph& graph = context.graph();
         std::string scores, unbounded;
         for (ValueId in : node.inputs) {
             const Node* p = in == kNoId ? nullptr : computingProducer(graph, in);
-            if (p == nullptr) continue;
+            if (p == nullptr || crushed.contains(in)) continue;
             std::string& list = p->opType == "Sigmoid" ? scores : unbounded;
             list += lintText(list.empty() ? "'" : ", '", graph.value(in).name, "'");
         }
