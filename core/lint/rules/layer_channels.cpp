@@ -1,5 +1,7 @@
 #include "core/lint/rules/layer_channels.h"
 
+#include "core/model/matrix_product_shape.h"
+
 #include <algorithm>
 #include <set>
 
@@ -105,21 +107,7 @@ bool computesModelOutput(const LintContext& context, const Node& node) {
 }
 
 bool isMatrixVectorProduct(const LintContext& context, const Node& node) {
-    if (!(isOp(node, "MatMul") || isOp(node, "Gemm")) || node.inputs.size() < 2) return false;
-    const std::vector<int64_t> a = context.dims(node.inputs[0]);
-    const std::vector<int64_t> b = context.dims(node.inputs[1]);
-    if (isOp(node, "Gemm")) {
-        if (a.size() != 2 || b.size() != 2) return false;
-        return (node.intAttribute("transA", 0) ? a[1] : a[0]) == 1 ||
-               (node.intAttribute("transB", 0) ? b[0] : b[1]) == 1;
-    }
-    if (b.size() == 1 || (b.size() >= 2 && b.back() == 1)) return true;  // N = 1
-    if (a.empty() || b.empty()) return false;
-    if (b.size() > 2) return a.size() < 2 || a[a.size() - 2] == 1;  // batched: one GEMM per batch
-    // A 2-D weight is shared by every leading dimension of A: one GEMM with all of them as rows.
-    int64_t m = 1;
-    for (size_t i = 0; i + 1 < a.size(); ++i) m = (m < 0 || a[i] < 0) ? -1 : m * a[i];
-    return m == 1;
+    return matrixProductShape(context.graph(), node).matrixVector();
 }
 
 }  // namespace ql::rules

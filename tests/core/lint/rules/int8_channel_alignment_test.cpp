@@ -130,7 +130,8 @@ TEST(Int8ChannelAlignmentRuleTest, ATenClassHeadIsInfo) {
 TEST(Int8ChannelAlignmentRuleTest, AHeadAtBatchOneIsLeftToGemv) {
     const auto model = classifier(1);
     EXPECT_TRUE(test::findingsOf(*model, kRule).empty());
-    EXPECT_EQ(test::findingsOf(*model, "trt-int8-gemv").size(), 1u);
+    // The default plan keeps the matrix-vector head in float (as Model Optimizer does), so gemv has nothing to say.
+    EXPECT_TRUE(test::findingsOf(*model, "trt-int8-gemv").empty());
 }
 
 // NVIDIA's placement quantizes the first conv of an image model whatever its 1 or 3 input channels.
