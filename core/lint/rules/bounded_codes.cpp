@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/model/constant_values.h"
 #include "core/quant/qdq_placement.h"
@@ -63,20 +64,9 @@ public:
 
     // `value` quantized under `grid`: the value itself, or, when it is a Concat's output (maybe reshaped), each of
     // the Concat's inputs: TensorRT moves the QuantizeLinear after a Concat onto its inputs.
-    void quantized(ValueId value, const Grid& grid, const Node* quantize, const Node* concat, int depth = 0) {
-        if (value == kNoId || depth > 8) return;
-        ValueId walked = value;
-        for (int step = 0; step < 8; ++step) {
-            const Node* p = mContext.producer(walked);
-            if (p == nullptr || p->inputs.empty()) break;
-            if (isOp(*p, "Concat")) {
-                for (ValueId in : p->inputs) quantized(mContext.throughQdq(in), grid, quantize, p, depth + 1);
-                return;
-            }
-            if (!keepsEveryValue(*p)) break;
-            walked = p->inputs[0];
-        }
-        consider(value, grid, quantize, concat, 0.0f);
+    void quantized(ValueId value, const Grid& grid, const Node* quantize) {
+        std::unordered_set<NodeId> expanded;
+        walk(value, grid, quantize, nullptr, expanded, 0);
     }
 
     void consider(ValueId value, const Grid& grid, const Node* quantize, const Node* concat, float concatAmax) {
@@ -101,6 +91,25 @@ public:
     std::vector<CrushedTensor> take() { return std::move(mCrushed); }
 
 private:
+    void walk(ValueId value, const Grid& grid, const Node* quantize, const Node* concat,
+              std::unordered_set<NodeId>& expanded, int depth) {
+        if (value == kNoId || depth > 8) return;
+        ValueId walked = value;
+        for (int step = 0; step < 8; ++step) {
+            const Node* p = mContext.producer(walked);
+            if (p == nullptr || p->inputs.empty()) break;
+            if (isOp(*p, "Concat")) {
+                // Each Concat once: an FPN may feed one Concat's output to several others.
+                if (expanded.insert(p->id).second)
+                    for (ValueId in : p->inputs) walk(mContext.throughQdq(in), grid, quantize, p, expanded, depth + 1);
+                return;
+            }
+            if (!keepsEveryValue(*p)) break;
+            walked = p->inputs[0];
+        }
+        consider(value, grid, quantize, concat, 0.0f);
+    }
+
     const LintContext& mContext;
     const StaticRanges& mRanges;
     std::vector<CrushedTensor> mCrushed;
@@ -142,7 +151,7 @@ std::vector<CrushedTensor> crushedBoundedTensors(const LintContext& context, con
     }
     for (const Node& node : context.graph().nodes()) {
         if (!isOp(node, "QuantizeLinear") || node.inputs.empty()) continue;
-        if (auto grid = quantGrid(context.graph(), node)) collector.quantized(node.inputs[0], *grid, &node, nullptr);
+        if (auto grid = quantGrid(context.graph(), node)) collector.quantized(node.inputs[0], *grid, &node);
     }
     return collector.take();
 }

@@ -81,6 +81,28 @@ TEST(BoundedRangeCodesRuleTest, AConcatOutputScaleReachesItsBoundedInputs) {
     EXPECT_NE(shared[0].message.find("input 'scores_dq'"), std::string::npos) << shared[0].message;
 }
 
+// A Concat inside a Concat, reshaped before the QuantizeLinear: the scale still reaches the scores (each Concat is
+// expanded once, though the inner one feeds the outer twice).
+TEST(BoundedRangeCodesRuleTest, NestedConcatsAndAReshapeCarryTheOutputScale) {
+    test::ModelBuilder b;
+    b.input("boxes", DataType::Float, {1, 4, 8});
+    b.input("logits", DataType::Float, {1, 3, 8});
+    b.initializer("shape", DataType::Int64, {2}, {1, -1});
+    b.node("Sigmoid", {"logits"}, {"scores"}, "score_sigmoid");
+    b.node("Concat", {"boxes", "scores"}, {"inner"}, "inner_concat").i("axis", 1);
+    b.node("Concat", {"inner", "inner", "boxes"}, {"outer"}, "outer_concat").i("axis", 1);
+    b.node("Reshape", {"outer", "shape"}, {"flat"}, "reshape");
+    const std::string dq = test::addQdq(b, "flat", test::perTensor(kBoxScale));
+    b.node("Identity", {dq}, {"y"}, "y");
+    b.output("y");
+    const auto f = test::findingsOf(*b.load(), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].nodeName, "inner_concat");
+    EXPECT_NE(f[0].message.find("every value of 'scores'"), std::string::npos) << f[0].message;
+    EXPECT_NE(f[0].message.find("QuantizeLinear 'flat_q' after Concat 'inner_concat'"), std::string::npos)
+        << f[0].message;
+}
+
 // One Q -> DQ on `op`'s output (through Reshape and Transpose) with `scale`; the findings of the rule.
 std::vector<Finding> quantizedActivation(const std::string& op, float scale) {
     test::ModelBuilder b;
