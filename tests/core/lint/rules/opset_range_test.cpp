@@ -24,5 +24,17 @@ TEST(OpsetRangeRuleTest, OpsetBelowNineIsOutsideTrt10) {
     EXPECT_TRUE(test::findingsOf(*reluAtOpset(13), kRule, TrtVersion::Trt10).empty());
 }
 
+TEST(OpsetRangeTrt11Test, Opset25NeedsTrt115AndIsBeyondTrt10) {
+    const auto model = reluAtOpset(25);
+    const auto trt11 = test::findingsOf(*model, kRule, TrtVersion::Trt11);
+    ASSERT_EQ(trt11.size(), 1u);
+    EXPECT_EQ(trt11[0].severity, Severity::Info);
+    EXPECT_NE(trt11[0].message.find("TensorRT 11.5 or later parses it"), std::string::npos) << trt11[0].message;
+    const auto trt10 = test::findingsOf(*model, kRule, TrtVersion::Trt10);
+    ASSERT_EQ(trt10.size(), 1u);
+    EXPECT_EQ(trt10[0].severity, Severity::Warning);
+    EXPECT_TRUE(test::findingsOf(*reluAtOpset(24), kRule, TrtVersion::Trt11).empty());
+}
+
 }  // namespace
 }  // namespace ql

@@ -1,5 +1,5 @@
 // The TensorRT 11 predictions: trt-strong-fp16-grouped-conv (NVIDIA/TensorRT#4838), trt-float-model-fp32 (a float32
-// model builds FP32 without --fp16), trt-qdq-type (quantized types the parser rejects) and trt-opset-range's 11.x
+// model builds FP32 without --fp16) and trt-qdq-type (quantized types the parser rejects); trt-opset-range.s 11.x
 // range (opset 25 from 11.5).
 #include <gtest/gtest.h>
 
@@ -177,28 +177,6 @@ TEST(QdqTypeRuleTest, AnOutputDtypeAttributeNamesTheType) {
     const auto f = test::findingsOf(**loaded, kQdqType, TrtVersion::Trt11);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_NE(f[0].message.find("quantizes to INT2"), std::string::npos) << f[0].message;
-}
-
-constexpr const char* kOpset = "trt-opset-range";
-
-std::unique_ptr<Model> reluAtOpset(int64_t opset) {
-    test::ModelBuilder b(opset);
-    b.input("x", DataType::Float, {4});
-    b.node("Relu", {"x"}, {"y"}, "relu");
-    b.output("y");
-    return b.load();
-}
-
-TEST(OpsetRangeTrt11Test, Opset25NeedsTrt115AndIsBeyondTrt10) {
-    const auto model = reluAtOpset(25);
-    const auto trt11 = test::findingsOf(*model, kOpset, TrtVersion::Trt11);
-    ASSERT_EQ(trt11.size(), 1u);
-    EXPECT_EQ(trt11[0].severity, Severity::Info);
-    EXPECT_NE(trt11[0].message.find("TensorRT 11.5 or later parses it"), std::string::npos) << trt11[0].message;
-    const auto trt10 = test::findingsOf(*model, kOpset, TrtVersion::Trt10);
-    ASSERT_EQ(trt10.size(), 1u);
-    EXPECT_EQ(trt10[0].severity, Severity::Warning);
-    EXPECT_TRUE(test::findingsOf(*reluAtOpset(24), kOpset, TrtVersion::Trt11).empty());
 }
 
 }  // namespace
