@@ -1,6 +1,6 @@
 // The TensorRT 11 predictions: trt-strong-fp16-grouped-conv (NVIDIA/TensorRT#4838), trt-float-model-fp32 (a float32
-// model builds FP32 without --fp16) and trt-qdq-type (quantized types the parser rejects); trt-opset-range.s 11.x
-// range (opset 25 from 11.5).
+// model builds FP32 without --fp16) and trt-qdq-type (quantized types the parser rejects). trt-opset-range's 11.x
+// range (opset 25 from 11.5) is tested in opset_range_test.cpp.
 #include <gtest/gtest.h>
 
 #include "core/quant/default_placement.h"
