@@ -38,5 +38,6 @@ std::unique_ptr<LintRule> makeCalibMethodGapRule();
 std::unique_ptr<LintRule> makeCalibDeadRangeRule();
 std::unique_ptr<LintRule> makeCalibNonFiniteRule();
 std::unique_ptr<LintRule> makeCalibFewSamplesRule();
+std::unique_ptr<LintRule> makeCalibOutlierChannelsRule();
 
 }  // namespace ql::rules
