@@ -54,6 +54,7 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeCalibDeadRangeRule,
     &rules::makeCalibNonFiniteRule,
     &rules::makeCalibFewSamplesRule,
+    &rules::makeCalibOutlierChannelsRule,
 };
 
 }  // namespace

@@ -15,7 +15,9 @@
 #include "core/exec/executor.h"
 #include "core/exec/fusion.h"
 #include "core/model/constant_values.h"
+#include "core/quant/channel_range_observer.h"
 #include "core/quant/observation_queue.h"
+#include "core/quant/qdq_placement.h"
 #include "core/quant/weight_ranges.h"
 
 namespace ql {
@@ -52,7 +54,9 @@ std::optional<std::pair<float, float>> clampBounds(const Graph& graph, const Nod
 }
 
 // One calibration observer per float value, made on first sight, except for the outputs of
-// copiesItsInput nodes, which share the statistics of the value they copy (`mSameAs`, fixed up front).
+// copiesItsInput nodes, which share the statistics of the value they copy (`mSameAs`, fixed up front). The values
+// an INT8 layer may quantize (inputs of placesOwnQdq nodes), copies included, also get their channel ranges, each
+// on its own channel axis.
 class ActivationCollector final : public TensorObserver {
 public:
     // `partial`: the values hidden in fused groups are observed only while observeFusedAway(true).
@@ -64,7 +68,9 @@ public:
           mSameAs(graph.values().size(), kNoId),
           mClamps(graph.values().size()),
           mClampsOf(graph.values().size()),
-          mFusedAway(graph.values().size(), false) {
+          mFusedAway(graph.values().size(), false),
+          mChannelAxis(graph.values().size()),
+          mChannels(graph.values().size()) {
         if (partial)
             for (const FusionGroup& group : findConvFusions(graph))
                 for (ValueId v : group.hidden)  // a gated Conv input is quantized by TensorRT: every sample
@@ -84,11 +90,17 @@ public:
                 mClampsOf[static_cast<size_t>(from)].push_back(node.outputs[0]);
             }
         }
+        // Channel ranges only where an INT8 layer may put a Q/DQ: the tensors the diagnosis reads.
+        for (const Node& node : graph.nodes())
+            if (placesOwnQdq(node))
+                for (ValueId in : node.inputs)
+                    if (in != kNoId && runtimeValue(in))
+                        mChannelAxis[static_cast<size_t>(in)] = activationChannelAxis(graph, in);
     }
 
     bool wants(ValueId value) const override {
         const NodeId producer = mGraph.value(value).producer;
-        return mSameAs[static_cast<size_t>(value)] == kNoId &&
+        return (mSameAs[static_cast<size_t>(value)] == kNoId || mChannelAxis[static_cast<size_t>(value)]) &&
                (producer == kNoId || mGraph.node(producer).opType != "Constant") &&
                (mObserveFusedAway || !mFusedAway[static_cast<size_t>(value)]);
     }
@@ -118,10 +130,12 @@ public:
     // Counts from here on on the queue's worker thread, which then owns every observer.
     void countOn(ObservationQueue* queue) { mQueue = queue; }
     void observeValue(ValueId value, const Tensor& tensor) {
-        const std::optional<Clamp>& clamp = mClamps[static_cast<size_t>(value)];
-        if (clamp && clamp->derived) return;  // counted from its input
         const DataType d = tensor.dtype();
         if (d != DataType::Float && d != DataType::Float16 && d != DataType::BFloat16 && d != DataType::Double) return;
+        observeChannels(value, tensor);
+        if (mSameAs[static_cast<size_t>(value)] != kNoId) return;  // a copy: its input has the statistics
+        const std::optional<Clamp>& clamp = mClamps[static_cast<size_t>(value)];
+        if (clamp && clamp->derived) return;  // counted from its input
         auto& observer = mObservers[static_cast<size_t>(value)];
         if (!observer) observer = newObserver();
         const std::vector<ValueId>& clamps = mClampsOf[static_cast<size_t>(value)];
@@ -169,6 +183,10 @@ public:
             ranges.push_back(own[from]);
             ranges.back().name = mGraph.value(static_cast<ValueId>(v)).name;
             if (mFusedAway[from]) ranges.back().samples = fusedAwaySamples;
+            if (const auto& channels = mChannels[v]; channels && !channels->amax().empty()) {
+                ranges.back().channelAmax = channels->amax();
+                ranges.back().channelAxis = channels->axis();
+            }
         }
         return ranges;
     }
@@ -208,6 +226,14 @@ private:
         observer->setThreads(mThreads);
         return observer;
     }
+    void observeChannels(ValueId value, const Tensor& tensor) {
+        const std::optional<int64_t>& axis = mChannelAxis[static_cast<size_t>(value)];
+        if (!axis) return;
+        auto& channels = mChannels[static_cast<size_t>(value)];
+        if (!channels) channels = std::make_unique<ChannelRangeObserver>(*axis);
+        channels->observe(tensor);
+    }
+
     // After x's observer saw a batch: does y's range still follow x's?
     static bool stillDerivable(Clamp& clamp, const HistogramObserver& x) {
         const FiniteRange& batch = x.lastBatch();
@@ -237,11 +263,13 @@ private:
     const CalibrationConfig& mConfig;
     const int mThreads;
     ObservationQueue* mQueue = nullptr;
-    std::vector<std::unique_ptr<HistogramObserver>> mObservers;  // per value
-    std::vector<ValueId> mSameAs;                                // per value: the value whose statistics it shares
-    std::vector<std::optional<Clamp>> mClamps;                   // per value: the clamp that produces it
-    std::vector<std::vector<ValueId>> mClampsOf;                 // per value: the clamp outputs of it
-    std::vector<bool> mFusedAway;                                // per value: hidden in a fused group
+    std::vector<std::unique_ptr<HistogramObserver>> mObservers;    // per value
+    std::vector<ValueId> mSameAs;                                  // per value: the value whose statistics it shares
+    std::vector<std::optional<Clamp>> mClamps;                     // per value: the clamp that produces it
+    std::vector<std::vector<ValueId>> mClampsOf;                   // per value: the clamp outputs of it
+    std::vector<bool> mFusedAway;                                  // per value: hidden in a fused group
+    std::vector<std::optional<int64_t>> mChannelAxis;              // per value: the channel axis, if it has one
+    std::vector<std::unique_ptr<ChannelRangeObserver>> mChannels;  // per value: its channel ranges
     bool mObserveFusedAway = true;
 };
 

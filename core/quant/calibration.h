@@ -5,6 +5,9 @@
 // of the tensor; memory is per tensor, never per sample), and turns the statistics into the amax of every
 // method; the configured one is the tensor's amax. Outputs of copies (Reshape, Flatten, ...) share their
 // input's statistics; Relu / Clip outputs are derived exactly from their input's while the ranges agree.
+// Every tensor an INT8 layer may quantize (an input of a layer placeQdq writes Q/DQ for) also gets its largest |x| per
+// channel (ChannelRangeObserver, one more pass at a few percent of the histogram's cost; copies and Relu / Clip outputs
+// too, since their channel axis may differ), which the diagnosis reads for outlier channels.
 // Tensors hidden inside the executor's fused groups may be counted on fewer samples (fullStatistics).
 // Weights of Conv/ConvTranspose/Gemm/MatMul get per-channel amax.
 // Long work in the shape of STYLE rule 8: progress callback, and a stop token checked once per batch.
@@ -38,6 +41,12 @@ struct TensorRange {
     // Samples the statistics come from when fewer than the calibration's (a tensor fused away, see
     // CalibrationOptions::fullStatistics); 0: all of them.
     int64_t samples = 0;
+    // The largest |x| of each channel along `channelAxis` (channel_range_observer.h: the axis its quantized consumer
+    // reduces over), for the diagnosis of outlier channels. Empty when not measured: no layer that may quantize it
+    // reads it, rank < 2, more than ChannelRangeObserver::kMaxChannels channels or a channel count that changed
+    // between batches, a subgraph tensor, a file written before it existed.
+    std::vector<float> channelAmax{};
+    int64_t channelAxis = 0;
 
     float scale() const { return amax / 127.0f; }  // the INT8 scale of the symmetric range
 };

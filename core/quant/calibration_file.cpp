@@ -41,7 +41,23 @@ nlohmann::json activationToJson(const TensorRange& r, const CalibrationConfig& c
     }
     if (r.histogram.bins()) j["histogram"] = {{"range", r.histogram.range}, {"counts", r.histogram.counts}};
     if (r.samples > 0) j["samples"] = r.samples;
+    if (!r.channelAmax.empty()) j["channel_amax"] = {{"axis", r.channelAxis}, {"amax", r.channelAmax}};
     return j;
+}
+
+// {"axis": a >= 0, "amax": [one non-negative number per channel, at least one]}.
+Status channelAmaxFromJson(const nlohmann::json& j, const std::string& label, const std::string& name, TensorRange& r) {
+    const std::string what = "\"channel_amax\" of '" + name + "'";
+    if (!j.is_object() || !j.contains("axis") || !j["axis"].is_number_integer() || j["axis"].get<int64_t>() < 0 ||
+        !j.contains("amax") || !j["amax"].is_array() || j["amax"].empty())
+        return badField(label, what + " needs an \"axis\" >= 0 and a non-empty \"amax\" array");
+    r.channelAxis = j["axis"].get<int64_t>();
+    for (const auto& v : j["amax"]) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+            return badField(label, what + " has an amax that is not a non-negative number");
+        r.channelAmax.push_back(v.get<float>());
+    }
+    return Status::ok();
 }
 
 Result<MethodAmax> methodAmaxFromJson(const nlohmann::json& j, const std::string& label, const std::string& name) {
@@ -119,6 +135,7 @@ Result<TensorRange> activationEntry(const std::string& name, const nlohmann::jso
     if (j.contains("histogram")) {
         QL_ASSIGN_OR_RETURN(r.histogram, histogramFromJson(j["histogram"], label, name));
     }
+    if (j.contains("channel_amax")) QL_RETURN_IF_ERROR(channelAmaxFromJson(j["channel_amax"], label, name, r));
     return r;
 }
 

@@ -302,6 +302,19 @@ QString HistogramPlot::notesOf(const TensorRange& range) const {
                          ? tr("No Q/DQ reads this tensor: it stays inside a fused INT8 layer, so nothing is clipped.")
                          : tr("Not quantized by this plan: nothing is clipped."));
     }
+    if (const TensorDiagnosis* quantized = diagnosis ? diagnosis->find(range.name) : nullptr)
+        if (const std::optional<ChannelSpread>& s = quantized->channels;
+            s && s->ratio >= DiagnosisThresholds::kOutlierChannelRatio && !s->outliers.empty())
+            notes.append(tr("Outlier channels (%1 of %2 on axis %3; the widest is channel %4): %5x the median "
+                            "channel's range, so under this tensor's one scale the median channel spans %6 INT8 "
+                            "steps, %7 dB below a scale of its own (calib-outlier-channels).")
+                             .arg(s->outlierCount)
+                             .arg(s->channels)
+                             .arg(s->axis)
+                             .arg(s->outliers.front())
+                             .arg(s->ratio, 0, 'f', 0)
+                             .arg(s->medianSteps, 0, 'g', 2)
+                             .arg(s->sqnrLossDb, 0, 'f', 1));
     bool fromPlan = false;
     const std::optional<CalibrationMethod> inUse = methodInUse(&fromPlan);
     if (fromPlan && inUse)

@@ -42,5 +42,6 @@ std::unique_ptr<LintRule> makeCalibFewSamplesRule();
 std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule();
 std::unique_ptr<LintRule> makeFloatModelFp32Rule();
 std::unique_ptr<LintRule> makeQdqTypeRule();
+std::unique_ptr<LintRule> makeCalibOutlierChannelsRule();
 
 }  // namespace ql::rules

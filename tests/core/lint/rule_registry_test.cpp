@@ -34,7 +34,8 @@ TEST(RuleRegistryTest, ContractRuleIdsArePresent) {
                            "calib-method-gap",
                            "calib-dead-range",
                            "calib-non-finite",
-                           "calib-few-samples"})
+                           "calib-few-samples",
+                           "calib-outlier-channels"})
         EXPECT_NE(findLintRule(id), nullptr) << id;
     EXPECT_EQ(findLintRule("no-such-rule"), nullptr);
 }

@@ -27,6 +27,8 @@ CalibrationResult sample(const Graph& g) {
                      {.name = "y", .amax = 3.0f, .min = -2.0f, .max = 3.0f, .nonFinite = 2, .samples = 4}};
     r.activations[1].amaxByMethod = MethodAmax{3.0f, 2.875f, 2.5f, 2.625f};
     r.activations[1].histogram = Histogram{{0, 5, 1, 0, 7, 0, 0, 2}, 3.0, false};
+    r.activations[1].channelAmax = {0.25f, 3.0f, 0.0f};
+    r.activations[1].channelAxis = 1;
     auto weights = weightRanges(g);
     EXPECT_TRUE(weights.isOk());
     r.weights = *weights;
@@ -61,6 +63,9 @@ TEST(CalibrationFile, RoundTrips) {
     EXPECT_FALSE(back->activations[1].histogram.absolute);
     EXPECT_FALSE(back->activations[0].amaxByMethod.has_value());  // none given, none written
     EXPECT_EQ(back->activations[0].histogram.bins(), 0u);
+    EXPECT_EQ(back->activations[1].channelAmax, r.activations[1].channelAmax);
+    EXPECT_EQ(back->activations[1].channelAxis, 1);
+    EXPECT_TRUE(back->activations[0].channelAmax.empty());
     ASSERT_EQ(back->weights.size(), 1u);
     EXPECT_EQ(back->weights[0].layer, *g.findNode("conv"));
     EXPECT_EQ(back->weights[0].axis, 0);
@@ -73,6 +78,9 @@ TEST(CalibrationFile, WritesTheScaleOfTheAmax) {
     EXPECT_FLOAT_EQ(j["activations"]["y"]["scale"].get<float>(), 3.0f / 127.0f);
     EXPECT_EQ(j["activations"]["y"]["amax_by_method"]["minmax"].get<float>(), 3.0f);
     EXPECT_EQ(j["activations"]["y"]["histogram"]["counts"].size(), 8u);
+    EXPECT_EQ(j["activations"]["y"]["channel_amax"]["axis"], 1);
+    EXPECT_EQ(j["activations"]["y"]["channel_amax"]["amax"].size(), 3u);
+    EXPECT_FALSE(j["activations"]["x"].contains("channel_amax"));  // none measured, none written
 }
 
 TEST(CalibrationFile, ReadsFilesWrittenBeforeHistogramsWereKept) {
@@ -89,6 +97,7 @@ TEST(CalibrationFile, ReadsFilesWrittenBeforeHistogramsWereKept) {
     EXPECT_EQ(r->activations[0].amax, 1.5f);
     EXPECT_FALSE(r->activations[0].amaxByMethod.has_value());
     EXPECT_EQ(r->activations[0].histogram.bins(), 0u);
+    EXPECT_TRUE(r->activations[0].channelAmax.empty());  // nor channel ranges
 }
 
 void expectError(const Graph& g, nlohmann::json j, const std::string& fragment) {
@@ -144,6 +153,20 @@ TEST(CalibrationFile, RejectsUnknownNamesAndBadValues) {
     j = good;
     j["activations"]["y"]["samples"] = -3;
     expectError(g, j, "not a count");
+}
+
+TEST(CalibrationFile, RejectsBadChannelRanges) {
+    auto model = convModel();
+    const Graph& g = model->graph();
+    const auto withChannels = [&](nlohmann::json channels) {
+        nlohmann::json j = calibrationToJson(g, sample(g));
+        j["activations"]["y"]["channel_amax"] = std::move(channels);
+        return j;
+    };
+    expectError(g, withChannels({{"axis", 1}, {"amax", {1.0, -2.0}}}), "channel_amax");
+    expectError(g, withChannels({{"axis", -1}, {"amax", {1.0}}}), "channel_amax");
+    expectError(g, withChannels({{"axis", 1}, {"amax", nlohmann::json::array()}}), "channel_amax");
+    expectError(g, withChannels("wide"), "channel_amax");
 }
 
 TEST(CalibrationFile, LoadReportsUnreadableFiles) {

@@ -406,5 +406,41 @@ TEST(Calibration, AGatedConvolutionInputIsCountedOnEverySample) {
     EXPECT_EQ(find(*r, "m")->histogram.total(), 200u * 8 * 36);
 }
 
+// x [N, 8, 6, 6] -> Conv (16 identical filters, the sixth 1000 times larger) -> Relu -> r -> Conv -> y.
+TEST(Calibration, ChannelRangesOnTheAxisTheConsumerReducesOver) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 8, 6, 6});
+    const std::vector<float> filter = test::seededFloats(8, 3);
+    std::vector<float> w;
+    for (int c = 0; c < 16; ++c)
+        for (float f : filter) w.push_back(c == 5 ? 1000.0f * f : f);
+    b.initializer("w", {16, 8, 1, 1}, w);
+    b.initializer("w2", {4, 16, 1, 1}, test::seededFloats(64, 4));
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("Conv", {"r", "w2"}, {"y"}, "head");
+    b.output("y");
+    auto m = b.load();
+    const Graph& g = m->graph();
+    const std::vector<float> x = imageValues(40);
+    auto r = calibrate(g, *imagesOf(g, x), CalibrationConfig{}, CalibrationOptions{.batchSize = 8});
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+    const TensorRange* input = find(*r, "x");
+    ASSERT_EQ(input->channelAmax.size(), 8u);
+    EXPECT_EQ(input->channelAxis, 1);
+    for (size_t c = 0; c < 8; ++c) {
+        float amax = 0.0f;
+        for (size_t n = 0; n < 40; ++n)
+            for (size_t i = 0; i < 36; ++i) amax = std::max(amax, std::abs(x[(n * 8 + c) * 36 + i]));
+        EXPECT_EQ(input->channelAmax[c], amax) << c;
+    }
+    const TensorRange* relu = find(*r, "r");
+    ASSERT_EQ(relu->channelAmax.size(), 16u);
+    EXPECT_EQ(relu->channelAxis, 1);
+    for (size_t c = 0; c < 16; ++c)
+        EXPECT_NEAR(relu->channelAmax[c] / relu->channelAmax[0], c == 5 ? 1000.0f : 1.0f, c == 5 ? 0.1f : 1e-5f) << c;
+    EXPECT_EQ(relu->channelAmax[5], relu->max);  // the widest channel holds the tensor's extreme
+}
+
 }  // namespace
 }  // namespace ql

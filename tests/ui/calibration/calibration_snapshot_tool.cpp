@@ -1,6 +1,8 @@
 // Renders the main window after a calibration of the bundled sample (graph, histogram of a Conv output with
-// the method lines, per-layer error) to a PNG, for looking at it (not a test).
+// the method lines, per-layer error) to a PNG, for looking at it (not a test). --model/--data calibrate another
+// model on its data instead (no error analysis), and --select shows the output of the node of that name.
 //   QT_QPA_PLATFORM=offscreen ql_calibration_snapshot OUT.png [--dark] [--scatter | --dialog] [--fp32]
+//       [--model M.onnx --data D.npy] [--select NODE]
 #include <QApplication>
 #include <QDockWidget>
 #include <QSignalSpy>
@@ -24,11 +26,17 @@ int main(int argc, char** argv) {
     }
     ql::ui::applyTheme(args.contains(QStringLiteral("--dark")) ? ql::ui::Theme::Dark : ql::ui::Theme::Light);
 
+    const auto option = [&](const char* name) {
+        const qsizetype at = args.indexOf(QLatin1String(name));
+        return at > 0 && at + 1 < args.size() ? args[at + 1] : QString();
+    };
+    const QString model = option("--model"), data = option("--data"), select = option("--select");
+
     ql::ui::MainWindow window;
     window.resize(1600, 1000);
     window.show();
     QSignalSpy opened(&window, &ql::ui::MainWindow::modelOpened);
-    window.openModel(ql::test::sampleModelPath());
+    window.openModel(model.isEmpty() ? ql::test::sampleModelPath() : model);
     if (!QTest::qWaitFor([&] { return !opened.isEmpty(); }, 30000)) return 1;
     auto* controller = window.findChild<ql::ui::CalibrationController*>();
     if (args.contains(QStringLiteral("--dialog"))) {  // the calibration dialog with the sample's data dropped in
@@ -38,14 +46,21 @@ int main(int argc, char** argv) {
     }
     auto* runner = controller->runner();
     QSignalSpy finished(runner, &ql::ui::CalibrationRunner::finished);
-    runner->start(ql::test::sampleRequest(true, 256));
+    ql::ui::CalibrationRequest request = ql::test::sampleRequest(true, 256);
+    if (!data.isEmpty()) {
+        request = ql::ui::CalibrationRequest{};
+        request.data = {{"", data.toStdString(), {}}};
+        request.analyze = false;
+    }
+    runner->start(request);
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
 
     // Select the second Conv: its output histogram is the one shown.
     const ql::Graph& graph = window.document()->model()->graph();
     int convs = 0;
     for (const ql::Node& node : graph.nodes())
-        if (node.opType == "Conv" && ++convs == 2) window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
+        if (select.isEmpty() ? node.opType == "Conv" && ++convs == 2 : node.name == select.toStdString())
+            window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
     if (args.contains(QStringLiteral("--fp32"))) {  // every layer FP32 after the analysis: the results are stale
         QList<ql::NodeId> nodes;
         for (const ql::Node& node : graph.nodes()) nodes.append(node.id);

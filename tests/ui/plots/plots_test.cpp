@@ -27,6 +27,7 @@ private slots:
     void histogramSaysWhenThereIsNoCalibration();
     void histogramHasOneLinePerMethodAtItsAmax();
     void histogramFollowsTheSelectedNode();
+    void histogramNotesOutlierChannels();
     void layerErrorHasABarPerLayerAndClickSelects();
     void scatterShowsTheKeptOutputPairs();
     void plotsExportToPngAndSvg();
@@ -122,6 +123,35 @@ void PlotsTest::histogramFollowsTheSelectedNode() {
     const Node& first = graph.nodes().front();
     plot.showNode(first.id);
     QCOMPARE(plot.currentTensor(), QString::fromStdString(graph.value(first.outputs[0]).name));
+}
+
+// A quantized tensor whose channel ranges hold one channel 1000x the others (planted into the sample's calibration):
+// the note says so, and the lint report has the calib-outlier-channels finding on the layer quantizing it.
+void PlotsTest::histogramNotesOutlierChannels() {
+    const auto diagnosis = mDocument.diagnosis();
+    QVERIFY(diagnosis && diagnosis->tensors.size() > 1);
+    const TensorDiagnosis& quantized = diagnosis->tensors[1];  // a Conv input inside the network
+    QVERIFY(quantized.channels && quantized.channels->ratio < DiagnosisThresholds::kOutlierChannelRatio);
+    auto planted = std::make_shared<CalibrationResult>(*mDocument.calibration());
+    for (TensorRange& r : planted->activations)
+        if (r.name == quantized.tensor) {
+            r.channelAmax.assign(r.channelAmax.size(), r.amax / 1000.0f);
+            r.channelAmax[2] = r.amax;
+        }
+    ui::ModelDocument document;
+    test::loadSample(document);
+    document.setCalibration(planted);
+    ui::HistogramPlot plot;
+    plot.setDocument(&document);
+    plot.showTensor(QString::fromStdString(quantized.tensor));
+    QVERIFY2(plot.note().contains(QStringLiteral("Outlier channels (1 of")), qPrintable(plot.note()));
+    QVERIFY(plot.note().contains(QStringLiteral("the widest is channel 2): 1000x the median channel's range")));
+    const auto& findings = document.lint().findings;
+    QVERIFY(std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+        return f.ruleId == "calib-outlier-channels" && f.tensor == quantized.tensor;
+    }));
+    plot.showTensor(QString::fromStdString(diagnosis->tensors[0].tensor));  // the others stay quiet
+    QVERIFY(!plot.note().contains(QStringLiteral("Outlier")));
 }
 
 void PlotsTest::layerErrorHasABarPerLayerAndClickSelects() {
