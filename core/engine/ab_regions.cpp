@@ -11,7 +11,7 @@ namespace {
 constexpr double kLittleOwnGain = 0.25;        // a layer saving less than this share on its own is a candidate
 constexpr double kContestedShare = 0.10;       // contested: INT8 saves less than this share of the FP16 time
 constexpr double kContestedFloorMs = 0.001;    // ... or less than 1 us
-constexpr size_t kMostCandidatesWeighed = 24;  // each costs a realization and a prediction
+constexpr size_t kMostCandidatesWeighed = 64;  // each costs a realization and a prediction
 
 constexpr size_t kNone = static_cast<size_t>(-1);
 
@@ -74,9 +74,12 @@ std::vector<std::vector<size_t>> connectedLayers(const Graph& graph, const Engin
     return groups;
 }
 
+enum class CandidateKind { Island, LowGainRun, Layer };
+
 struct Candidate {
     std::vector<size_t> layers;  // INT8 layers of the plan's prediction
-    double ownGain = 0.0;        // share its layers save on their own (1: islands, weighed first)
+    double ownGain = 0.0;        // share its layers save on their own: the least weighed first
+    CandidateKind kind = CandidateKind::Layer;
 };
 
 std::vector<NodeId> nodesOf(const EnginePrediction& prediction, const std::vector<size_t>& layers) {
@@ -94,10 +97,13 @@ std::string microseconds(double ms) {
     return text;
 }
 
-std::string reasonOf(const AbRegion& region, const PredictedLayer& first, const LayerTime& firstTime) {
+std::string reasonOf(const AbRegion& region, CandidateKind kind, const PredictedLayer& first,
+                     const LayerTime& firstTime) {
     std::string what;
-    if (region.layers > 1)
-        what = "INT8 island of " + std::to_string(region.layers) + " layers";
+    if (kind == CandidateKind::Island)
+        what = "INT8 island of " + std::to_string(region.layers) + " layer" + (region.layers == 1 ? "" : "s");
+    else if (kind == CandidateKind::LowGainRun)
+        what = "run of " + std::to_string(region.layers) + " INT8 layers that gain little on their own";
     else if (first.costClass == CostClass::Depthwise)
         what = "depthwise convolution (CUDA cores, no tensor-core INT8 gain)";
     else if (!firstTime.computeBound())
@@ -157,10 +163,10 @@ ContestedRegions contestedRegions(const Graph& graph, const PrecisionPlan& plan,
     for (size_t i : int8Layers) lowGain[i] = ownGainOf({i}) < kLittleOwnGain;
 
     std::vector<Candidate> candidates;
-    const auto addCandidate = [&](std::vector<size_t> layers, double ownGain) {
+    const auto addCandidate = [&](std::vector<size_t> layers, CandidateKind kind) {
         std::sort(layers.begin(), layers.end());
         if (std::none_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.layers == layers; }))
-            candidates.push_back({std::move(layers), ownGain});
+            candidates.push_back({layers, ownGainOf(layers), kind});
     };
     // Islands (INT8 layers joined through the tensors between them) when the plan has several, and runs of
     // low-gain INT8 layers: flipping one layer of a run alone would only move the reformats to its neighbours.
@@ -171,13 +177,13 @@ ContestedRegions contestedRegions(const Graph& graph, const PrecisionPlan& plan,
         std::vector<std::vector<size_t>> groups = connectedLayers(graph, base, layerOf, int8Layers, joins);
         if (runsOfLowGain) {
             for (auto& layers : groups)
-                if (lowGain[layers.front()]) addCandidate(layers, ownGainOf(layers));
+                if (lowGain[layers.front()]) addCandidate(layers, CandidateKind::LowGainRun);
         } else if (groups.size() > 1) {
-            for (auto& layers : groups) addCandidate(layers, 1.0);
+            for (auto& layers : groups) addCandidate(layers, CandidateKind::Island);
         }
     }
     for (size_t i : int8Layers)
-        if (lowGain[i]) addCandidate({i}, ownGainOf({i}));
+        if (lowGain[i]) addCandidate({i}, CandidateKind::Layer);
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.ownGain < b.ownGain; });
     if (candidates.size() > kMostCandidatesWeighed) candidates.resize(kMostCandidatesWeighed);
@@ -196,16 +202,23 @@ ContestedRegions contestedRegions(const Graph& graph, const PrecisionPlan& plan,
         region.fp16Ms = fp16TimeOf(candidate.layers);
         if (region.int8GainMs >= std::max(kContestedFloorMs, kContestedShare * region.fp16Ms)) continue;
         const size_t first = candidate.layers.front();
-        region.reason = reasonOf(region, base.layers[first], baseTimes.layers[first]);
+        region.reason = reasonOf(region, candidate.kind, base.layers[first], baseTimes.layers[first]);
         contested.push_back(std::move(region));
     }
     std::stable_sort(contested.begin(), contested.end(),
                      [](const AbRegion& a, const AbRegion& b) { return a.int8GainMs < b.int8GainMs; });
-    if (contested.size() > limit) {
-        result.leftOut = static_cast<int>(contested.size() - limit);
-        contested.resize(limit);
+    // A region overlapping one INT8 helps less would time the same layers again: one build each.
+    std::vector<bool> taken(graph.nodes().size(), false);
+    for (AbRegion& region : contested) {
+        if (std::any_of(region.nodes.begin(), region.nodes.end(),
+                        [&](NodeId n) { return taken[static_cast<size_t>(n)]; }))
+            continue;
+        for (NodeId n : region.nodes) taken[static_cast<size_t>(n)] = true;
+        if (result.regions.size() < limit)
+            result.regions.push_back(std::move(region));
+        else
+            ++result.leftOut;
     }
-    result.regions = std::move(contested);
     return result;
 }
 

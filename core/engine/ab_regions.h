@@ -9,7 +9,7 @@
 // by the tensors between them (flipping one of a run alone only moves the reformats to its neighbours). Each is
 // flipped to FP16 in the plan, the plan realized again and the engine predicted: what INT8 saves is the flipped
 // engine's total minus the plan's, reformats included. Contested: it saves less than 10% of the region's FP16 time
-// (at least 1 us), or loses.
+// (at least 1 us), or loses. Of overlapping contested regions only the one INT8 helps least is kept.
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,7 +32,7 @@ struct AbRegion {
 using PlanRealizer = std::function<PrecisionPlan(PrecisionPlan requested)>;
 
 struct ContestedRegions {
-    std::vector<AbRegion> regions;  // contested, the least INT8 gain first, at most the `limit` given
+    std::vector<AbRegion> regions;  // contested, the least INT8 gain first, none overlapping, at most `limit`
     int candidates = 0;             // regions weighed
     int leftOut = 0;                // contested beyond `limit`
     double planMs = 0.0;            // the plan's predicted total

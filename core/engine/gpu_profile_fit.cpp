@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/engine/engine_coverage.h"
 #include "core/engine/layer_precision.h"
 
 namespace ql {
@@ -372,10 +373,9 @@ Result<FitSample> fitSample(const Graph& graph, const PrecisionPlan& fallback, c
         return invalidArgument(label +
                                ": no layer times; the fit needs the profile trtexec writes with --exportProfile");
     const EngineMapping mapping = mapEngineToModel(report, &graph);
-    if (std::all_of(mapping.layers.begin(), mapping.layers.end(),
-                    [](const LayerMapping& layer) { return layer.nodes.empty(); }))
-        return invalidArgument(label + ": no engine layer names a node of " + files.model +
-                               "; is it the report of another model?");
+    // As `engine` says it: a report of another model would fit the terms to the wrong layers.
+    if (const std::string warning = otherModelWarning(mappingCoverage(report, mapping, graph)); !warning.empty())
+        return invalidArgument(label + " against " + files.model + ": " + warning);
     const PrecisionPlan plan = planFromEngine(graph, report, mapping, fallback);
     return matchPrediction(std::move(files), predictEngine(graph, plan, target), report, mapping);
 }

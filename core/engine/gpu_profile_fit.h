@@ -51,7 +51,7 @@ PrecisionPlan planFromEngine(const Graph& graph, const EngineReport& report, con
 
 // One report's sample: the engine of `graph` predicted for `target` with the precisions the report ran
 // (planFromEngine over `fallback`), matched to the report. An error naming the files when the report has no
-// profile or maps to none of the model's nodes.
+// profile or is probably of another model (engine_coverage.h: it maps under half of the nodes or layers).
 Result<FitSample> fitSample(const Graph& graph, const PrecisionPlan& fallback, const EngineReport& report,
                             const TrtTarget& target, FitReportFiles files);
 
