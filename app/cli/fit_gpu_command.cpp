@@ -29,6 +29,7 @@
 #include "core/engine/layer_info_reader.h"
 #include "core/engine/profile_reader.h"
 #include "core/engine/report_file.h"
+#include "core/exec/observed_costs.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 
@@ -131,8 +132,9 @@ Result<EngineReport> loadReport(const FitReportFiles& files) {
 
 Result<FitSample> loadSample(const FitReportFiles& files, const FitGpuCliOptions& options) {
     QL_ASSIGN_OR_RETURN(const EngineReport report, loadReport(files));
-    auto model = loadModelOrReport(files.model);
-    if (!model) return invalidArgument(files.model + ": the model could not be read");
+    QL_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::load(files.model));
+    // The shapes of dynamic dims as one inference sees them (MACs, bytes); a model that cannot run keeps its own.
+    (void)measureLayerCosts(*model);
     // The report's own schema says 11.x; otherwise --trt, else 10.
     const std::string version = !options.trt.empty()                      ? options.trt
                                 : report.schema == LayerInfoSchema::Trt11 ? "11"
