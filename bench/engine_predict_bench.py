@@ -3,6 +3,8 @@
 (SOURCES.md there says what each was built from) with their ONNX, runs `quantlens-cli predict` and
 `quantlens-cli engine` on each pair, and prints per report: layer count, reformat count, the precision agreement of
 the mapped layers, the Spearman rank correlation of per-layer times and the error of the total latency.
+Then, per GPU with two or more profiled reports, leave-one-out: `quantlens-cli fit-gpu` fits a GPU profile on the
+other reports of that GPU and `predict --gpu-profile` predicts the report left out (issue 28, item 3).
 
 Run with Debian's python3 (python3-torchvision, python3-onnx; weights are random: times do not depend on them):
     /usr/bin/python3 bench/engine_predict_bench.py [--cli build/app/quantlens-cli] [--data ../shared/data/engine-reports]
@@ -263,6 +265,36 @@ def prepare(case, data, work, cli):
     return model, layers, profile, plan
 
 
+def leave_one_out(args, prepared):
+    """Per GPU with two or more profiled reports that name their layers: fit on the others, predict the one left out."""
+    by_gpu = {}
+    for case, files in prepared:
+        if case.get('profile_only'):
+            continue  # names only: nothing maps a layer to a node
+        by_gpu.setdefault(case['gpu'], []).append((case, files))
+    rows = []
+    for gpu, group in sorted(by_gpu.items()):
+        if len(group) < 2:
+            continue
+        for i, (case, files) in enumerate(group):
+            others = [g for j, g in enumerate(group) if j != i]
+            profile = os.path.join(args.work, 'loo-%s-without-%s.json' % (gpu, case['report']))
+            fit = [args.cli, 'fit-gpu', '--gpu', gpu, '--trt', case['trt'], '--typing', case['typing'], '-o', profile]
+            for _, (model, layers, prof, _) in others:
+                fit += [model, layers, prof]
+            run(fit)
+            model, layers, prof, plan = files
+            predicted = json.loads(run([args.cli, 'predict', model, '--plan', plan, '--trt', case['trt'], '--typing',
+                                        case['typing'], '--gpu-profile', profile, '--json']))
+            real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', prof, '--plan', plan,
+                                   '--trt', case['trt'], '--json', '--force']))
+            c = compare(predicted, real)
+            p, r = c['total']
+            rows.append({'report': case['report'], 'gpu': gpu, 'fitted_on': [o[0]['report'] for o in others],
+                         'spearman': c['spearman'], 'total': c['total'], 'total_error': (p - r) / r if r else None})
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--cli', default=os.path.join(ROOT, 'build/app/quantlens-cli'))
@@ -274,8 +306,10 @@ def main():
     rows = []
     print('%-36s %9s %9s %11s %8s %18s %7s' % ('report (GPU)', 'layers', 'reformats', 'precision', 'spearman',
                                               'total ms pred/real', 'error'))
+    prepared = []
     for case in CASES:
         model, layers, profile, plan = prepare(case, args.data, args.work, args.cli)
+        prepared.append((case, (model, layers, profile, plan)))
         predict = [args.cli, 'predict', model, '--plan', plan, '--trt', case['trt'], '--typing', case['typing'],
                    '--gpu', case['gpu'], '--json']
         if case.get('shapes'):
@@ -296,8 +330,22 @@ def main():
     errors = sorted(abs(c['total_error']) for c in rows if c['total_error'] is not None)
     if errors:
         print('median |total error|, unfitted: %.0f%%' % (100 * errors[len(errors) // 2]))
+    loo = leave_one_out(args, prepared)
+    if loo:
+        print('\nleave-one-out: fitted on the other reports of the same GPU (fit-gpu), then predicted')
+        print('%-36s %-16s %8s %18s %7s  %s' % ('report left out', 'GPU', 'spearman', 'total ms pred/real', 'error',
+                                              'fitted on'))
+        for c in loo:
+            p, r = c['total']
+            print('%-36s %-16s %8s %8.3f/%-8.3f %7s  %s' % (
+                c['report'][:36], c['gpu'], '%.2f' % c['spearman'] if c['spearman'] is not None else '-', p, r or 0,
+                '%+.0f%%' % (100 * c['total_error']) if c['total_error'] is not None else '-',
+                ', '.join(c['fitted_on'])))
+        errors = sorted(abs(c['total_error']) for c in loo if c['total_error'] is not None)
+        print('median |total error|, leave-one-out: %.0f%%; largest %.0f%%' % (
+            100 * errors[len(errors) // 2], 100 * errors[-1]))
     if args.json:
-        json.dump(rows, open(args.json, 'w'), indent=1)
+        json.dump({'unfitted': rows, 'leave_one_out': loo}, open(args.json, 'w'), indent=1)
 
 
 if __name__ == '__main__':

@@ -143,6 +143,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mSavedStaleReason = loaded.analysisStaleReason;
     mTuneReport.reset();
     mEngine = loaded.model ? loaded.engine : nullptr;  // a report describes one model
+    mGpuProfile = loaded.gpuProfile;
     mDiagnosis.reset();
     if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
@@ -159,7 +160,15 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit analysisChanged();
     emit tuneReportChanged();
     emit engineChanged();
+    emit gpuProfileChanged();
     emit silencedRulesChanged();
+}
+
+void ModelDocument::setGpuProfile(std::shared_ptr<const GpuProfile> profile) {
+    if (profile == mGpuProfile) return;
+    mGpuProfile = std::move(profile);
+    setResultsModified(true);  // saved in the project
+    emit gpuProfileChanged();
 }
 
 void ModelDocument::setRuleSilenced(const QString& ruleId, bool silenced) {

@@ -32,6 +32,10 @@
 
 class QUndoStack;
 
+namespace ql {
+struct GpuProfile;
+}
+
 namespace ql::ui {
 
 struct PlanEdit;
@@ -56,8 +60,9 @@ struct LoadedModel {
     QString analysisStaleReason;  // why the project said its analyses were stale when it was saved; empty: current
     QStringList silencedRules;    // lint rules the project silenced
     nlohmann::json dataSettings;  // the calibration dialog's last settings (data paths, preprocessing, method)
-    std::shared_ptr<const EngineRun> engine;  // the project's engine report, read again with it
-    QString engineError;                      // why the project's engine report could not be read again
+    std::shared_ptr<const EngineRun> engine;       // the project's engine report, read again with it
+    QString engineError;                           // why the project's engine report could not be read again
+    std::shared_ptr<const GpuProfile> gpuProfile;  // the project's GPU profile (fitted to engine reports)
 };
 
 class ModelDocument : public QObject {
@@ -134,6 +139,11 @@ public:
     std::shared_ptr<const EngineRun> engineRun() const { return mEngine; }
     void setEngineRun(std::shared_ptr<const EngineRun> run);
 
+    // The GPU profile later predictions use (`fit-gpu` fits it to engine reports); null: none chosen. Kept in the
+    // project.
+    std::shared_ptr<const GpuProfile> gpuProfile() const { return mGpuProfile; }
+    void setGpuProfile(std::shared_ptr<const GpuProfile> profile);
+
     // The project file this document was opened from or saved to; empty for a bare model.
     QString projectPath() const { return mProjectPath; }
     void setProjectPath(const QString& path);
@@ -164,6 +174,7 @@ signals:
     void analysisChanged();
     void tuneReportChanged();
     void engineChanged();
+    void gpuProfileChanged();
     void silencedRulesChanged();
     void modifiedChanged(bool modified);
     // The project file changed: saved under a new name, or a bare model saved as a project (replaceModel() announces
@@ -189,6 +200,7 @@ private:
     std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
     std::shared_ptr<const TuneReport> mTuneReport;
     std::shared_ptr<const EngineRun> mEngine;
+    std::shared_ptr<const GpuProfile> mGpuProfile;
     QString mProjectPath;
     QStringList mSilencedRules;
     nlohmann::json mDataSettings = nlohmann::json::object();

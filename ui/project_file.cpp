@@ -7,6 +7,7 @@
 #include "core/common/atomic_file.h"
 #include "core/common/json_file.h"
 #include "core/common/json_util.h"
+#include "core/engine/latency_model.h"
 #include "core/quant/analysis_file.h"
 #include "core/quant/calibration_file.h"
 #include "ui/engine/engine_run.h"
@@ -148,6 +149,11 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
         QL_ASSIGN_OR_RETURN(loaded.analysisPlan, PrecisionPlan::fromJson(graph, *measured, label + " (analysis_plan)"));
     }
     loaded.analysisStaleReason = QString::fromStdString(memberString(project, "analysis_stale"));
+    if (const auto gpu = project.find("gpu_profile"); gpu != project.end() && !gpu->is_null()) {
+        QL_ASSIGN_OR_RETURN(GpuProfile profile, gpuProfileFromJson(*gpu, label + " (gpu_profile)"));
+        profile.file = label;
+        loaded.gpuProfile = std::make_shared<const GpuProfile>(std::move(profile));
+    }
     loaded.dataSettings = project.value("data", nlohmann::json::object());
     if (const auto rules = project.find("silenced_rules"); rules != project.end() && rules->is_array())
         for (const auto& rule : *rules)
@@ -187,6 +193,7 @@ Status saveProject(const ModelDocument& document, const QString& path) {
             project["analysis_stale"] = stale.toStdString();
     }
     if (const auto engine = document.engineRun()) project["engine"] = engineJson(*engine, path);
+    if (const auto gpu = document.gpuProfile()) project["gpu_profile"] = gpuProfileToJson(*gpu);
     return writeFileAtomically(path.toStdString(), dumpJson(project) + "\n");
 }
 

@@ -16,6 +16,8 @@
 //     "analysis_stale": "the plan changed since it was measured (2 layers)",     when it is stale
 //     "engine": { "layers": "...", "layers_absolute": "...",                     optional: the engine report's
 //                 "profile": "...", "profile_absolute": "..." }                  files, read again on load
+//     "gpu_profile": { ...GPU profile (core/engine/latency_model.h) ... }       optional: the GPU predictions are
+//                                                                                made for, fitted by `fit-gpu`
 //   }
 // Projects without "engine" load as before; an engine report that cannot be read again (moved, edited) leaves
 // the project loaded without it and says why in LoadedModel::engineError.

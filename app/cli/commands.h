@@ -15,5 +15,6 @@ void addQuantizeCommand(CLI::App& app, int& exitCode);
 void addTuneCommand(CLI::App& app, int& exitCode);
 void addEngineCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
+void addFitGpuCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     ql::cli::addTuneCommand(app, exitCode);
     ql::cli::addEngineCommand(app, exitCode);
     ql::cli::addPredictCommand(app, exitCode);
+    ql::cli::addFitGpuCommand(app, exitCode);
     if (reportUnknownCommand(app, argc, argv)) return ql::cli::kExitBadInput;
     try {
         app.parse(argc, argv);

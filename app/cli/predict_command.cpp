@@ -4,7 +4,8 @@
 // layers with their fusions, precisions and formats, the reformats between them, and an estimated time per layer
 // on the GPU (core/engine/latency_model.h), with the all-FP16 total beside it. The plan is PLAN.json, else what
 // MODEL carries (Q/DQ, float16 islands), else the default INT8 placement, realized as the export writes it for the
-// target (the same plan `lint` shows). Every time is an estimate and says so (docs/performance-model.md).
+// target (the same plan `lint` shows). Every time is an estimate and says so (docs/performance-model.md). The GPU:
+// --gpu, --gpu-profile (`fit-gpu` fits one to your engine reports), else the profile a project (--calib) keeps.
 // Exit: 0, 2 on bad usage or bad input (a model that cannot be read, an unknown --gpu: the known ones are listed).
 #include <onnx/onnx_pb.h>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/gpu_profile_options.h"
 #include "core/common/json_util.h"
 #include "core/engine/prediction_report.h"
 #include "core/exec/observed_costs.h"
@@ -37,19 +39,6 @@ struct PredictCliOptions {
     std::string shapes;
     bool json = false;
 };
-
-Result<GpuProfile> chosenGpu(const PredictCliOptions& options) {
-    if (!options.gpu.empty() && !options.gpuProfile.empty())
-        return invalidArgument("--gpu and --gpu-profile: give one (a profile names its GPU)");
-    if (!options.gpuProfile.empty()) return loadGpuProfile(options.gpuProfile);
-    if (options.gpu.empty())
-        return invalidArgument("choose the GPU to time the engine on: --gpu NAME (known: " + knownGpuNames() +
-                               ") or --gpu-profile FILE");
-    const GpuSpec* gpu = findGpu(options.gpu);
-    if (gpu == nullptr)
-        return invalidArgument("--gpu " + options.gpu + ": unknown GPU (known: " + knownGpuNames() + ")");
-    return defaultGpuProfile(*gpu);
-}
 
 // --shapes input=1x3x224x224,mask=1x128: the input dims to predict for.
 Result<std::map<std::string, std::vector<int64_t>>> parseShapes(const std::string& text) {
@@ -114,7 +103,7 @@ int runPredict(PredictCliOptions options) {
     adoptProjectSettings(options.calib, options.plan, options.trt, options.typing);
     const auto target = trtTargetOption(options.trt, options.typing);
     if (!target) return failWith(target.status());
-    auto profile = chosenGpu(options);
+    auto profile = chosenGpuProfile(options.gpu, options.gpuProfile, options.calib);
     if (!profile) return failWith(profile.status());
     auto model = floatFormOrReport(loadModelOrReport(options.model));
     if (!model) return kExitBadInput;
@@ -161,7 +150,8 @@ void addPredictCommand(CLI::App& app, int& exitCode) {
                     "How the engine is built: strong or weak (default: weak on 8.6, strong on 10 and 11)");
     cmd->add_option("--gpu", options->gpu, "The GPU to time it on, from the table (" + knownGpuNames() + ")");
     cmd->add_option("--gpu-profile", options->gpuProfile,
-                    "A GPU profile (JSON, docs/performance-model.md): a GPU of the table with fitted efficiency terms");
+                    "A GPU profile (JSON, docs/performance-model.md): a GPU of the table with fitted efficiency terms "
+                    "(`fit-gpu` writes it); default: the one a project given as --calib keeps");
     cmd->add_option("--shapes", options->shapes, "Input dims to predict for: NAME=DIMS,... (DIMS like 1x3x224x224)");
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->callback([options, &exitCode] { exitCode = runPredict(*options); });

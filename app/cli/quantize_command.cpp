@@ -1,6 +1,6 @@
 // quantlens-cli quantize MODEL --calib SCALES [--plan PLAN.json] -o OUT.onnx [--summary FILE.json]
 //                        [--trtexec FILE] [--trt-cache FILE] [--trt 8.6|10|11] [--deconv-per-channel] [--float-weights]
-//                        [--expose-quantized FILE.onnx]
+//                        [--expose-quantized FILE.onnx] [--ab-scripts DIR (--gpu NAME | --gpu-profile FILE)]
 //                        [--typing strong|weak] [--fp16-io] [--shapes NAME=MINxDIMS:OPTxDIMS:MAXxDIMS]...
 // Writes a TensorRT-ready Q/DQ model (core/export/qdq_export.h) and, on request, a JSON summary of every
 // decision, the trtexec command that builds its engine and a TensorRT calibration cache for the implicit
@@ -12,6 +12,9 @@
 // recomputes each from given codes (quantized_outputs.h), to compare the int8 codes of two runtimes.
 // The trtexec script gives every dynamic input --minShapes/--optShapes/--maxShapes: --shapes where given, else the
 // shapes the calibration ran (trtexec_shapes.h); an input with neither is named on stderr.
+// --ab-scripts DIR writes trtexec scripts that build and time, on the user's GPU, the plan's export, the all-FP16
+// model and the plan with each region whose INT8 the prediction contests in FP16, with the reports `fit-gpu DIR`
+// reads back (core/engine/ab_scripts.h); the GPU is --gpu, --gpu-profile or the one a --calib project keeps.
 #include <filesystem>
 #include <iostream>
 
@@ -19,6 +22,8 @@
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
+#include "app/cli/gpu_profile_options.h"
+#include "core/engine/ab_scripts.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/export/export_files.h"
@@ -47,6 +52,9 @@ struct QuantizeCliOptions {
     std::string exposeQuantized;
     std::string floatImport;
     std::vector<std::string> shapes;  // --shapes NAME=MIN:OPT:MAX, repeatable
+    std::string abScripts;
+    std::string gpu;
+    std::string gpuProfile;
     bool deconvPerChannel = false;
     bool floatWeights = false;
     bool fp16Io = false;
@@ -135,6 +143,36 @@ std::string exportTypingSummary(const QdqExport& result) {
     return text;
 }
 
+// The A/B scripts of --ab-scripts, and a line saying what they are.
+Status saveAbScripts(const QuantizeCliOptions& options, const Model& model, const PrecisionPlan& plan,
+                     const CalibrationResult& calibration, const QdqOptions& qdq, const TrtTarget& target,
+                     const TrtexecShapes& shapes, const GpuProfile& profile) {
+    const Graph& graph = model.graph();
+    const PlanRealizer realize = [&](PrecisionPlan requested) {
+        return effectivePlan(graph, std::move(requested), target.version, Precision::Fp16, &calibration, target.typing);
+    };
+    const AbScriptsInput input{.model = model,
+                               .plan = plan,
+                               .calibration = calibration,
+                               .qdq = qdq,
+                               .target = {.trt = target, .fp16Io = options.fp16Io},
+                               .shapes = shapes,
+                               .profile = profile,
+                               .realize = realize,
+                               .folder = options.abScripts,
+                               .writer = "quantlens-cli"};
+    QL_ASSIGN_OR_RETURN(const AbScripts scripts, writeAbScripts(input));
+    std::cout << options.abScripts << ": " << scripts.variants.size() << " trtexec scripts for "
+              << profile.gpu.displayName << " (the plan, all-FP16 and " << scripts.contested.regions.size()
+              << " contested region" << (scripts.contested.regions.size() == 1 ? "" : "s") << " of "
+              << scripts.contested.candidates << " weighed); README.md says how to run them and import the reports"
+              << std::endl;
+    for (size_t i = 0; i < scripts.contested.regions.size(); ++i)
+        std::cout << "  region " << i + 1 << ": " << scripts.contested.regions[i].name << ": "
+                  << scripts.contested.regions[i].reason << std::endl;
+    return Status::ok();
+}
+
 int runQuantize(QuantizeCliOptions options) {
     adoptProjectSettings(options.calib, options.plan, options.trt, options.typing);
     const auto target = trtTargetOption(options.trt, options.typing);
@@ -147,6 +185,14 @@ int runQuantize(QuantizeCliOptions options) {
         if (auto cache = trtCacheVersion(target->version); !cache) return failWith(cache.status());
     const auto given = givenShapes(options.shapes);
     if (!given) return failWith(given.status());
+    if ((!options.gpu.empty() || !options.gpuProfile.empty()) && options.abScripts.empty())
+        return failWith(invalidArgument("--gpu and --gpu-profile choose the GPU of --ab-scripts DIR: give it too"));
+    std::optional<GpuProfile> gpu;
+    if (!options.abScripts.empty()) {
+        auto chosen = chosenGpuProfile(options.gpu, options.gpuProfile, options.calib);
+        if (!chosen) return failWith(chosen.status());
+        gpu = std::move(chosen).value();
+    }
     auto loaded = loadModelOrReport(options.model);
     if (!loaded) return kExitBadInput;
     auto model = fp32Model(std::move(loaded));
@@ -170,10 +216,14 @@ int runQuantize(QuantizeCliOptions options) {
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel,
                          .tensorRtMajor = trtMajor(target->version),
                          .int8Weights = !options.floatWeights};
-    auto shapes = scriptShapes(graph, *calibration, *given, !options.trtexec.empty());
+    auto shapes = scriptShapes(graph, *calibration, *given, !options.trtexec.empty() || !options.abScripts.empty());
     if (!shapes) return failWith(shapes.status());
     auto result = exportQdq(*model->model, *plan, *calibration, qdq, {.trt = *target, .fp16Io = options.fp16Io});
     if (!result) return failWith(result.status());
+    if (gpu)
+        if (Status s = saveAbScripts(options, *model->model, *plan, *calibration, qdq, *target, *shapes, *gpu);
+            !s.isOk())
+            return failWith(s);
     const ExportFiles files{.model = options.output,
                             .summary = options.summary,
                             .trtexec = options.trtexec,
@@ -231,6 +281,13 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
                     "Also write a copy whose QuantizeLinear inputs and outputs are graph outputs, FILE.local.onnx "
                     "(each QuantizeLinear computed from codes given as inputs) and FILE.json describing them, to "
                     "compare the int8 codes of two runtimes");
+    cmd->add_option(
+        "--ab-scripts", options->abScripts,
+        "Also write to DIR trtexec scripts that build and time, on your GPU, the plan, all-FP16 and the "
+        "plan with each contested region in FP16, with the reports `fit-gpu DIR` imports (README.md there)");
+    cmd->add_option("--gpu", options->gpu, "With --ab-scripts: your GPU, from the table (" + knownGpuNames() + ")");
+    cmd->add_option("--gpu-profile", options->gpuProfile,
+                    "With --ab-scripts: your GPU's profile (`fit-gpu` writes it); default: a --calib project's");
     cmd->callback([options, &exitCode] { exitCode = runQuantize(*options); });
 }
 

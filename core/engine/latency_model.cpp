@@ -100,6 +100,31 @@ Status readClasses(const nlohmann::json& classes, GpuProfile& profile, const std
     return Status::ok();
 }
 
+std::optional<double> optionalNumber(const nlohmann::json& object, const char* key) {
+    if (!object.contains(key) || !object.at(key).is_number()) return std::nullopt;
+    return object.at(key).get<double>();
+}
+
+// "per_report" is what the fit wrote for people; an entry it cannot read is skipped, not an error.
+std::vector<FitReportQuality> readPerReport(const nlohmann::json& fit) {
+    std::vector<FitReportQuality> reports;
+    if (!fit.contains("per_report") || !fit.at("per_report").is_array()) return reports;
+    for (const auto& entry : fit.at("per_report")) {
+        if (!entry.is_object()) continue;
+        FitReportQuality r;
+        r.files = {memberString(entry, "model"), memberString(entry, "layers"), memberString(entry, "profile")};
+        r.layers = static_cast<int>(memberInt(entry, "observations", 0));
+        r.spearman = optionalNumber(entry, "spearman");
+        r.medianLayerError = optionalNumber(entry, "median_layer_error").value_or(0.0);
+        r.measuredMs = optionalNumber(entry, "measured_ms").value_or(0.0);
+        r.predictedMs = optionalNumber(entry, "predicted_ms").value_or(0.0);
+        r.totalError = optionalNumber(entry, "total_error").value_or(0.0);
+        r.leaveOneOutError = optionalNumber(entry, "leave_one_out_error");
+        reports.push_back(std::move(r));
+    }
+    return reports;
+}
+
 Status readFit(const nlohmann::json& fit, GpuProfile& profile, const std::string& label) {
     if (!fit.is_object()) return invalidArgument(label + ": \"fit\" must be an object");
     FitQuality quality;
@@ -108,10 +133,45 @@ Status readFit(const nlohmann::json& fit, GpuProfile& profile, const std::string
             if (r.is_string()) quality.reports.push_back(r.get<std::string>());
     quality.layers = static_cast<int>(memberInt(fit, "layers", 0));
     QL_RETURN_IF_ERROR(readNumber(fit, "median_layer_error", quality.medianLayerError, label));
+    QL_RETURN_IF_ERROR(readNumber(fit, "p90_layer_error", quality.p90LayerError, label));
     QL_RETURN_IF_ERROR(readNumber(fit, "total_error", quality.totalError, label));
+    if (fit.contains("leave_one_out_error")) {
+        double error = 0.0;
+        QL_RETURN_IF_ERROR(readNumber(fit, "leave_one_out_error", error, label));
+        quality.leaveOneOutError = error;
+    }
     if (fit.contains("spearman") && fit.at("spearman").is_number()) quality.spearman = fit.at("spearman").get<double>();
+    quality.perReport = readPerReport(fit);
     profile.fit = std::move(quality);
     return Status::ok();
+}
+
+nlohmann::json optionalJson(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+nlohmann::json fitJson(const FitQuality& fit) {
+    nlohmann::json perReport = nlohmann::json::array();
+    for (const FitReportQuality& r : fit.perReport)
+        perReport.push_back({{"model", r.files.model},
+                             {"layers", r.files.layers},
+                             {"profile", r.files.profile},
+                             {"observations", r.layers},
+                             {"spearman", optionalJson(r.spearman)},
+                             {"median_layer_error", r.medianLayerError},
+                             {"measured_ms", r.measuredMs},
+                             {"predicted_ms", r.predictedMs},
+                             {"total_error", r.totalError},
+                             {"leave_one_out_error", optionalJson(r.leaveOneOutError)}});
+    nlohmann::json json = {{"reports", fit.reports},
+                           {"layers", fit.layers},
+                           {"spearman", fit.spearman},
+                           {"median_layer_error", fit.medianLayerError},
+                           {"p90_layer_error", fit.p90LayerError},
+                           {"total_error", fit.totalError}};
+    if (fit.leaveOneOutError) json["leave_one_out_error"] = *fit.leaveOneOutError;
+    if (!perReport.empty()) json["per_report"] = perReport;
+    return json;
 }
 
 }  // namespace
@@ -175,12 +235,7 @@ nlohmann::json gpuProfileToJson(const GpuProfile& profile) {
                              {"memory_gbs", g.memoryGBs},
                              {"sms", g.sms}}},
                            {"classes", classes}};
-    if (profile.fit)
-        json["fit"] = {{"reports", profile.fit->reports},
-                       {"layers", profile.fit->layers},
-                       {"spearman", profile.fit->spearman},
-                       {"median_layer_error", profile.fit->medianLayerError},
-                       {"total_error", profile.fit->totalError}};
+    if (profile.fit) json["fit"] = fitJson(*profile.fit);
     return json;
 }
 

@@ -23,7 +23,11 @@
 //                 "memory_efficiency": 0.75, "overhead_us": 3,   keeps its default
 //                 "int8_efficiency": 0.8}, ...},
 //     "fit": {"reports": [files], "layers": 57, "spearman": 0.84,     optional: how well the terms fit what they were
-//             "median_layer_error": 0.21, "total_error": 0.04}          fitted on (errors are relative: 0.21 = 21%)
+//             "median_layer_error": 0.21, "p90_layer_error": 0.5,       fitted on (errors are relative: 0.21 = 21%;
+//             "total_error": 0.04, "leave_one_out_error": 0.12,         spearman the lowest of the reports', the
+//             "per_report": [{"model", "layers", "profile",             total errors the median of the reports')
+//                             "observations", "spearman", "median_layer_error",
+//                             "measured_ms", "predicted_ms", "total_error", "leave_one_out_error"}]}
 //   }
 #include <array>
 #include <nlohmann/json_fwd.hpp>
@@ -44,12 +48,37 @@ struct ClassTerms {
     double int8Efficiency = 0.8;     // INT8 kernels' share of the INT8 peak, relative to computeEfficiency
 };
 
-struct FitQuality {
-    std::vector<std::string> reports;
-    int layers = 0;
-    double spearman = 0.0;
+// The files a fitted report was read from.
+struct FitReportFiles {
+    std::string model;
+    std::string layers;
+    std::string profile;
+};
+
+// How a fitted profile times one of the reports it was fitted on (relative errors: 0.21 = 21%).
+struct FitReportQuality {
+    FitReportFiles files;
+    int layers = 0;  // observations: matched groups of layers with a measured time
+    std::optional<double> spearman;
     double medianLayerError = 0.0;
+    double measuredMs = 0.0;   // the report's total
+    double predictedMs = 0.0;  // the prediction's total
     double totalError = 0.0;
+    std::optional<double> leaveOneOutError;  // its total predicted by a fit on the other reports
+};
+
+struct FitQuality {
+    std::vector<std::string> reports;  // the layer information files
+    int layers = 0;
+    double spearman = 0.0;  // the lowest of the reports'
+    double medianLayerError = 0.0;
+    double totalError = 0.0;  // the median of the reports'
+    double p90LayerError = 0.0;
+    std::optional<double> leaveOneOutError{};  // the median of the reports' (two or more reports)
+    std::vector<FitReportQuality> perReport{};
+    // What a prediction with the profile says it may be off by: the leave-one-out error where there is one (a
+    // report the fit did not see), else the fit's own total error.
+    double checkedError() const { return leaveOneOutError.value_or(totalError); }
 };
 
 struct GpuProfile {

@@ -47,12 +47,19 @@ std::string formats(const std::vector<PredictedTensor>& tensors) {
 }  // namespace
 
 nlohmann::json estimateJson(const GpuProfile& profile) {
-    if (profile.fit)
-        return {{"fitted", true},
-                {"checked_error", profile.fit->totalError},
-                {"note", "estimate from a GPU profile fitted to " + std::to_string(profile.fit->layers) +
-                             " layers of engine reports: total off by " + percent(profile.fit->totalError) +
-                             ", per layer by a median of " + percent(profile.fit->medianLayerError) + " there"}};
+    if (profile.fit) {
+        const FitQuality& fit = *profile.fit;
+        std::string note = "estimate from a GPU profile fitted to " + std::to_string(fit.layers) + " layers of " +
+                           std::to_string(fit.reports.size()) + " engine report" + (fit.reports.size() == 1 ? "" : "s");
+        if (fit.leaveOneOutError)
+            note += ": a report left out of the fit was predicted within " + percent(*fit.leaveOneOutError) +
+                    " (median, leave-one-out), the fitted ones within " + percent(fit.totalError);
+        else
+            note += ": their total off by " + percent(fit.totalError) +
+                    " (fitted on one report: a model it did not see may be further off)";
+        note += ", per layer by a median of " + percent(fit.medianLayerError);
+        return {{"fitted", true}, {"checked_error", fit.checkedError()}, {"note", note}};
+    }
     return {{"fitted", false}, {"checked_error", checkedTotalError()}, {"note", checkedErrorNote()}};
 }
 

@@ -67,9 +67,16 @@ Result<PinnedLists> pinnedLayers(const QdqExport& result) {
     return lists;
 }
 
-std::vector<std::string> precisionFlags(const TrtTarget& target) {
-    if (target.typing == TrtTyping::Weak) return {"--int8", "--fp16"};
-    if (target.version == TrtVersion::Trt10) return {"--stronglyTyped"};
+bool hasQdq(const QdqExport& result) {
+    return !result.placement.edges.empty();
+}
+
+std::vector<std::string> precisionFlags(const QdqExport& result) {
+    if (result.target.typing == TrtTyping::Weak) {
+        if (!hasQdq(result)) return {"--fp16"};
+        return {"--int8", "--fp16"};
+    }
+    if (result.target.version == TrtVersion::Trt10) return {"--stronglyTyped"};
     return {};
 }
 
@@ -88,11 +95,16 @@ std::string shellQuote(const std::string& text) {
 
 Result<TrtexecPlan> trtexecPlan(const QdqExport& result) {
     TrtexecPlan plan;
-    plan.flags = precisionFlags(result.target);
+    plan.flags = precisionFlags(result);
     if (result.target.typing == TrtTyping::Weak) {
         QL_ASSIGN_OR_RETURN(const PinnedLists lists, pinnedLayers(result));
         plan.pinnedLayers = lists.count;
-        plan.reliesOn.push_back("--int8: the builder runs the Q/DQ layers in INT8 only with this flag (weak typing)");
+        if (hasQdq(result))
+            plan.reliesOn.push_back(
+                "--int8: the builder runs the Q/DQ layers in INT8 only with this flag (weak typing)");
+        else
+            plan.reliesOn.push_back(
+                "no --int8: the model has no Q/DQ node, and --int8 alone would quantize with placeholder ranges");
         plan.reliesOn.push_back("--fp16: the layers outside INT8 run in FP16 or FP32, TensorRT's choice");
         if (plan.pinnedLayers > 0)
             plan.reliesOn.push_back("--precisionConstraints=obey --layerPrecisions --layerOutputTypes: " +
@@ -141,8 +153,12 @@ Result<std::string> trtexecCommand(const QdqExport& result, const TrtexecScript&
     // The paths below are relative to the script's folder, wherever it is run from.
     if (!script.scriptPath.empty()) text += "cd \"$(dirname \"$0\")\" || exit 1\n";
     text += "trtexec " + shellQuote("--onnx=" + onnx);
-    for (const auto& flag : precisionFlags(target)) text.append(" ").append(flag);
+    for (const auto& flag : precisionFlags(result)) text.append(" ").append(flag);
     text.append(" ").append(shellQuote("--saveEngine=" + engine));
+    if (!script.extraArguments.empty()) {
+        text += " \\\n ";
+        for (const std::string& argument : script.extraArguments) text.append(" ").append(shellQuote(argument));
+    }
     if (!shapeFlags.empty()) text += " \\\n " + shapeFlags;
     if (!pinned.precisions.empty()) {
         text += " \\\n  --precisionConstraints=obey \\\n  " + shellQuote("--layerPrecisions=" + pinned.precisions) +

@@ -7,6 +7,8 @@
 //     INT8 comes from the Q/DQ nodes (with --int8), the other float layers are TensorRT's choice of FP16 or FP32
 //     (--fp16), and only the layers the plan keeps in FP32 (the user's choice or an FP16 guard's) are pinned and
 //     obeyed. Only layers whose outputs are all float are pinned (shape and index layers must stay INT32/INT64).
+//     A model with no Q/DQ node gets --fp16 alone: --int8 without Q/DQ or a calibration cache makes trtexec quantize
+//     implicitly with placeholder ranges, an INT8 engine of meaningless accuracy.
 //   10.x strongly typed: trtexec --onnx=<model> --stronglyTyped --saveEngine=...: the model's tensor types decide
 //     (Q/DQ for INT8, float16 islands for FP16); no precision flag, nothing pinned.
 //   11.x: trtexec --onnx=<model> --saveEngine=...: strongly typed is the only mode and the precision flags are gone.
@@ -48,6 +50,9 @@ struct TrtexecScript {
     std::string scriptPath;
     std::string writer;
     TrtexecShapes shapes{};  // the optimization profile of the dynamic inputs (trtexec_shapes.h)
+    // More trtexec arguments after --saveEngine (e.g. the report exports of `quantize --ab-scripts`), quoted for the
+    // shell where they need it.
+    std::vector<std::string> extraArguments{};
 };
 Result<std::string> trtexecCommand(const QdqExport& result, const TrtexecScript& script);
 // The same for a model named as given, without shapes.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/engine/latency_model.h"
 #include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
 #include "tests/ui/window_test_util.h"
@@ -30,6 +31,8 @@ private slots:
     void saveAndReopenRestoresPlanAndCalibration();
     void saveAndReopenRestoresTheTrtTargetAndTyping();
     void theTunersReasonsSurviveSaveAndReopen();
+    void theFittedGpuProfileSurvivesSaveAndReopen();
+    void aBadGpuProfileNamesTheProject();
     void projectTargetFallsBackToTheVersionDefault_data();
     void projectTargetFallsBackToTheVersionDefault();
     void cancelInTheUnsavedPromptKeepsTheDocument();
@@ -146,6 +149,61 @@ void ProjectTest::theTunersReasonsSurviveSaveAndReopen() {
     QCOMPARE(table->index(row, ui::PrecisionTableModel::ReasonColumn).data().toString(), QString::fromStdString(note));
     QVERIFY(
         table->index(row, ui::PrecisionTableModel::TuneColumn).data().toString().startsWith(QStringLiteral("fp16")));
+}
+
+// The GPU profile `fit-gpu` fitted (issue 28, item 3) is kept in the project, terms and fit quality alike, so later
+// predictions use it.
+void ProjectTest::theFittedGpuProfileSurvivesSaveAndReopen() {
+    test::TempDir dir;
+    const QString projectPath = QString::fromStdString(dir.file("gpu.qlproj"));
+    {
+        ui::MainWindow window;
+        QVERIFY(openAndWait(window, sampleModel()));
+        ui::ModelDocument* doc = window.document();
+        QVERIFY(!doc->gpuProfile());
+        GpuProfile profile = defaultGpuProfile(*findGpu("rtx3060-laptop"));
+        profile.classes[static_cast<size_t>(CostClass::Convolution)].computeEfficiency = 0.31;
+        profile.classes[static_cast<size_t>(CostClass::Pointwise)].overheadUs = 4.5;
+        FitQuality fit;
+        fit.reports = {"resnet18.layers.json", "alexnet.layers.json"};
+        fit.layers = 40;
+        fit.spearman = 0.8;
+        fit.medianLayerError = 0.2;
+        fit.totalError = 0.05;
+        fit.leaveOneOutError = 0.12;
+        profile.fit = fit;
+        doc->setGpuProfile(std::make_shared<const GpuProfile>(profile));
+        QVERIFY(doc->isModified());
+        QVERIFY(window.project()->saveProjectAs(projectPath));
+    }
+    const nlohmann::json saved = nlohmann::json::parse(readText(projectPath.toStdString()));
+    QVERIFY(saved.contains("gpu_profile"));
+    QCOMPARE(QString::fromStdString(saved["gpu_profile"].value("gpu", "")), QStringLiteral("rtx3060-laptop"));
+
+    ui::MainWindow reopened;
+    QVERIFY(openAndWait(reopened, projectPath));
+    const auto profile = reopened.document()->gpuProfile();
+    QVERIFY(profile);
+    QCOMPARE(QString::fromStdString(profile->gpu.name), QStringLiteral("rtx3060-laptop"));
+    QCOMPARE(profile->classes[static_cast<size_t>(CostClass::Convolution)].computeEfficiency, 0.31);
+    QCOMPARE(profile->classes[static_cast<size_t>(CostClass::Pointwise)].overheadUs, 4.5);
+    QVERIFY(profile->fit);
+    QCOMPARE(profile->fit->reports.size(), size_t{2});
+    QCOMPARE(profile->fit->checkedError(), 0.12);
+    QVERIFY(!reopened.document()->isModified());
+}
+
+void ProjectTest::aBadGpuProfileNamesTheProject() {
+    test::TempDir dir;
+    const std::string model = QFileInfo(sampleModel()).absoluteFilePath().toStdString();
+    test::writeFile(dir.file("bad.qlproj"), R"({"format": "quantlens-project", "version": 1, "model_absolute": ")" +
+                                                model +
+                                                R"(", "gpu_profile": {"format": "quantlens-gpu-profile", )"
+                                                R"("version": 1, "gpu": "gtx480"}})");
+    const auto loaded = ui::loadProject(QString::fromStdString(dir.file("bad.qlproj")));
+    QVERIFY(!loaded->model);
+    QVERIFY2(loaded->error.contains(QStringLiteral("bad.qlproj")) && loaded->error.contains(QStringLiteral("gtx480")),
+             qPrintable(loaded->error));
 }
 
 void ProjectTest::saveAndReopenRestoresTheTrtTargetAndTyping() {

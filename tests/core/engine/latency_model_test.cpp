@@ -100,7 +100,8 @@ TEST(GpuSpecsTest, FindsGpusByNameDisplayNameAndShortForm) {
 TEST(GpuProfileTest, RoundTripsAndOverridesTerms) {
     GpuProfile profile = defaultGpuProfile(*findGpu("l4"));
     profile.classes[static_cast<size_t>(CostClass::Gemm)].overheadUs = 7.5;
-    profile.fit = FitQuality{{"a.json"}, 12, 0.9, 0.2, 0.05};
+    profile.fit =
+        FitQuality{.reports = {"a.json"}, .layers = 12, .spearman = 0.9, .medianLayerError = 0.2, .totalError = 0.05};
     test::TempDir dir;
     ASSERT_TRUE(saveGpuProfile(profile, dir.file("l4.json")));
     auto loaded = loadGpuProfile(dir.file("l4.json"));

@@ -136,6 +136,34 @@ TEST(TrtexecCommandTest, AllInt8ModelHasNoPrecisionFlags) {
     EXPECT_EQ(text->substr(text->find("trtexec ")), "trtexec --onnx=q.onnx --int8 --fp16 --saveEngine=q.engine\n");
 }
 
+// Weakly typed, a model without Q/DQ builds with --fp16 alone: --int8 would make trtexec quantize it with placeholder
+// ranges (the all-FP16 variant of `quantize --ab-scripts`). Extra arguments (the report exports) follow --saveEngine.
+TEST(TrtexecCommandTest, AWeakModelWithoutQdqGetsNoInt8FlagAndExtraArgumentsFollow) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 6, 6});
+    b.initializer("w", {4, 3, 3, 3}, test::seededFloats(108));
+    b.node("Conv", {"x", "w"}, {"y"}, "conv");
+    b.output("y");
+    auto model = b.load();
+    auto result = exportQdq(*model, PrecisionPlan(model->graph(), Precision::Fp16),
+                            test::uniformCalibration(model->graph(), {}, 3.0f), {},
+                            {.trt = {TrtVersion::Trt86, TrtTyping::Weak}});
+    ASSERT_TRUE(result) << result.status().message();
+    const TrtexecScript script{.onnxPath = "fp16.onnx",
+                               .scriptPath = {},
+                               .writer = "quantlens-cli",
+                               .shapes = {},
+                               .extraArguments = {"--exportProfile=fp16.profile.json", "--name=a b"}};
+    auto text = trtexecCommand(*result, script);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->substr(text->find("trtexec ")),
+              "trtexec --onnx=fp16.onnx --fp16 --saveEngine=fp16.engine \\\n"
+              "  --exportProfile=fp16.profile.json '--name=a b'\n");
+    const auto plan = trtexecPlan(*result);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->flags, std::vector<std::string>{"--fp16"});
+}
+
 TEST(TrtexecCommandTest, NamesTrtexecCannotParseAreRefusedNamingTheNode) {
     for (const std::string name : {"head,soft", "it's", "head*"}) {
         const auto result = mixedPrecisionExport(name, {TrtVersion::Trt10, TrtTyping::Weak}, Precision::Fp32);

@@ -1,0 +1,15 @@
+#pragma once
+// The GPU a command predicts for: --gpu NAME (a row of the table, default terms), --gpu-profile FILE (a GPU profile,
+// fitted or written by hand), else the profile a QuantLens project given as --calib keeps ("gpu_profile", written by
+// `fit-gpu --project` and the window).
+#include <string>
+
+#include "core/common/status.h"
+#include "core/engine/latency_model.h"
+
+namespace ql::cli {
+
+// `calib` empty or not a project: no fallback. The error says how to choose a GPU and lists the known ones.
+Result<GpuProfile> chosenGpuProfile(const std::string& gpu, const std::string& profileFile, const std::string& calib);
+
+}  // namespace ql::cli
