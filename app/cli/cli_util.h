@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/common/status.h"
+#include "core/engine/latency_model.h"
 #include "core/model/model.h"
 
 namespace ql::cli {
@@ -36,6 +37,14 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model);
 // the command line leaves them open (no --plan; no --trt, no --typing) the project's are taken, and said on stderr,
 // so the CLI does what the window does with the same project. `trt` comes back set ("10" when nothing says more).
 void adoptProjectSettings(const std::string& calib, std::string& plan, std::string& trt, std::string& typing);
+
+// --gpu NAME or --gpu-profile FILE (one of them; neither: an error listing the known GPUs): the GPU `predict` and
+// `tune --objective latency` time engines on.
+Result<GpuProfile> gpuProfileOption(const std::string& gpu, const std::string& profile);
+
+// --shapes NAME=DIMS,... (DIMS like 1x3x224x224): `model` with those input dims and its shapes inferred again, the
+// shapes `predict` and `tune` time engines at. The nodes keep their order (plans of `model` apply).
+Result<std::unique_ptr<Model>> withInputShapes(const Model& model, const std::string& shapes);
 
 // --threads N, by default every core of this machine (a CI box has many; one thread would waste them).
 void addThreadsOption(CLI::App& command, int& threads);
