@@ -171,7 +171,10 @@ int runTune(const TuneCliOptions& options) {
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
-    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph))
+    // Planning for speed starts from all-INT8: the default placement with the detector heads INT8 too (kept in
+    // float there for accuracy alone): the measured target decides which need float.
+    const DefaultPlacementOptions placement{.detectorHeadsInFloat = tuning.objective == TuneObjective::Accuracy};
+    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph, placement))
                                       : PrecisionPlan::load(graph, options.plan);
     if (!start) return failWith(start.status());
     auto calibration = readCalibrationOption(graph, options.calib);
@@ -239,7 +242,9 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
                     "metric-drop<=X")
         ->required();
     cmd->add_option("-o,--output", options->output, "Precision plan to write (PLAN.json)")->required();
-    cmd->add_option("--plan", options->plan, "Plan to start from (default: INT8 for the weighted layers)");
+    cmd->add_option("--plan", options->plan,
+                    "Plan to start from (default: INT8 for the weighted layers; a detector's head too with "
+                    "--objective latency)");
     cmd->add_option("--budget", options->budget, "Stop after N trials (50) or a time (90s, 5m); repeatable");
     cmd->add_option("--fallback", options->fallback,
                     "Precision of the layers kept out of INT8: fp16 (default) or fp32");

@@ -31,8 +31,10 @@ std::string why(const RegionDecision& d, Precision fallback) {
         text += "its " + reformatWord(d.reformats) + " cost " + millisecondsText(d.reformatCostMs);
     else if (d.reformats < 0)
         text += "it spares " + reformatWord(-d.reformats) + " (" + millisecondsText(-d.reformatCostMs) + ")";
-    else if (std::fabs(d.reformatCostMs) > kTieMs)
-        text += "its reformats cost " + millisecondsText(d.reformatCostMs);
+    else if (d.reformatCostMs > kTieMs)
+        text += "its reformats cost " + millisecondsText(d.reformatCostMs) + " more";
+    else if (d.reformatCostMs < -kTieMs)
+        text += "its reformats cost " + millisecondsText(-d.reformatCostMs) + " less";
     else
         text += "it adds no reformat";
     const std::string other = lower(upperPrecisionName(fallback));
@@ -41,13 +43,22 @@ std::string why(const RegionDecision& d, Precision fallback) {
     return text + ": no faster than " + other;
 }
 
+using Layers = std::vector<std::vector<NodeId>>;
+
+std::vector<NodeId> nodesOf(const Layers& layers) {
+    std::vector<NodeId> nodes;
+    for (const auto& layer : layers) nodes.insert(nodes.end(), layer.begin(), layer.end());
+    return nodes;
+}
+
 class RegionSearch {
 public:
-    RegionSearch(const PlanLatencyModel& model, Precision fallback, const ApplyPolicies& apply)
-        : mModel(model), mFallback(fallback), mApply(apply) {}
+    RegionSearch(const PrecisionPlan& start, const PlanLatencyModel& model, Precision fallback,
+                 const ApplyPolicies& apply)
+        : mStart(start), mModel(model), mFallback(fallback), mApply(apply) {}
 
-    // `nodes` moved to the fallback in `plan`, noted `note` (empty: their notes stay); nullopt when none of them
-    // is requested INT8 (nothing to move).
+    // `nodes` requested INT8 moved to the fallback, noted `note` (empty: their notes stay); nullopt when none is
+    // requested INT8 (nothing to move).
     std::optional<PrecisionPlan> moved(const PrecisionPlan& plan, const std::vector<NodeId>& nodes,
                                        const std::string& note = {}) const {
         PrecisionPlan candidate = plan;
@@ -58,30 +69,60 @@ public:
             changed = true;
         }
         if (!changed) return std::nullopt;
-        return mApply ? mApply(std::move(candidate)) : candidate;
+        return applied(std::move(candidate));
     }
 
-    // What moving `layers` (one island or one layer of it) would change against `now`, the plan's time.
-    std::optional<RegionDecision> assess(const PrecisionPlan& plan, const PlanTime& now,
-                                         const std::vector<std::vector<NodeId>>& layers) {
-        RegionDecision d;
-        for (const auto& layer : layers) d.nodes.insert(d.nodes.end(), layer.begin(), layer.end());
-        d.layers = static_cast<int64_t>(layers.size());
-        std::optional<PrecisionPlan> candidate = moved(plan, d.nodes);
+    // `nodes` the start plan requested INT8 back in INT8, with their start notes.
+    std::optional<PrecisionPlan> returned(const PrecisionPlan& plan, const std::vector<NodeId>& nodes) const {
+        PrecisionPlan candidate = plan;
+        bool changed = false;
+        for (NodeId n : nodes) {
+            if (mStart.requested(n) != Precision::Int8 || candidate.requested(n) == Precision::Int8) continue;
+            candidate.setRequested(n, Precision::Int8, mStart.placementNote(n));
+            changed = true;
+        }
+        if (!changed) return std::nullopt;
+        return applied(std::move(candidate));
+    }
+
+    // Moving `layers` to the fallback (one island, or one layer of it), against `now`, the plan's time.
+    std::optional<RegionDecision> assessMove(const PrecisionPlan& plan, const PlanTime& now, const Layers& layers) {
+        const std::optional<PrecisionPlan> candidate = moved(plan, nodesOf(layers));
         if (!candidate) return std::nullopt;
-        const PlanTime then = mModel.time(*candidate);
-        ++mPredictions;
-        d.int8SavesMs = (then.totalMs - then.reformatMs) - (now.totalMs - now.reformatMs);
-        d.reformatCostMs = now.reformatMs - then.reformatMs;
-        d.reformats = now.reformats - then.reformats;
-        d.precision = d.pays() ? Precision::Int8 : mFallback;
-        d.why = why(d, mFallback);
-        return d;
+        return decision(layers, now, time(*candidate), mFallback);
     }
 
+    // Returning `layers` (moved earlier) to INT8, against `now`.
+    std::optional<RegionDecision> assessReturn(const PrecisionPlan& plan, const PlanTime& now, const Layers& layers) {
+        const std::optional<PrecisionPlan> candidate = returned(plan, nodesOf(layers));
+        if (!candidate) return std::nullopt;
+        return decision(layers, time(*candidate), now, mFallback);
+    }
+
+    PlanTime time(const PrecisionPlan& plan) {
+        ++mPredictions;
+        return mModel.time(plan);
+    }
     int64_t predictions() const { return mPredictions; }
 
 private:
+    PrecisionPlan applied(PrecisionPlan plan) const { return mApply ? mApply(std::move(plan)) : plan; }
+
+    // The region in INT8 (`int8`) against it in the fallback (`other`): precision, what it would run in.
+    static RegionDecision decision(const Layers& layers, const PlanTime& int8, const PlanTime& other,
+                                   Precision fallback) {
+        RegionDecision d;
+        d.nodes = nodesOf(layers);
+        d.layers = static_cast<int64_t>(layers.size());
+        d.int8SavesMs = (other.totalMs - other.reformatMs) - (int8.totalMs - int8.reformatMs);
+        d.reformatCostMs = int8.reformatMs - other.reformatMs;
+        d.reformats = int8.reformats - other.reformats;
+        d.precision = d.pays() ? Precision::Int8 : fallback;
+        d.why = why(d, fallback);
+        return d;
+    }
+
+    const PrecisionPlan& mStart;
     const PlanLatencyModel& mModel;
     Precision mFallback;
     const ApplyPolicies& mApply;
@@ -100,43 +141,69 @@ std::string millisecondsText(double ms) {
     return text;
 }
 
+// Hill climbing on the predicted time: each round, the one move that shortens it most (a tie counts for a move to
+// the fallback: INT8 that gains nothing does not pay): an INT8 island or one of its layers to the fallback, or a
+// layer moved earlier back to INT8 (an island that did not pay whole may hold layers that do). Every move but a
+// tie shortens the time and a tie adds fallback nodes, so no plan comes twice and the search ends.
 SpeedMoves moveRegionsThatDoNotPay(PrecisionPlan plan, const PlanLatencyModel& model, Precision fallback,
                                    const ApplyPolicies& apply, int64_t maxMoves) {
+    const PrecisionPlan start = plan;
     SpeedMoves result;
-    RegionSearch search(model, fallback, apply);
+    RegionSearch search(start, model, fallback, apply);
+    Layers movedLayers;  // every layer a move took to the fallback
     for (;;) {
-        if (maxMoves > 0 && static_cast<int64_t>(result.moved.size()) >= maxMoves) break;
-        const PlanTime now = model.time(plan);
-        ++result.predictions;
-        // Candidates: every island whole, and each layer of an island of several.
-        std::vector<std::vector<std::vector<NodeId>>> candidates;
+        if (maxMoves > 0 && result.moves >= maxMoves) break;
+        const PlanTime now = search.time(plan);
+        struct Move {
+            RegionDecision decision;
+            Layers layers;
+            bool returns = false;
+            double saves() const { return returns ? decision.netMs() : -decision.netMs(); }
+        };
+        std::optional<Move> best;
+        auto consider = [&](std::optional<RegionDecision> d, const Layers& layers, bool returns) {
+            if (!d || (returns ? !d->pays() : d->pays())) return;
+            Move move{std::move(*d), layers, returns};
+            if (!best || move.saves() > best->saves()) best = std::move(move);
+        };
         for (const Int8Island& island : model.int8Islands(plan)) {
-            candidates.push_back(island);
+            consider(search.assessMove(plan, now, island), island, false);
             if (island.size() > 1)
-                for (const auto& layer : island) candidates.push_back({layer});
+                for (const auto& layer : island) consider(search.assessMove(plan, now, {layer}), {layer}, false);
         }
-        std::optional<RegionDecision> best;
-        for (const auto& candidate : candidates) {
-            std::optional<RegionDecision> assessed = search.assess(plan, now, candidate);
-            if (!assessed || assessed->precision == Precision::Int8) continue;
-            if (!best || assessed->netMs() < best->netMs()) best = std::move(assessed);
-        }
+        for (const auto& layer : movedLayers) consider(search.assessReturn(plan, now, {layer}), {layer}, true);
         if (!best) break;
-        plan = *search.moved(plan, best->nodes, regionNote(*best, model.gpu()));
-        result.moved.push_back(std::move(*best));
+        if (best->returns) {
+            plan = *search.returned(plan, best->decision.nodes);
+        } else {
+            plan = *search.moved(plan, best->decision.nodes);
+            movedLayers.insert(movedLayers.end(), best->layers.begin(), best->layers.end());
+        }
+        ++result.moves;
+    }
+    // Why each layer the search left in the fallback is there: what returning it alone would change.
+    const PlanTime now = search.time(plan);
+    for (const auto& layer : movedLayers) {
+        std::optional<RegionDecision> d = search.assessReturn(plan, now, {layer});
+        if (!d) continue;
+        d->precision = fallback;
+        const std::string note = regionNote(*d, model.gpu());
+        for (NodeId n : d->nodes)
+            if (start.requested(n) == Precision::Int8) plan.setPlacementNote(n, note);
+        result.moved.push_back(std::move(*d));
     }
     result.plan = std::move(plan);
-    result.predictions += search.predictions();
+    result.predictions = search.predictions();
     return result;
 }
 
 std::vector<RegionDecision> assessInt8Regions(const PrecisionPlan& plan, const PlanLatencyModel& model,
                                               Precision fallback, const ApplyPolicies& apply) {
-    RegionSearch search(model, fallback, apply);
-    const PlanTime now = model.time(plan);
+    RegionSearch search(plan, model, fallback, apply);
+    const PlanTime now = search.time(plan);
     std::vector<RegionDecision> regions;
     for (const Int8Island& island : model.int8Islands(plan))
-        if (auto assessed = search.assess(plan, now, island)) {
+        if (auto assessed = search.assessMove(plan, now, island)) {
             assessed->precision = Precision::Int8;
             regions.push_back(std::move(*assessed));
         }

@@ -8,10 +8,11 @@
 // The times come from the engine prediction and the latency model through PlanLatencyModel (core/engine/
 // plan_latency.h implements it), so this file stays below core/engine.
 //
-// moveRegionsThatDoNotPay(): greedy and without evaluating accuracy: while moving some region makes the plan's
-// predicted time no longer, the region whose move saves the most moves (its INT8-requested nodes requested
-// `fallback`, the reason with its numbers in their plan notes). Moving only removes quantization, yet it can
-// change accuracy: the tuner evaluates the result and keeps it within the target (tuning.h).
+// moveRegionsThatDoNotPay(): a local search on predicted times alone, no accuracy evaluated: each round makes the
+// one move that shortens the plan's time most (a region to `fallback`, or a layer moved earlier back to INT8: an
+// island that does not pay whole may hold layers that do), until none does. Each layer left in the fallback gets
+// the reason, with its numbers, in its plan note. Moving only removes quantization, yet it can change accuracy:
+// the tuner evaluates the result and keeps it within the target (tuning.h).
 // assessInt8Regions(): the INT8 islands left, each with what its INT8 saves, for the notes and the report.
 #include <cstdint>
 #include <functional>
@@ -61,11 +62,12 @@ using ApplyPolicies = std::function<PrecisionPlan(PrecisionPlan)>;
 
 struct SpeedMoves {
     PrecisionPlan plan;                 // policies applied
-    std::vector<RegionDecision> moved;  // in the order they moved
+    std::vector<RegionDecision> moved;  // per layer the search left in the fallback: what its INT8 would change
+    int64_t moves = 0;                  // moves made (to the fallback, or back to INT8)
     int64_t predictions = 0;            // plans predicted
 };
 
-// `plan`: effective precisions decided. `maxMoves` 0: no limit.
+// `plan`: effective precisions decided; only the nodes it requests INT8 ever move. `maxMoves` 0: no limit.
 SpeedMoves moveRegionsThatDoNotPay(PrecisionPlan plan, const PlanLatencyModel& model, Precision fallback,
                                    const ApplyPolicies& apply, int64_t maxMoves = 0);
 

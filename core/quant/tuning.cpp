@@ -372,13 +372,13 @@ Status Tuner::speedUp() {
     SpeedMoves moves = moveRegionsThatDoNotPay(mPlan, *mOptions.latency, mOptions.fallback,
                                                [this](PrecisionPlan plan) { return applied(std::move(plan)); });
     mReport.latency->predictions += moves.predictions;
-    if (moves.moved.empty()) return Status::ok();
+    if (moves.moves == 0 || moves.moved.empty()) return Status::ok();
     TuneStep step;
     step.action = TuneStep::Action::Speed;
     step.precision = mOptions.fallback;
     step.predictedMs = predictedMs(moves.plan);
     const size_t n = moves.moved.size();
-    step.why = std::to_string(n) + (n == 1 ? " region" : " regions") + " where INT8 does not pay to " +
+    step.why = std::to_string(n) + (n == 1 ? " layer" : " layers") + " where INT8 does not pay to " +
                precisionName(mOptions.fallback) + ": predicted " + millisecondsText(*predictedMs(mPlan)) + " -> " +
                millisecondsText(*step.predictedMs);
     QL_ASSIGN_OR_RETURN(step.score, score(moves.plan, mBatches));

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""`tune --objective latency` on the trained detector of tests/data/tune (issue 28, item 5): per GPU and batch, the
+predicted engine time of the default (all-INT8) plan, of all-FP16 and of the tuned plan, the mAP@0.5:0.95 drop on
+the tuning images and on 48 held-out images, and the regions the tune moved to FP16 or kept INT8.
+
+    /usr/bin/python3 bench/latency_tune_bench.py [--cli build/app/quantlens-cli] [--gpus t4,a100,...]
+                                                 [--batches 1,32] [--target 'metric-drop<=1']
+
+Numpy only (Debian's python3). Times are the latency model's estimates (docs/performance-model.md), not measured.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DATA = os.path.join(ROOT, 'tests', 'data', 'tune')
+MAP = os.path.join(ROOT, 'tests', 'tools', 'detection_map.py')
+
+
+def run(args):
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        sys.exit(f"{' '.join(args)}: exit {r.returncode}\n{r.stderr}")
+    return r
+
+
+def holdout_map(cli, work, calib, plan, tag):
+    """mAP of the plan (simulated INT8/FP16; FP32 without a calibration) on the held-out images."""
+    out = os.path.join(work, 'out-' + tag)
+    args = [cli, 'run', os.path.join(DATA, 'detector.onnx'), '--input',
+            'image=' + os.path.join(DATA, 'detector_holdout.npy'), '--out', out]
+    if calib:
+        args += ['--simulate', calib]
+    if plan:
+        args += ['--plan', plan]
+    run(args)
+    r = run(['/usr/bin/python3', MAP, out, os.path.join(DATA, 'detector_holdout_boxes.npy')])
+    return float(r.stdout.strip())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--cli', default=os.path.join(ROOT, 'build', 'app', 'quantlens-cli'))
+    parser.add_argument('--gpus', default='t4,a100,l4,rtx3060-laptop,jetson-agx-orin')
+    parser.add_argument('--batches', default='1,32')
+    parser.add_argument('--target', default='metric-drop<=1')
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix='ql-latency-tune-')
+    calib = os.path.join(work, 'calib.json')
+    run([args.cli, 'calibrate', os.path.join(DATA, 'detector.onnx'), '--data',
+         os.path.join(DATA, 'detector_calib.npy'), '-o', calib])
+    fp32 = holdout_map(args.cli, work, None, None, 'fp32')
+    metric = f"/usr/bin/python3 {MAP} {{outputs}} {os.path.join(DATA, 'detector_tune_boxes.npy')}"
+    print(f'target {args.target} on the 48 tuning images; holdout mAP FP32 {fp32:.2f}')
+    print('| GPU | batch | all-INT8 ms | all-FP16 ms | tuned ms | vs INT8 | vs FP16 | layers INT8 / moved to FP16 |'
+          ' drop (tune) | drop (holdout) | trials | s |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|')
+    for gpu in args.gpus.split(','):
+        for batch in args.batches.split(','):
+            tag = f'{gpu}-b{batch}'
+            plan = os.path.join(work, tag + '.json')
+            r = run([args.cli, 'tune', os.path.join(DATA, 'detector.onnx'), '--calib', calib, '--data',
+                     os.path.join(DATA, 'detector_tune.npy'), '--target', args.target, '--metric-command', metric,
+                     '--objective', 'latency', '--gpu', gpu, '--shapes', f'image={batch}x1x48x48', '-o', plan,
+                     '--json'])
+            j = json.loads(r.stdout)
+            lat = j['latency']
+            int8 = [g for g in lat['regions'] if g['precision'] == 'int8']
+            moved = [g for g in lat['regions'] if g['precision'] != 'int8']
+            drop = fp32 - holdout_map(args.cli, work, calib, plan, tag)
+            print(f"| {gpu} | {batch} | {lat['start_ms']:.4f} | {lat['fp16_ms']:.4f} | {lat['final_ms']:.4f} | "
+                  f"{lat['start_ms'] / lat['final_ms']:.3f}x | {lat['fp16_ms'] / lat['final_ms']:.3f}x | "
+                  f"{sum(g['layers'] for g in int8)} / {len(moved)} | {j['final']:.2f}{'' if j['met'] else ' (NOT met)'}"
+                  f" | {drop:.2f} | {j['trials']} | {j['seconds']:.1f} |")
+            for g in lat['regions']:
+                print(f"    {g['precision']:5} {g['nodes'][0]}{' (+%d layers)' % (g['layers'] - 1) if g['layers'] > 1 else ''}:"
+                      f" {g['why']}", file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
