@@ -1,5 +1,6 @@
 #include "core/quant/latency_regions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -17,16 +18,14 @@ std::string reformatWord(int64_t n) {
     return std::to_string(n) + (n == 1 ? " reformat" : " reformats");
 }
 
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 std::string why(const RegionDecision& d, Precision fallback) {
     const bool pays = d.pays();
-    std::string text = d.int8SavesMs >= 0.0 ? "INT8 saves " + millisecondsText(d.int8SavesMs)
-                                            : "INT8 is " + millisecondsText(-d.int8SavesMs) + " slower";
-    text += d.int8SavesMs >= 0.0 && !pays ? " but " : ", ";
+    // Below what the text shows (0.0000 ms), a layer's INT8 gains nothing.
+    const bool nothing = std::fabs(d.int8SavesMs) < 5e-5;
+    std::string text = nothing                ? std::string("INT8 saves nothing")
+                       : d.int8SavesMs >= 0.0 ? "INT8 saves " + millisecondsText(d.int8SavesMs)
+                                              : "INT8 is " + millisecondsText(-d.int8SavesMs) + " slower";
+    text += nothing ? " and " : d.int8SavesMs >= 0.0 && !pays ? " but " : ", ";
     if (d.reformats > 0)
         text += "its " + reformatWord(d.reformats) + " cost " + millisecondsText(d.reformatCostMs);
     else if (d.reformats < 0)
@@ -37,7 +36,7 @@ std::string why(const RegionDecision& d, Precision fallback) {
         text += "its reformats cost " + millisecondsText(-d.reformatCostMs) + " less";
     else
         text += "it adds no reformat";
-    const std::string other = lower(upperPrecisionName(fallback));
+    const std::string other = precisionName(fallback);
     if (pays) return text + ": " + millisecondsText(d.netMs()) + " faster than " + other;
     if (d.netMs() < -kTieMs) return text + ": " + millisecondsText(-d.netMs()) + " slower than " + other;
     return text + ": no faster than " + other;
@@ -150,8 +149,10 @@ SpeedMoves moveRegionsThatDoNotPay(PrecisionPlan plan, const PlanLatencyModel& m
     const PrecisionPlan start = plan;
     SpeedMoves result;
     RegionSearch search(start, model, fallback, apply);
-    Layers movedLayers;  // every layer a move took to the fallback
-    for (;;) {
+    Layers movedLayers;  // every layer a move took to the fallback, once
+    // A bound that only guards against a model whose times are not what they seem (see above).
+    const auto maxRounds = static_cast<int64_t>(2 * start.size() + 1);
+    for (int64_t round = 0; round < maxRounds; ++round) {
         if (maxMoves > 0 && result.moves >= maxMoves) break;
         const PlanTime now = search.time(plan);
         struct Move {
@@ -177,7 +178,9 @@ SpeedMoves moveRegionsThatDoNotPay(PrecisionPlan plan, const PlanLatencyModel& m
             plan = *search.returned(plan, best->decision.nodes);
         } else {
             plan = *search.moved(plan, best->decision.nodes);
-            movedLayers.insert(movedLayers.end(), best->layers.begin(), best->layers.end());
+            for (auto& layer : best->layers)
+                if (std::find(movedLayers.begin(), movedLayers.end(), layer) == movedLayers.end())
+                    movedLayers.push_back(std::move(layer));
         }
         ++result.moves;
     }

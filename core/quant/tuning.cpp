@@ -395,11 +395,15 @@ Status Tuner::speedUp() {
     return Status::ok();
 }
 
-// The all-FP16 plan when it holds and is predicted no slower than the plan found: INT8 pays nowhere.
+// The all-FP16 plan when it holds and is predicted no slower than the plan found (which still runs some INT8): INT8
+// pays nowhere.
 Status Tuner::preferAllFp16IfFaster() {
     if (!mFp16Score || !mOptions.target.holds(*mFp16Score)) return Status::ok();
-    PrecisionPlan fp16 = allFp16();
-    const double fp16Ms = *predictedMs(fp16), ms = *predictedMs(mPlan);
+    const auto& nodes = mGraph.nodes();
+    if (std::none_of(nodes.begin(), nodes.end(),
+                     [&](const Node& n) { return mPlan.effective(n.id) == Precision::Int8; }))
+        return Status::ok();
+    const double fp16Ms = mReport.latency->fp16Ms, ms = *predictedMs(mPlan);
     if (fp16Ms > ms) return Status::ok();
     TuneStep step;
     step.action = TuneStep::Action::AllFp16;
@@ -410,11 +414,14 @@ Status Tuner::preferAllFp16IfFaster() {
     step.predictedMs = fp16Ms;
     step.why = "all-FP16 predicted " + millisecondsText(fp16Ms) + ", no slower than the best mixed plan (" +
                millisecondsText(ms) + ")";
-    for (const Node& node : mGraph.nodes())
-        if (mPlan.requested(node.id) == Precision::Int8)
+    // All-FP16, with the notes of the layers already out of INT8.
+    PrecisionPlan fp16 = mPlan;
+    const std::string note = std::string(kTuneNotePrefix) + "fp16 for speed on " + mOptions.latency->gpu() + ", " +
+                             step.why + " (predicted, an estimate)";
+    for (const Node& node : nodes)
+        if (fp16.requested(node.id) != Precision::Fp16)
             fp16.setRequested(node.id, Precision::Fp16,
-                              std::string(kTuneNotePrefix) + "fp16 for speed on " + mOptions.latency->gpu() + ", " +
-                                  step.why + " (predicted, an estimate)");
+                              fp16.requested(node.id) == Precision::Int8 ? note : fp16.placementNote(node.id));
     mPlan = applied(std::move(fp16));
     mScore = step.score;
     mReport.steps.push_back(std::move(step));

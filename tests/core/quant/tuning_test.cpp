@@ -161,16 +161,20 @@ TEST(Tune, AccuracyDropNeedsALabelPerSample) {
     EXPECT_NE(report.status().message().find("label"), std::string::npos);
 }
 
-// Times a plan by its MatMuls: 1 ms INT8, 2 ms otherwise, but `slow` 3 ms INT8 (its INT8 does not pay); each INT8
-// MatMul is an island of its own.
+// Times a plan by its MatMuls: 1 ms INT8, 2 ms otherwise, but `slow` 3 ms INT8 (its INT8 does not pay), plus
+// `int8Ms` when anything runs INT8 (as the input's reformat would); each INT8 MatMul is an island of its own.
 class FakeLatency final : public PlanLatencyModel {
 public:
-    FakeLatency(const Graph& graph, NodeId slow) : mGraph(graph), mSlow(slow) {}
+    FakeLatency(const Graph& graph, NodeId slow, double int8Ms = 0.0) : mGraph(graph), mSlow(slow), mInt8Ms(int8Ms) {}
     PlanTime time(const PrecisionPlan& plan) const override {
         PlanTime t;
-        for (const Node& n : mGraph.nodes())
-            if (n.opType == "MatMul")
-                t.totalMs += plan.effective(n.id) != Precision::Int8 ? 2.0 : n.id == mSlow ? 3.0 : 1.0;
+        bool int8 = false;
+        for (const Node& n : mGraph.nodes()) {
+            if (n.opType != "MatMul") continue;
+            int8 = int8 || plan.effective(n.id) == Precision::Int8;
+            t.totalMs += plan.effective(n.id) != Precision::Int8 ? 2.0 : n.id == mSlow ? 3.0 : 1.0;
+        }
+        if (int8) t.totalMs += mInt8Ms;
         return t;
     }
     std::vector<Int8Island> int8Islands(const PrecisionPlan& plan) const override {
@@ -184,6 +188,7 @@ public:
 private:
     const Graph& mGraph;
     NodeId mSlow;
+    double mInt8Ms;
 };
 
 // fc2's INT8 does not pay and moves for speed; fc3's input is clipped (no other method), so the accuracy steps
@@ -222,6 +227,31 @@ TEST(Tune, TheLatencyObjectiveMovesWhereInt8DoesNotPayThenMeetsTheTarget) {
     EXPECT_EQ(report->latency->regions[0].precision, Precision::Fp16);
     EXPECT_EQ(report->latency->regions[1].precision, Precision::Int8);
     EXPECT_EQ(report->keptOut.size(), 2u);
+}
+
+// With 3.5 ms for any INT8, moving fc2 out (8.5 -> 7.5 ms) leaves fc1 and fc3, each paying alone (moving one out
+// would add 1 ms), yet all-FP16 (6 ms) is faster still: the tune returns it, each former INT8 layer saying why.
+TEST(Tune, TheLatencyObjectiveReturnsAllFp16WhenNoPlanWithInt8IsFaster) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    const NodeId fc1 = *graph.findNode("fc1"), fc2 = *graph.findNode("fc2");
+    const FakeLatency latency(graph, fc2, 3.5);
+    TuneOptions o = options("output-sqnr>=5");
+    o.objective = TuneObjective::Latency;
+    o.latency = &latency;
+    auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_TRUE(report->met);
+    for (const Node& n : graph.nodes()) EXPECT_NE(report->plan.effective(n.id), Precision::Int8) << n.name;
+    EXPECT_EQ(report->latency->finalMs, 6.0);
+    EXPECT_EQ(report->steps.back().action, TuneStep::Action::AllFp16);
+    EXPECT_TRUE(report->steps.back().kept);
+    EXPECT_TRUE(
+        report->plan.placementNote(fc1).starts_with("tune: fp16 for speed on fake, all-FP16 predicted 6.000 ms"))
+        << report->plan.placementNote(fc1);
+    EXPECT_TRUE(report->plan.placementNote(fc2).starts_with("tune: fp16 for speed on fake, INT8 is 1.000 ms slower"))
+        << report->plan.placementNote(fc2);
 }
 
 TEST(Tune, TheLatencyObjectiveNeedsALatencyModel) {
