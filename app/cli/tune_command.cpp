@@ -2,17 +2,23 @@
 //                    [--plan START.json] [--budget N|Ns|Nm]... [--fallback fp16|fp32] [--metric-command 'CMD
 //                    {outputs}']
 //                    [--samples N] [--subset N] [--batch N] [--threads N] [--trt 8.6|10|11] [--json]
-// Finds the plan closest to all-INT8 whose outputs meet the target (tuning.h) and writes it, per-tensor
-// calibration methods included. Exit 0: the target holds; 1: the budget ran out first or no remedy reached it
-// (the best plan is still written); 2: bad input.
+//                    [--objective accuracy|latency] [--gpu NAME | --gpu-profile FILE] [--shapes NAME=DIMS,...]
+// Finds the plan whose outputs meet the target (tuning.h) and writes it, per-tensor calibration methods included:
+// objective accuracy (the default), the plan closest to all-INT8; objective latency, the plan with the lowest
+// predicted engine time on the GPU (INT8 only where it pays), each region's reason in the plan notes. With a GPU,
+// every plan tried gets its predicted time in the report (estimates, and said so). Exit 0: the target holds; 1: the
+// budget ran out first or no remedy reached it (the best plan is still written); 2: bad input.
 #include <cstdio>
 #include <iostream>
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/gpu_profile_options.h"
 #include "app/cli/progress.h"
 #include "core/common/json_util.h"
+#include "core/engine/plan_latency.h"
+#include "core/engine/prediction_report.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"
@@ -36,6 +42,10 @@ struct TuneCliOptions {
     std::string fallback = "fp16";
     std::string metricCommand;
     std::string trt = "10";
+    std::string objective = "accuracy";
+    std::string gpu;
+    std::string gpuProfile;
+    std::string shapes;
     int64_t samples = 0;
     int64_t subset = 0;
     int64_t batch = 8;
@@ -66,7 +76,22 @@ std::string valueText(const TuneTarget& target, double score) {
     return text;
 }
 
-void printReport(const Graph& graph, const TuneReport& r) {
+std::string msText(const std::optional<double>& ms) {
+    return ms ? millisecondsText(*ms) : std::string();
+}
+
+void printRegions(const Graph& graph, const TuneLatency& latency) {
+    if (latency.regions.empty()) return;
+    std::printf("regions on %s (INT8 against the fallback, with the reformats at their borders; predicted):\n",
+                latency.gpu.c_str());
+    for (const RegionDecision& d : latency.regions) {
+        std::string what = d.nodes.empty() ? std::string() : graph.node(d.nodes.front()).name;
+        if (d.layers > 1) what += " (+" + std::to_string(d.layers - 1) + " layers)";
+        std::printf("  %-5s %-40s %s\n", precisionName(d.precision), what.c_str(), d.why.c_str());
+    }
+}
+
+void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu) {
     const TuneTarget& t = r.target;
     if (r.sensitivityPasses > 0.0)
         std::printf(
@@ -79,18 +104,19 @@ void printReport(const Graph& graph, const TuneReport& r) {
     for (size_t i = 0; i < r.tensors.size() && i < 5; ++i)
         std::printf("  tensor %-32s %-14s %8.2f dB\n", graph.value(r.tensors[i].tensor).name.c_str(),
                     amaxMethodKey(r.tensors[i].method), r.tensors[i].outputSqnrDb);
-    std::printf("%-4s %-10s %-28s %-20s %12s %-5s %7s  %s\n", "step", "action", "layer", "tensor / precision",
-                t.name().c_str(), "kept", "samples", "why");
+    std::printf("%-4s %-10s %-28s %-20s %12s %-5s %7s %10s  %s\n", "step", "action", "layer", "tensor / precision",
+                t.name().c_str(), "kept", "samples", r.latency ? "predicted" : "", "why");
     for (size_t i = 0; i < r.steps.size(); ++i) {
         const TuneStep& s = r.steps[i];
         std::string what = s.tensor.empty() ? std::string() : s.tensor;
         if (s.action == TuneStep::Action::Method) what += " -> " + std::string(amaxMethodKey(s.method));
-        if (s.action == TuneStep::Action::Fallback || s.action == TuneStep::Action::GiveBack)
+        if (s.action == TuneStep::Action::Fallback || s.action == TuneStep::Action::GiveBack ||
+            s.action == TuneStep::Action::Speed || s.action == TuneStep::Action::AllFp16)
             what = precisionName(s.precision);
-        std::printf("%-4zu %-10s %-28s %-20s %12s %-5s %7lld  %s\n", i + 1, tuneActionName(s.action),
+        std::printf("%-4zu %-10s %-28s %-20s %12s %-5s %7lld %10s  %s\n", i + 1, tuneActionName(s.action),
                     s.layer == kNoId ? "" : graph.node(s.layer).name.c_str(), what.c_str(),
                     valueText(t, s.score).c_str(), s.kept ? "yes" : "no", static_cast<long long>(s.samples),
-                    s.why.c_str());
+                    msText(s.predictedMs).c_str(), s.why.c_str());
     }
     std::string keptOut;
     for (NodeId n : r.keptOut) keptOut += (keptOut.empty() ? "" : ", ") + graph.node(n).name;
@@ -98,10 +124,15 @@ void printReport(const Graph& graph, const TuneReport& r) {
         "%s: %s %s on %lld samples (start %s); %zu of %zu layers kept out of INT8%s%s%s; INT8 share of MACs "
         "%.1f%%; %lld trials in %.1f s\n",
         r.met ? "target met" : "target NOT met", t.name().c_str(), valueText(t, r.finalScore).c_str(),
-        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size(), r.units.size(),
-        keptOut.empty() ? "" : " (", keptOut.c_str(), keptOut.empty() ? "" : ")",
+        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size(),
+        static_cast<size_t>(r.startUnits), keptOut.empty() ? "" : " (", keptOut.c_str(), keptOut.empty() ? "" : ")",
         r.totalMacs ? 100.0 * static_cast<double>(r.int8Macs) / static_cast<double>(r.totalMacs) : 0.0,
         static_cast<long long>(r.trials), r.seconds);
+    if (!r.latency || gpu == nullptr) return;
+    printRegions(graph, *r.latency);
+    std::printf("predicted on %s: %s (start %s, all-FP16 %s). %s\n", r.latency->gpu.c_str(),
+                millisecondsText(r.latency->finalMs).c_str(), millisecondsText(r.latency->startMs).c_str(),
+                millisecondsText(r.latency->fp16Ms).c_str(), estimateNote(*gpu).c_str());
 }
 
 int runTune(const TuneCliOptions& options) {
@@ -125,10 +156,26 @@ int runTune(const TuneCliOptions& options) {
     }
     const auto version = trtVersionOption(options.trt);
     if (!version) return failWith(version.status());
+    if (options.objective != "accuracy" && options.objective != "latency")
+        return failWith(invalidArgument("--objective " + options.objective + ": expected accuracy or latency"));
+    tuning.objective = options.objective == "latency" ? TuneObjective::Latency : TuneObjective::Accuracy;
+    std::optional<GpuProfile> gpu;
+    if (tuning.objective == TuneObjective::Latency || !options.gpu.empty() || !options.gpuProfile.empty()) {
+        auto profile = chosenGpuProfile(options.gpu, options.gpuProfile, options.calib);
+        if (!profile)
+            return failWith(tuning.objective == TuneObjective::Latency && options.gpu.empty() &&
+                                    options.gpuProfile.empty()
+                                ? invalidArgument("--objective latency: " + profile.status().message())
+                                : profile.status());
+        gpu = std::move(profile).value();
+    }
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
-    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph))
+    // Planning for speed starts from all-INT8: the default placement with the detector heads INT8 too (kept in
+    // float there for accuracy alone): the measured target decides which need float.
+    const DefaultPlacementOptions placement{.detectorHeadsInFloat = tuning.objective == TuneObjective::Accuracy};
+    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph, placement))
                                       : PrecisionPlan::load(graph, options.plan);
     if (!start) return failWith(start.status());
     auto calibration = readCalibrationOption(graph, options.calib);
@@ -142,6 +189,22 @@ int runTune(const TuneCliOptions& options) {
     }
     const TrtPolicies policies(*version, tuning.fallback, &*calibration);
     tuning.policies.assign(policies.list().begin(), policies.list().end());
+    std::unique_ptr<Model> reshaped;  // the model at --shapes, which the engine is predicted at
+    if (!options.shapes.empty()) {
+        if (!gpu) return failWith(invalidArgument("--shapes sets the input dims the engine is timed at: give --gpu"));
+        auto withShapes = withInputShapes(*model, options.shapes);
+        if (!withShapes) return failWith(withShapes.status());
+        reshaped = std::move(withShapes).value();
+        const auto& nodes = reshaped->graph().nodes();
+        bool same = nodes.size() == graph.nodes().size();
+        for (size_t i = 0; same && i < nodes.size(); ++i) same = nodes[i].name == graph.nodes()[i].name;
+        if (!same) return failWith(invalidArgument("--shapes: the model's nodes changed order when reshaped"));
+    }
+    std::optional<PredictedPlanLatency> latency;
+    if (gpu) {
+        latency.emplace(reshaped ? reshaped->graph() : graph, TrtTarget{*version, defaultTyping(*version)}, *gpu);
+        tuning.latency = &*latency;
+    }
     tuning.maxSamples = options.samples;
     tuning.subsetSamples = options.subset;
     tuning.batchSize = options.batch;
@@ -153,10 +216,12 @@ int runTune(const TuneCliOptions& options) {
     progress.finish();
     if (!report) return failWith(report.status());
     if (Status s = report->plan.save(graph, options.output); !s.isOk()) return failWith(s);
-    if (options.json)
-        std::cout << dumpJson(tuneReportToJson(graph, *report)) << std::endl;
-    else {
-        printReport(graph, *report);
+    if (options.json) {
+        nlohmann::json j = tuneReportToJson(graph, *report);
+        if (gpu) j["latency"]["estimate"] = estimateJson(*gpu);
+        std::cout << dumpJson(j) << std::endl;
+    } else {
+        printReport(graph, *report, gpu ? &*gpu : nullptr);
         std::cout << "wrote " << options.output << std::endl;
     }
     return report->met ? kExitOk : kExitFindings;
@@ -166,7 +231,8 @@ int runTune(const TuneCliOptions& options) {
 
 void addTuneCommand(CLI::App& app, int& exitCode) {
     auto options = std::make_shared<TuneCliOptions>();
-    auto* cmd = app.add_subcommand("tune", "Find the plan closest to all-INT8 whose outputs meet a target");
+    auto* cmd = app.add_subcommand(
+        "tune", "Find the plan closest to all-INT8 (or the fastest, --objective latency) whose outputs meet a target");
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
     cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
     cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
@@ -177,14 +243,29 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
                     "metric-drop<=X")
         ->required();
     cmd->add_option("-o,--output", options->output, "Precision plan to write (PLAN.json)")->required();
-    cmd->add_option("--plan", options->plan, "Plan to start from (default: INT8 for the weighted layers)");
+    cmd->add_option("--plan", options->plan,
+                    "Plan to start from (default: INT8 for the weighted layers; a detector's head too with "
+                    "--objective latency)");
     cmd->add_option("--budget", options->budget, "Stop after N trials (50) or a time (90s, 5m); repeatable");
     cmd->add_option("--fallback", options->fallback,
                     "Precision of the layers kept out of INT8: fp16 (default) or fp32");
     cmd->add_option("--metric-command", options->metricCommand,
                     "Your metric: 'CMD {outputs}', {outputs} a folder of one .npy per output and sample_indices.npy "
                     "(the --data index of each row: trials run on a subset); prints one number, higher is better");
-    cmd->add_option("--trt", options->trt, "TensorRT version whose INT8 fallbacks are simulated: 8.6, 10 or 11");
+    cmd->add_option("--trt", options->trt,
+                    "TensorRT version whose INT8 fallbacks are simulated and whose engine is predicted: 8.6, 10 or 11");
+    cmd->add_option("--objective", options->objective,
+                    "accuracy (default): the plan closest to all-INT8 that meets the target; latency: the one with "
+                    "the lowest predicted engine time on --gpu (INT8 only where it pays)");
+    cmd->add_option("--gpu", options->gpu,
+                    "The GPU to predict the engine's time on (--objective latency; with accuracy, times are "
+                    "reported): " +
+                        knownGpuNames());
+    cmd->add_option("--gpu-profile", options->gpuProfile,
+                    "A GPU profile (JSON, docs/performance-model.md) instead of --gpu");
+    cmd->add_option("--shapes", options->shapes,
+                    "Input dims the engine is timed at: NAME=DIMS,... (DIMS like 32x3x224x224; default: the model's, "
+                    "an open dim as 1)");
     cmd->add_option("--samples", options->samples, "Use at most N samples (default: all)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--subset", options->subset, "Samples of the tuning subset (default: a quarter, at least 64)")

@@ -289,9 +289,9 @@ bool followsNeighboursIntoInt8(const Node& node) {
     return role == Role::Epilogue || role == Role::Silu || role == Role::PassThrough;
 }
 
-PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
+PrecisionPlan defaultPrecisionPlan(const Graph& graph, const DefaultPlacementOptions& options) {
     FloatLayers floatLayers;
-    keepDetectorHeadsInFloat(graph, floatLayers);
+    if (options.detectorHeadsInFloat) keepDetectorHeadsInFloat(graph, floatLayers);
     keepLongAttentionInFloat(graph, floatLayers);
     keepMatrixVectorProductsInFloat(graph, floatLayers);
     PrecisionPlan plan(graph, Precision::Fp32);

@@ -30,7 +30,13 @@
 
 namespace ql {
 
-PrecisionPlan defaultPrecisionPlan(const Graph& graph);
+struct DefaultPlacementOptions {
+    // The detector heads' float layers (above) are kept for accuracy, not because TensorRT needs them: `tune
+    // --objective latency` starts with them INT8 and lets the measured target decide (tuning.h).
+    bool detectorHeadsInFloat = true;
+};
+
+PrecisionPlan defaultPrecisionPlan(const Graph& graph, const DefaultPlacementOptions& options = {});
 
 // TensorRT's INT8 fusions, decided here once for the placement, the realized plan (realized_precision.h) and the
 // reading of a written model: the largest subset of `candidates` (one flag per node) in which every node's rule

@@ -100,6 +100,17 @@ private:
     // `allScore`: the plan's score on all samples when already known.
     Status confirmIfHolds(std::optional<double> allScore = std::nullopt);
     Status giveBack(const PrecisionPlan& start);
+    // Latency objective (tuning.h, a-d).
+    bool latencyObjective() const { return mOptions.objective == TuneObjective::Latency; }
+    std::optional<double> predictedMs(const PrecisionPlan& plan) const {
+        if (!mOptions.latency) return std::nullopt;
+        return mOptions.latency->time(plan).totalMs;
+    }
+    PrecisionPlan allFp16() const { return applied(PrecisionPlan(mGraph, Precision::Fp16)); }
+    Status tryAllFp16();
+    Status speedUp();
+    Status preferAllFp16IfFaster();
+    void finishLatency();
 
     const Graph& mGraph;
     const CalibrationResult& mCalibration;
@@ -116,6 +127,7 @@ private:
     bool mMet = false;
     std::set<ValueId> mMethodTried;
     TuneReport mReport;
+    std::optional<double> mFp16Score;  // the all-FP16 plan's, on all samples
 };
 
 void Tuner::report(const std::string& phase, int64_t done, int64_t total, const std::string& step) {
@@ -230,6 +242,7 @@ Status Tuner::trial(PrecisionPlan candidate, TuneStep step) {
     QL_ASSIGN_OR_RETURN(step.score, score(candidate, mBatches));
     ++mReport.trials;
     step.samples = mEvaluator->samplesIn(mBatches);
+    step.predictedMs = predictedMs(candidate);
     step.kept = step.score >= mScore;
     if (step.kept) {
         mPlan = std::move(candidate);
@@ -298,6 +311,7 @@ Status Tuner::confirmIfHolds(std::optional<double> allScore) {
     step.score = mScore;
     step.kept = true;
     step.samples = mEvaluator->samplesIn(mBatches);
+    step.predictedMs = predictedMs(mPlan);
     mReport.steps.push_back(step);
     mMet = mOptions.target.holds(mScore);
     return Status::ok();
@@ -310,6 +324,9 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
         PrecisionPlan candidate = mPlan;
         for (NodeId n : unit->nodes) candidate.setRequested(n, start.requested(n), start.placementNote(n));
         candidate = applied(std::move(candidate));
+        const std::optional<double> ms = predictedMs(candidate);
+        // Planning for speed, INT8 comes back only where it does not make the plan slower (no trial spent).
+        if (latencyObjective() && ms && *ms > *predictedMs(mPlan)) continue;
         QL_ASSIGN_OR_RETURN(const double s, score(candidate, mBatches));
         ++mReport.trials;
         TuneStep step;
@@ -318,6 +335,7 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
         step.precision = start.requested(unit->layer);
         step.score = s;
         step.samples = mEvaluator->samplesIn(mBatches);
+        step.predictedMs = ms;
         step.kept = mOptions.target.holds(s);
         if (step.kept) {
             mPlan = std::move(candidate);
@@ -329,22 +347,129 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
     return Status::ok();
 }
 
+// Every layer FP16 on all samples: a point to compare with, and the plan to return if nothing faster holds.
+Status Tuner::tryAllFp16() {
+    const PrecisionPlan fp16 = allFp16();
+    const size_t all = mEvaluator->batchCount();
+    TuneStep step;
+    step.action = TuneStep::Action::AllFp16;
+    step.precision = Precision::Fp16;
+    QL_ASSIGN_OR_RETURN(step.score, score(fp16, all));
+    ++mReport.trials;
+    step.samples = mEvaluator->samplesIn(all);
+    step.predictedMs = predictedMs(fp16);
+    step.why = "every layer FP16, to compare";
+    mFp16Score = step.score;
+    mReport.latency->fp16Score = step.score;
+    report("speed", mReport.trials, mOptions.maxTrials, "all-fp16");
+    mReport.steps.push_back(std::move(step));
+    return Status::ok();
+}
+
+// The regions where INT8 does not pay, decided on predicted times, evaluated together.
+Status Tuner::speedUp() {
+    if (!budgetLeft()) return Status::ok();
+    SpeedMoves moves = moveRegionsThatDoNotPay(mPlan, *mOptions.latency, mOptions.fallback,
+                                               [this](PrecisionPlan plan) { return applied(std::move(plan)); });
+    mReport.latency->predictions += moves.predictions;
+    if (moves.moves == 0 || moves.moved.empty()) return Status::ok();
+    TuneStep step;
+    step.action = TuneStep::Action::Speed;
+    step.precision = mOptions.fallback;
+    step.predictedMs = predictedMs(moves.plan);
+    const size_t n = moves.moved.size();
+    step.why = std::to_string(n) + (n == 1 ? " layer" : " layers") + " where INT8 does not pay to " +
+               precisionName(mOptions.fallback) + ": predicted " + millisecondsText(*predictedMs(mPlan)) + " -> " +
+               millisecondsText(*step.predictedMs);
+    QL_ASSIGN_OR_RETURN(step.score, score(moves.plan, mBatches));
+    ++mReport.trials;
+    step.samples = mEvaluator->samplesIn(mBatches);
+    step.kept = mOptions.target.holds(step.score) || step.score >= mScore;
+    if (step.kept) {
+        mPlan = std::move(moves.plan);
+        mScore = step.score;
+        for (RegionDecision& d : moves.moved) mReport.latency->regions.push_back(std::move(d));
+    }
+    report("speed", mReport.trials, mOptions.maxTrials, "speed");
+    mReport.steps.push_back(std::move(step));
+    return Status::ok();
+}
+
+// The all-FP16 plan when it holds and is predicted no slower than the plan found (which still runs some INT8): INT8
+// pays nowhere.
+Status Tuner::preferAllFp16IfFaster() {
+    if (!mFp16Score || !mOptions.target.holds(*mFp16Score)) return Status::ok();
+    const auto& nodes = mGraph.nodes();
+    if (std::none_of(nodes.begin(), nodes.end(),
+                     [&](const Node& n) { return mPlan.effective(n.id) == Precision::Int8; }))
+        return Status::ok();
+    const double fp16Ms = mReport.latency->fp16Ms, ms = *predictedMs(mPlan);
+    if (fp16Ms > ms) return Status::ok();
+    TuneStep step;
+    step.action = TuneStep::Action::AllFp16;
+    step.precision = Precision::Fp16;
+    step.score = *mFp16Score;
+    step.kept = true;
+    step.samples = mEvaluator->samplesIn(mEvaluator->batchCount());
+    step.predictedMs = fp16Ms;
+    step.why = "all-FP16 predicted " + millisecondsText(fp16Ms) + ", no slower than the best mixed plan (" +
+               millisecondsText(ms) + ")";
+    // All-FP16, with the notes of the layers already out of INT8.
+    PrecisionPlan fp16 = mPlan;
+    const std::string note = std::string(kTuneNotePrefix) + "fp16 for speed on " + mOptions.latency->gpu() + ", " +
+                             step.why + " (predicted, an estimate)";
+    for (const Node& node : nodes)
+        if (fp16.requested(node.id) != Precision::Fp16)
+            fp16.setRequested(node.id, Precision::Fp16,
+                              fp16.requested(node.id) == Precision::Int8 ? note : fp16.placementNote(node.id));
+    mPlan = applied(std::move(fp16));
+    mScore = step.score;
+    mReport.steps.push_back(std::move(step));
+    return Status::ok();
+}
+
+void Tuner::finishLatency() {
+    TuneLatency& latency = *mReport.latency;
+    if (latencyObjective()) {
+        std::vector<RegionDecision> kept =
+            assessInt8Regions(mPlan, *mOptions.latency, mOptions.fallback,
+                              [this](PrecisionPlan plan) { return applied(std::move(plan)); });
+        noteKeptRegions(mPlan, kept, mOptions.latency->gpu());
+        for (RegionDecision& d : kept) latency.regions.push_back(std::move(d));
+    }
+    latency.finalMs = *predictedMs(mPlan);
+}
+
 Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
+    if (latencyObjective() && !mOptions.latency)
+        return invalidArgument("the latency objective needs a GPU to predict the engine's time on");
     QL_RETURN_IF_ERROR(prepare(data));
     mReport.target = mOptions.target;
+    mReport.objective = mOptions.objective;
     mPlan = applied(start);
+    QL_ASSIGN_OR_RETURN(const std::vector<TuneUnit> startUnits, findUnits(mGraph, mPlan, mCalibration));
     QL_RETURN_IF_ERROR(scoreStart());
     mReport.trials = 1;
-    mReport.steps.push_back({TuneStep::Action::Baseline,
-                             kNoId,
-                             {},
-                             CalibrationMethod::Entropy,
-                             Precision::Int8,
-                             mScore,
-                             true,
-                             mEvaluator->samplesIn(mBatches),
-                             {}});
-    QL_RETURN_IF_ERROR(confirmIfHolds(mReport.startScore));
+    TuneStep baseline;
+    baseline.score = mScore;
+    baseline.kept = true;
+    baseline.samples = mEvaluator->samplesIn(mBatches);
+    baseline.predictedMs = predictedMs(mPlan);
+    mReport.steps.push_back(baseline);
+    if (mOptions.latency) {
+        mReport.latency.emplace();
+        mReport.latency->gpu = mOptions.latency->gpu();
+        mReport.latency->startMs = *baseline.predictedMs;
+        mReport.latency->fp16Ms = *predictedMs(allFp16());
+    }
+    bool startPlan = true;  // mPlan is still the start plan, whose score on all samples is known
+    if (latencyObjective()) {
+        QL_RETURN_IF_ERROR(tryAllFp16());
+        QL_RETURN_IF_ERROR(speedUp());
+        startPlan = !(mReport.steps.back().action == TuneStep::Action::Speed && mReport.steps.back().kept);
+    }
+    const PrecisionPlan accuracyStart = mPlan;
+    QL_RETURN_IF_ERROR(startPlan ? confirmIfHolds(mReport.startScore) : confirmIfHolds());
     if (mMet) {  // nothing to tune; the units still say what runs INT8
         QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, mPlan, mCalibration));
     } else {
@@ -365,16 +490,22 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
         QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
         QL_RETURN_IF_ERROR(confirmIfHolds());
     }
-    if (mMet) QL_RETURN_IF_ERROR(giveBack(start));
+    if (mMet) QL_RETURN_IF_ERROR(giveBack(accuracyStart));
+    if (latencyObjective() && mMet) {
+        QL_RETURN_IF_ERROR(speedUp());
+        QL_RETURN_IF_ERROR(preferAllFp16IfFaster());
+    }
     if (mBatches != mEvaluator->batchCount()) {
         QL_ASSIGN_OR_RETURN(mScore, score(mPlan, mEvaluator->batchCount()));
         mMet = mOptions.target.holds(mScore);
     }
     mReport.met = mMet;
     mReport.finalScore = mScore;
-    for (const TuneUnit& unit : mReport.units)
+    mReport.startUnits = static_cast<int64_t>(startUnits.size());
+    for (const TuneUnit& unit : startUnits)
         if (mPlan.effective(unit.layer) != Precision::Int8) mReport.keptOut.push_back(unit.layer);
     std::tie(mReport.int8Macs, mReport.totalMacs) = int8Macs(mGraph, mPlan);
+    if (mOptions.latency) finishLatency();
     mReport.plan = mPlan;
     mReport.seconds = elapsed();
     return std::move(mReport);
@@ -394,8 +525,16 @@ const char* tuneActionName(TuneStep::Action action) {
             return "give-back";
         case TuneStep::Action::Confirm:
             return "confirm";
+        case TuneStep::Action::Speed:
+            return "speed";
+        case TuneStep::Action::AllFp16:
+            return "all-fp16";
     }
     return "baseline";
+}
+
+const char* tuneObjectiveName(TuneObjective objective) {
+    return objective == TuneObjective::Latency ? "latency" : "accuracy";
 }
 
 std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan) {

@@ -13,6 +13,18 @@
 // 4. Give back: the units that fell back return to INT8, most robust first, while the target still holds on
 //    all samples.
 // Budget: trials (plan evaluations) and seconds; when it runs out the best plan so far is returned, met=false.
+//
+// Objective latency (`tune --objective latency`, issue 28 item 5): among plans that meet the target, the one with
+// the lowest predicted engine time on a GPU (TuneOptions::latency), INT8 only where it pays:
+// a. the all-FP16 plan is evaluated, a point to compare with;
+// b. the regions where INT8 does not pay move to the fallback (latency_regions.h: each INT8 island of the
+//    predicted engine, or one layer of it, INT8 against the fallback with the reformats at its borders), decided on
+//    predicted times alone, then evaluated together: kept when the target holds (or the score is no worse);
+// c. the accuracy steps 1-4 from that plan, giving back only units whose INT8 does not make the plan slower;
+// d. once the target holds: the regions pass again (the fallbacks may have left islands that no longer pay), kept
+//    if the target still holds; the all-FP16 plan wins if it is predicted no slower and holds.
+// Each region's decision, with its numbers, is in the notes of its nodes and in TuneReport::latency. With a latency
+// model and the accuracy objective, every plan tried still gets its predicted time.
 #include <functional>
 #include <optional>
 #include <stop_token>
@@ -22,6 +34,7 @@
 
 #include "core/data/data_source.h"
 #include "core/quant/calibration.h"
+#include "core/quant/latency_regions.h"
 #include "core/quant/precision_plan.h"
 #include "core/quant/tuning_target.h"
 
@@ -35,8 +48,15 @@ inline bool isTuneNote(std::string_view note) {
     return note.starts_with(kTuneNotePrefix);
 }
 
+enum class TuneObjective { Accuracy, Latency };
+const char* tuneObjectiveName(TuneObjective objective);  // "accuracy", "latency"
+
 struct TuneOptions {
     TuneTarget target;
+    TuneObjective objective = TuneObjective::Accuracy;
+    // The predicted engine time of plans (core/engine/plan_latency.h): required by the latency objective; with the
+    // accuracy objective, when given, each plan tried is timed too. Must outlive the tune.
+    const PlanLatencyModel* latency = nullptr;
     Precision fallback = Precision::Fp16;
     int64_t maxTrials = 0;      // plan evaluations; 0: no limit
     double maxSeconds = 0.0;    // 0: no limit
@@ -66,7 +86,8 @@ struct TensorSensitivity {
 };
 
 struct TuneStep {
-    enum class Action { Baseline, Method, Fallback, GiveBack, Confirm };
+    // Speed: the regions where INT8 does not pay, moved to the fallback together; AllFp16: every layer FP16.
+    enum class Action { Baseline, Method, Fallback, GiveBack, Confirm, Speed, AllFp16 };
     Action action = Action::Baseline;
     NodeId layer = kNoId;
     std::string tensor;
@@ -74,10 +95,12 @@ struct TuneStep {
     Precision precision = Precision::Int8;                  // Fallback / GiveBack: the layer's new precision
     double score = 0.0;                                     // TuneTarget score after the change
     bool kept = false;
-    int64_t samples = 0;  // the samples the score comes from
-    std::string why;      // e.g. "mse alone: 41.2 dB at the outputs, entropy 18.5 dB"
+    int64_t samples = 0;                // the samples the score comes from
+    std::string why;                    // e.g. "mse alone: 41.2 dB at the outputs, entropy 18.5 dB"
+    std::optional<double> predictedMs;  // the plan's predicted engine time, with a latency model
 };
-const char* tuneActionName(TuneStep::Action action);  // "baseline", "method", "fallback", "give-back", "confirm"
+// "baseline", "method", "fallback", "give-back", "confirm", "speed", "all-fp16"
+const char* tuneActionName(TuneStep::Action action);
 
 struct TuneProgress {
     std::string phase;  // "reference", "sensitivity", "tuning", "giving back"
@@ -87,8 +110,20 @@ struct TuneProgress {
 };
 using TuneProgressFn = std::function<void(const TuneProgress&)>;
 
+// Predicted times (estimates) of a tune with a latency model.
+struct TuneLatency {
+    std::string gpu;
+    double startMs = 0.0;                 // the start plan
+    double fp16Ms = 0.0;                  // every layer FP16
+    double finalMs = 0.0;                 // the plan returned
+    std::optional<double> fp16Score;      // the all-FP16 plan's score on all samples (latency objective)
+    std::vector<RegionDecision> regions;  // latency objective: moved for speed, in order, then the INT8 islands left
+    int64_t predictions = 0;              // plans the regions search predicted
+};
+
 struct TuneReport {
     TuneTarget target;
+    TuneObjective objective = TuneObjective::Accuracy;
     bool met = false;
     PrecisionPlan plan;                // requested precisions and per-tensor methods; effective ones applied
     std::optional<double> fp32Metric;  // metric targets: the user's metric of the FP32 outputs (all samples)
@@ -98,11 +133,13 @@ struct TuneReport {
     std::vector<TuneUnit> units;             // least robust first
     std::vector<TensorSensitivity> tensors;  // least robust first
     std::vector<NodeId> keptOut;             // units INT8 in the start plan and not at the end
+    int64_t startUnits = 0;                  // units of the start plan
     int64_t int8Macs = 0, totalMacs = 0;
     int64_t trials = 0;
     double seconds = 0.0;
     double sensitivityPasses = 0.0;  // graph passes the ranking cost per batch (node runs / graph nodes)
     int64_t samples = 0, subsetSamples = 0;
+    std::optional<TuneLatency> latency;  // with a latency model
 };
 
 // `start`: the requested plan to tune (the default placement, or a user's plan).

@@ -14,7 +14,33 @@ nlohmann::json stepJson(const Graph& graph, const TuneReport& report, const Tune
     if (step.action == TuneStep::Action::Method) j["method"] = amaxMethodKey(step.method);
     if (step.action == TuneStep::Action::Fallback || step.action == TuneStep::Action::GiveBack)
         j["precision"] = precisionName(step.precision);
+    if (step.action == TuneStep::Action::Speed || step.action == TuneStep::Action::AllFp16)
+        j["precision"] = precisionName(step.precision);
     if (!step.why.empty()) j["why"] = step.why;
+    if (step.predictedMs) j["predicted_ms"] = *step.predictedMs;
+    return j;
+}
+
+nlohmann::json latencyJson(const Graph& graph, const TuneReport& report) {
+    const TuneLatency& latency = *report.latency;
+    nlohmann::json regions = nlohmann::json::array();
+    for (const RegionDecision& d : latency.regions) {
+        nlohmann::json nodes = nlohmann::json::array();
+        for (NodeId n : d.nodes) nodes.push_back(graph.node(n).name);
+        regions.push_back({{"nodes", nodes},
+                           {"layers", d.layers},
+                           {"precision", precisionName(d.precision)},
+                           {"pays", d.pays()},
+                           {"int8_saves_ms", d.int8SavesMs},
+                           {"reformats", d.reformats},
+                           {"reformat_cost_ms", d.reformatCostMs},
+                           {"net_ms", d.netMs()},
+                           {"why", d.why}});
+    }
+    nlohmann::json j = {{"gpu", latency.gpu},        {"start_ms", latency.startMs},
+                        {"fp16_ms", latency.fp16Ms}, {"final_ms", latency.finalMs},
+                        {"regions", regions},        {"predictions", latency.predictions}};
+    if (latency.fp16Score) j["fp16_value"] = report.target.valueOf(*latency.fp16Score);
     return j;
 }
 
@@ -44,6 +70,7 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
                            {"precision", precisionName(report.plan.effective(n))}});
     nlohmann::json j = {
         {"target", report.target.text()},
+        {"objective", tuneObjectiveName(report.objective)},
         {"met", report.met},
         {"samples", report.samples},
         {"subset_samples", report.subsetSamples},
@@ -60,6 +87,7 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
         {"seconds", report.seconds},
         {"sensitivity_passes", report.sensitivityPasses}};
     if (report.fp32Metric) j["fp32_metric"] = *report.fp32Metric;
+    if (report.latency) j["latency"] = latencyJson(graph, report);
     return j;
 }
 

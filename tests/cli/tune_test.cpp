@@ -311,3 +311,113 @@ TEST(TuneCliTest, ADetectorsMapDrivesTuningAndThePlanHoldsOnImagesItWasNotTunedO
 
 }  // namespace
 }  // namespace ql
+
+namespace ql {
+namespace {
+
+// The predicted time of the default plan (the default INT8 placement, the detector's head in float) on a T4 at a
+// batch of 32: the `predict` of the same engine the tune times.
+double defaultPlanMs(const std::string& model, const std::string& calib) {
+    const auto r =
+        test::runCli({"predict", model, "--calib", calib, "--gpu", "t4", "--shapes", "image=32x1x48x48", "--json"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out)["total_ms"].get<double>();
+}
+
+// Issue 28's done-when for item 5, at the smallest settings that show it (16 images): planning the detector for
+// speed on a T4 at batch 32 stays within the mAP target and is predicted faster than both the default plan and
+// all-FP16, each region with its reason; every plan tried is a point of latency against accuracy.
+TEST(TuneCliTest, TheLatencyObjectivePlansTheDetectorFasterThanTheDefaultPlanAndAllFp16WithinTheTarget) {
+    Detector d;
+    ASSERT_EQ(test::runCli({"calibrate", d.model, "--data", kData + "detector_calib.npy", "-o", d.calib}).exitCode, 0);
+    const auto r = test::runCli({"tune",
+                                 d.model,
+                                 "--calib",
+                                 d.calib,
+                                 "--data",
+                                 kData + "detector_tune.npy",
+                                 "--samples",
+                                 "16",
+                                 "--threads",
+                                 "1",
+                                 "--target",
+                                 "metric-drop<=1",
+                                 "--metric-command",
+                                 d.metric + " {outputs} " + kData + "detector_tune_boxes.npy",
+                                 "--objective",
+                                 "latency",
+                                 "--gpu",
+                                 "t4",
+                                 "--shapes",
+                                 "image=32x1x48x48",
+                                 "-o",
+                                 d.plan,
+                                 "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report["objective"], "latency");
+    EXPECT_TRUE(report["met"].get<bool>());
+    EXPECT_LE(report["final"].get<double>(), 1.0);
+    const auto& latency = report["latency"];
+    EXPECT_EQ(latency["gpu"], "t4");
+    EXPECT_LT(latency["final_ms"].get<double>(), latency["fp16_ms"].get<double>());
+    EXPECT_LT(latency["final_ms"].get<double>(), defaultPlanMs(d.model, d.calib));
+    EXPECT_TRUE(latency.contains("fp16_value"));
+    EXPECT_FALSE(latency["estimate"]["fitted"].get<bool>());
+    ASSERT_FALSE(latency["regions"].empty());
+    for (const auto& region : latency["regions"]) {
+        for (const char* key : {"nodes", "layers", "precision", "pays", "int8_saves_ms", "reformats",
+                                "reformat_cost_ms", "net_ms", "why"})
+            EXPECT_TRUE(region.contains(key)) << key;
+        EXPECT_NE(region["why"].get<std::string>().find(" ms"), std::string::npos) << region.dump();
+    }
+    for (const auto& step : report["steps"]) {
+        EXPECT_TRUE(step.contains("predicted_ms")) << step.dump();
+        EXPECT_TRUE(step.contains("value")) << step.dump();
+    }
+    // The reason of each region is in the plan's notes: an INT8 layer says what its INT8 saves.
+    const nlohmann::json written = readJson(d.plan);
+    size_t pays = 0;
+    for (const auto& [node, reason] : written["reasons"].items())
+        pays += reason.get<std::string>().find("tune: int8 pays on t4, INT8 saves ") != std::string::npos;
+    EXPECT_GT(pays, 0u) << written.dump(1);
+}
+
+TEST(TuneCliTest, TheObjectiveAndTheGpuAreCheckedAndAccuracyTuningReportsPredictedTimes) {
+    Calibrations c;
+    const std::string plan = c.dir.file("plan.json");
+    const std::vector<std::string> base = {"tune",      kModel, "--calib",  c.automatic,       "--data", kTest,
+                                           "--samples", "16",   "--target", "output-sqnr>=10", "-o",     plan};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return test::runCli(args);
+    };
+    auto r = with({"--objective", "speed"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("expected accuracy or latency"), std::string::npos) << r.err;
+    r = with({"--objective", "latency"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--objective latency: choose the GPU"), std::string::npos) << r.err;
+    r = with({"--objective", "latency", "--gpu", "voodoo5"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--gpu voodoo5: unknown GPU (known: t4"), std::string::npos) << r.err;
+    r = with({"--shapes", "image=8x1x28x28"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--shapes"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::ifstream(plan).good());  // nothing written on bad input
+    // The accuracy objective (the default) with a GPU: the same plan search, each plan tried timed.
+    r = with({"--gpu", "t4", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report["objective"], "accuracy");
+    for (const auto& step : report["steps"]) EXPECT_TRUE(step.contains("predicted_ms")) << step.dump();
+    EXPECT_TRUE(report["latency"]["regions"].empty());
+    EXPECT_GT(report["latency"]["fp16_ms"].get<double>(), 0.0);
+    r = with({});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.find("predicted"), std::string::npos) << r.out;  // no GPU, no times
+}
+
+}  // namespace
+}  // namespace ql

@@ -1,5 +1,6 @@
 // tune(): a planted sensitive layer is found first and fixed with the cheapest remedy; a target that cannot be
-// reached ends with met=false and the best plan; partial sensitivity runs equal whole runs.
+// reached ends with met=false and the best plan; partial sensitivity runs equal whole runs; the latency objective
+// moves what does not pay before the accuracy steps.
 #include "core/quant/tuning.h"
 
 #include <gtest/gtest.h>
@@ -158,6 +159,110 @@ TEST(Tune, AccuracyDropNeedsALabelPerSample) {
     auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
     ASSERT_FALSE(report.isOk());
     EXPECT_NE(report.status().message().find("label"), std::string::npos);
+}
+
+// Times a plan by its MatMuls: 1 ms INT8, 2 ms otherwise, but `slow` 3 ms INT8 (its INT8 does not pay), plus
+// `int8Ms` when anything runs INT8 (as the input's reformat would); each INT8 MatMul is an island of its own.
+class FakeLatency final : public PlanLatencyModel {
+public:
+    FakeLatency(const Graph& graph, NodeId slow, double int8Ms = 0.0) : mGraph(graph), mSlow(slow), mInt8Ms(int8Ms) {}
+    PlanTime time(const PrecisionPlan& plan) const override {
+        PlanTime t;
+        bool int8 = false;
+        for (const Node& n : mGraph.nodes()) {
+            if (n.opType != "MatMul") continue;
+            int8 = int8 || plan.effective(n.id) == Precision::Int8;
+            t.totalMs += plan.effective(n.id) != Precision::Int8 ? 2.0 : n.id == mSlow ? 3.0 : 1.0;
+        }
+        if (int8) t.totalMs += mInt8Ms;
+        return t;
+    }
+    std::vector<Int8Island> int8Islands(const PrecisionPlan& plan) const override {
+        std::vector<Int8Island> islands;
+        for (const Node& n : mGraph.nodes())
+            if (n.opType == "MatMul" && plan.effective(n.id) == Precision::Int8) islands.push_back({{n.id}});
+        return islands;
+    }
+    std::string gpu() const override { return "fake"; }
+
+private:
+    const Graph& mGraph;
+    NodeId mSlow;
+    double mInt8Ms;
+};
+
+// fc2's INT8 does not pay and moves for speed; fc3's input is clipped (no other method), so the accuracy steps
+// that follow keep fc3 out of INT8; fc1 pays and stays, noted so. Every plan tried has its predicted time.
+TEST(Tune, TheLatencyObjectiveMovesWhereInt8DoesNotPayThenMeetsTheTarget) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    const NodeId fc1 = *graph.findNode("fc1"), fc2 = *graph.findNode("fc2"), fc3 = *graph.findNode("fc3");
+    const FakeLatency latency(graph, fc2);
+    TuneOptions o = options("output-sqnr>=25");
+    o.objective = TuneObjective::Latency;
+    o.latency = &latency;
+    auto report = tune(graph, defaultPrecisionPlan(graph), plantedClipping(graph, false), *data, o);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_TRUE(report->met);
+    EXPECT_EQ(report->plan.effective(fc1), Precision::Int8);
+    EXPECT_EQ(report->plan.effective(fc2), Precision::Fp16);
+    EXPECT_EQ(report->plan.effective(fc3), Precision::Fp16);
+    EXPECT_TRUE(report->plan.placementNote(fc2).starts_with("tune: fp16 for speed on fake, INT8 is 1.000 ms slower"))
+        << report->plan.placementNote(fc2);
+    EXPECT_TRUE(report->plan.placementNote(fc3).starts_with("tune: fp16, alone in INT8"))
+        << report->plan.placementNote(fc3);
+    EXPECT_TRUE(report->plan.placementNote(fc1).starts_with("tune: int8 pays on fake, INT8 saves 1.000 ms"))
+        << report->plan.placementNote(fc1);
+    ASSERT_EQ(report->steps.size() > 3, true);
+    EXPECT_EQ(report->steps[1].action, TuneStep::Action::AllFp16);
+    EXPECT_EQ(report->steps[2].action, TuneStep::Action::Speed);
+    EXPECT_TRUE(report->steps[2].kept);
+    for (const TuneStep& s : report->steps) EXPECT_TRUE(s.predictedMs.has_value()) << tuneActionName(s.action);
+    ASSERT_TRUE(report->latency.has_value());
+    EXPECT_EQ(report->latency->startMs, 5.0);
+    EXPECT_EQ(report->latency->fp16Ms, 6.0);
+    EXPECT_EQ(report->latency->finalMs, 5.0);        // fc1 INT8, fc2 and fc3 FP16
+    ASSERT_EQ(report->latency->regions.size(), 2u);  // fc2 moved; fc1 kept
+    EXPECT_EQ(report->latency->regions[0].precision, Precision::Fp16);
+    EXPECT_EQ(report->latency->regions[1].precision, Precision::Int8);
+    EXPECT_EQ(report->keptOut.size(), 2u);
+}
+
+// With 3.5 ms for any INT8, moving fc2 out (8.5 -> 7.5 ms) leaves fc1 and fc3, each paying alone (moving one out
+// would add 1 ms), yet all-FP16 (6 ms) is faster still: the tune returns it, each former INT8 layer saying why.
+TEST(Tune, TheLatencyObjectiveReturnsAllFp16WhenNoPlanWithInt8IsFaster) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    const NodeId fc1 = *graph.findNode("fc1"), fc2 = *graph.findNode("fc2");
+    const FakeLatency latency(graph, fc2, 3.5);
+    TuneOptions o = options("output-sqnr>=5");
+    o.objective = TuneObjective::Latency;
+    o.latency = &latency;
+    auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    EXPECT_TRUE(report->met);
+    for (const Node& n : graph.nodes()) EXPECT_NE(report->plan.effective(n.id), Precision::Int8) << n.name;
+    EXPECT_EQ(report->latency->finalMs, 6.0);
+    EXPECT_EQ(report->steps.back().action, TuneStep::Action::AllFp16);
+    EXPECT_TRUE(report->steps.back().kept);
+    EXPECT_TRUE(
+        report->plan.placementNote(fc1).starts_with("tune: fp16 for speed on fake, all-FP16 predicted 6.000 ms"))
+        << report->plan.placementNote(fc1);
+    EXPECT_TRUE(report->plan.placementNote(fc2).starts_with("tune: fp16 for speed on fake, INT8 is 1.000 ms slower"))
+        << report->plan.placementNote(fc2);
+}
+
+TEST(Tune, TheLatencyObjectiveNeedsALatencyModel) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    auto data = samples(graph);
+    TuneOptions o = options("output-sqnr>=5");
+    o.objective = TuneObjective::Latency;
+    auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
+    ASSERT_FALSE(report.isOk());
+    EXPECT_NE(report.status().message().find("GPU"), std::string::npos);
 }
 
 TEST(TuneEvaluator, APartialRunFromKeptActivationsEqualsAWholeRun) {
