@@ -4,7 +4,8 @@
 `quantlens-cli engine` on each pair, and prints per report: layer count, reformat count, the precision agreement of
 the mapped layers, the Spearman rank correlation of per-layer times and the error of the total latency.
 Then, per GPU with two or more profiled reports, leave-one-out: `quantlens-cli fit-gpu` fits a GPU profile on the
-other reports of that GPU and `predict --gpu-profile` predicts the report left out (issue 28, item 3).
+other reports of that GPU and `predict --gpu-profile` predicts the report left out (issue 28, item 3). Last, every
+pair of builds of one model on one GPU at two precisions: is INT8 predicted faster or slower, as it measured?
 
 Run with Debian's python3 (python3-torchvision, python3-onnx; weights are random: times do not depend on them):
     /usr/bin/python3 bench/engine_predict_bench.py [--cli build/app/quantlens-cli] [--data ../shared/data/engine-reports]
@@ -129,9 +130,11 @@ def write_plan(path, default):
 
 
 def write_int8_fp32_plan(cli, model, trt, path):
-    """Implicit INT8 without --fp16 (the 8.6 PTQ build): the default INT8 placement, every other layer FP32."""
+    """Implicit INT8 without --fp16 (the 8.6 PTQ build): the default INT8 placement, every other layer FP32. The
+    default plan keeps a batch-1 classifier head in float (trt-int8-gemv); an implicit build chooses by timing, and
+    this one ran its fully connected layer INT8, so the plan does too."""
     lint = json.loads(run([cli, 'lint', model, '--trt', trt, '--json'], ok=(0, 1)))
-    nodes = {l['layer']: ('int8' if l['precision'] == 'int8' else 'fp32') for l in lint['layers']}
+    nodes = {l['layer']: ('int8' if l['precision'] == 'int8' or l['op'] == 'Gemm' else 'fp32') for l in lint['layers']}
     json.dump({'format': 'quantlens-plan', 'version': 1, 'default': 'fp32', 'nodes': nodes}, open(path, 'w'))
 
 
@@ -295,6 +298,48 @@ def leave_one_out(args, prepared):
     return rows
 
 
+# Builds of one model on one GPU at two precisions (the reports' own totals: the sum of the profile's averageMs).
+QAT_PAIRS = [
+    # report, Q/DQ form of qat_resnet_export.py (residual, gap), against the report of the same model in float
+    ('trex-resnet18-pt.int8-qat.trt8.a100', False, False, 'trex-resnet18-pt.fp16.trt8.a100'),
+    ('trex-resnet18-pt.int8-qat-residual-qgap.trt8.a100', True, True, 'trex-resnet18-pt.fp16.trt8.a100'),
+]
+
+
+def profile_total(path):
+    return sum(e['averageMs'] for e in json.load(open(path)) if 'name' in e)
+
+
+def precision_pairs(args, rows):
+    """INT8 against float on one GPU: the RTX 3080 ResNet-50 pair of CASES, and TREx's A100 QAT ResNet-18 variants
+    (their ONNX rebuilt by qat_resnet_export.py from the float export, batch 32) against its FP16 build."""
+    import shutil
+    sys.path.insert(0, HERE)
+    from qat_resnet_export import insert_qat_qdq
+    by_report = {r['report']: r for r in rows}
+    out = []
+    fp32, int8 = by_report.get('resnet50.fp32.trt8.5.1.rtx3080'), by_report.get('resnet50.int8-ptq.trt8.6.1.rtx3080')
+    if fp32 and int8:
+        out.append({'pair': 'resnet50 INT8 PTQ vs FP32 (RTX 3080)', 'predicted': (int8['total'][0], fp32['total'][0]),
+                    'real': (int8['total'][1], fp32['total'][1]), 'layers': (int8['layers'][0], int8['layers'][1])})
+    float_model = os.path.join(args.work, 'trex-resnet18-pt.fp16.trt8.a100.onnx')
+    for report, residual, gap, against in QAT_PAIRS:
+        if against not in by_report:
+            continue
+        model = os.path.join(args.work, report + '.onnx')
+        shutil.copy(float_model, model)
+        insert_qat_qdq(model, residual, gap)
+        predicted = json.loads(run([args.cli, 'predict', model, '--trt', '8.6', '--typing', 'weak', '--gpu',
+                                    'a100-40gb', '--json']))
+        real_layers = len(json.load(open(os.path.join(args.data, report + '.profile.json')))) - 1
+        out.append({'pair': report.split('.')[1] + ' vs fp16 (A100, batch 32)',
+                    'predicted': (predicted['total_ms'], by_report[against]['total'][0]),
+                    'real': (profile_total(os.path.join(args.data, report + '.profile.json')),
+                             by_report[against]['total'][1]),
+                    'layers': (len(predicted['layers']), real_layers)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--cli', default=os.path.join(ROOT, 'build/app/quantlens-cli'))
@@ -344,8 +389,19 @@ def main():
         errors = sorted(abs(c['total_error']) for c in loo if c['total_error'] is not None)
         print('median |total error|, leave-one-out: %.0f%%; largest %.0f%%' % (
             100 * errors[len(errors) // 2], 100 * errors[-1]))
+    pairs = precision_pairs(args, rows)
+    if pairs:
+        print('\nINT8 against float, one model on one GPU: predicted and measured ratio (INT8 / float)')
+        print('%-44s %9s %18s %18s %9s %9s  %s' % ('pair', 'layers', 'pred INT8/float ms', 'real INT8/float ms',
+                                                  'pred', 'real', 'direction'))
+        for c in pairs:
+            (pi, pf), (ri, rf) = c['predicted'], c['real']
+            c['right'] = (pi < pf) == (ri < rf)
+            print('%-44s %4d/%-4d %8.3f/%-9.3f %8.3f/%-9.3f %8.2fx %8.2fx  %s' % (
+                c['pair'], c['layers'][0], c['layers'][1], pi, pf, ri, rf, pi / pf, ri / rf,
+                'right' if c['right'] else 'WRONG'))
     if args.json:
-        json.dump({'unfitted': rows, 'leave_one_out': loo}, open(args.json, 'w'), indent=1)
+        json.dump({'unfitted': rows, 'leave_one_out': loo, 'pairs': pairs}, open(args.json, 'w'), indent=1)
 
 
 if __name__ == '__main__':

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/engine/prediction_groups.h"
+#include "core/export/qdq_import.h"
 #include "core/model/fp16_form.h"
 
 namespace ql {
@@ -238,7 +239,7 @@ int64_t roundUp(int64_t value, int64_t to) {
 class Wiring {
 public:
     Wiring(const Graph& graph, const PrecisionPlan& plan, const Groups& groups, EnginePrediction& out)
-        : mGraph(graph), mPlan(plan), mGroups(groups), mOut(out) {}
+        : mGraph(graph), mPlan(plan), mGroups(groups), mOut(out), mExplicitQuantization(hasQdqNodes(graph)) {}
 
     void run() {
         std::vector<std::vector<PredictedLayer>> before(mGroups.groups.size()), after(mGroups.groups.size());
@@ -263,8 +264,41 @@ public:
 private:
     EnginePrecision computePrecision(const Group& group) const {
         if (group.kind == PredictedKind::ShapeCall) return EnginePrecision::Int32;
+        if (quantizedAfterwards(group)) return EnginePrecision::Int8;
         return group.anchor == kNoId ? EnginePrecision::Fp32
                                      : prediction::enginePrecisionOf(mPlan.effective(group.anchor));
+    }
+
+    // A MaxPool read only through QuantizeLinear nodes: TensorRT moves the Q above it (max commutes with a positive
+    // scale) and runs it INT8, fused into the convolution before it when that one is INT8 (TREx's QAT ResNet-18
+    // with quantized residuals: "conv1 + QuantizeLinear_7 + Conv_9 + MaxPool_12", INT8 out).
+    bool quantizedAfterwards(const Group& group) const {
+        if (!mExplicitQuantization || group.kind != PredictedKind::Pooling || group.anchor == kNoId) return false;
+        const Node& node = mGraph.node(group.anchor);
+        if (node.opType != "MaxPool" || node.outputs.empty() || node.outputs[0] == kNoId) return false;
+        const Value& out = mGraph.value(node.outputs[0]);
+        return !out.consumers.empty() && !out.isGraphOutput &&
+               std::all_of(out.consumers.begin(), out.consumers.end(),
+                           [&](NodeId c) { return mGraph.node(c).opType == "QuantizeLinear"; });
+    }
+
+    // The precision `group` reads a value in through its node `reader`. A convolution computes in its anchor's
+    // precision, but a node fused after it (the residual Add) whose plan precision is another float reads that one:
+    // a QAT ResNet with its residuals left unquantized runs INT8 convolutions whose Add takes an FP16 identity
+    // (TREx's A100 resnet-qat engine).
+    EnginePrecision readPrecision(const Group& group, NodeId reader) const {
+        const EnginePrecision compute = computePrecision(group);
+        if (!fusedFloatNode(group, reader)) return compute;
+        return prediction::enginePrecisionOf(mPlan.effective(reader));
+    }
+
+    bool fusedFloatNode(const Group& group, NodeId node) const {
+        // Explicit quantization only: with calibrated ranges (implicit INT8) TensorRT runs the whole fusion in INT8.
+        if (!mExplicitQuantization) return false;
+        if (group.kind != PredictedKind::Convolution && group.kind != PredictedKind::Deconvolution) return false;
+        if (node == kNoId || node == group.anchor || computePrecision(group) != EnginePrecision::Int8) return false;
+        const EnginePrecision own = prediction::enginePrecisionOf(mPlan.effective(node));
+        return own != EnginePrecision::Int8 && isCompute(own);
     }
 
     int64_t elements(ValueId v) {
@@ -310,23 +344,31 @@ private:
         return {precisionOfType(mGraph.value(source).type.dtype), EngineLayout::Linear};
     }
 
+    struct Reader {
+        int group = -1;
+        NodeId node = kNoId;  // the node of the group that reads the value
+    };
+
     // The layers reading `v` (behind aliases and Concats), and whether it reaches a graph output.
-    void readerGroups(ValueId v, std::vector<int>& out, bool& output, int depth = 0) const {
+    void readers(ValueId v, std::vector<Reader>& out, bool& output, int depth = 0) const {
         if (v == kNoId || depth > 32) return;
         output = output || mGraph.value(v).isGraphOutput;
         for (NodeId c : mGraph.value(v).consumers) {
             const size_t i = static_cast<size_t>(c);
             if (!mGroups.live[i]) continue;
             if (mGroups.alias[i] || mGroups.junction[i]) {
-                if (!mGraph.node(c).outputs.empty()) readerGroups(mGraph.node(c).outputs[0], out, output, depth + 1);
-            } else if (mGroups.groupOf[i] >= 0 && std::find(out.begin(), out.end(), mGroups.groupOf[i]) == out.end()) {
-                out.push_back(mGroups.groupOf[i]);
+                if (!mGraph.node(c).outputs.empty()) readers(mGraph.node(c).outputs[0], out, output, depth + 1);
+            } else if (mGroups.groupOf[i] >= 0 &&
+                       std::none_of(out.begin(), out.end(), [&](const Reader& r) { return r.node == c; })) {
+                out.push_back({mGroups.groupOf[i], c});
             }
         }
     }
 
-    Form wantedInput(const Group& group, const Form& have, ValueId value) const {
+    Form wantedInput(const Group& group, const Form& have, ValueId value, NodeId reader) const {
         const EnginePrecision precision = computePrecision(group);
+        if (fusedFloatNode(group, reader))  // in the convolution's layout (FP16 32-wide vectors in the A100 report)
+            return {readPrecision(group, reader), convolutionLayout(precision, channels(mGraph, value))};
         if (keepsLayout(group))
             return {precision, have.precision == precision ? have.layout : naturalLayout(precision)};
         switch (group.kind) {
@@ -415,7 +457,7 @@ private:
                 seen.push_back(v);
                 const bool data = isFloatOrUnknown(mGraph.value(v).type.dtype);
                 const Form have = formOf(from.front());
-                Form want = data ? wantedInput(group, have, v) : have;
+                Form want = data ? wantedInput(group, have, v, n) : have;
                 const size_t index = layer.inputs.size();
                 layer.inputs.push_back({v, want.precision, want.layout, elements(v)});
                 if (!data) continue;
@@ -439,20 +481,30 @@ private:
         for (NodeId n : group.nodes) {
             for (ValueId v : mGraph.node(n).outputs) {
                 if (v == kNoId) continue;
-                std::vector<int> readers;
+                std::vector<Reader> found;
                 bool output = false;
-                readerGroups(v, readers, output);
-                readers.erase(std::remove(readers.begin(), readers.end(), static_cast<int>(mCurrent)), readers.end());
-                if (readers.empty() && !output) continue;
+                readers(v, found, output);
+                std::erase_if(found, [&](const Reader& r) { return r.group == static_cast<int>(mCurrent); });
+                if (found.empty() && !output) continue;
                 std::vector<EnginePrecision> wanted;
-                for (int r : readers) wanted.push_back(computePrecision(mGroups.groups[static_cast<size_t>(r)]));
+                for (const Reader& r : found)
+                    wanted.push_back(readPrecision(mGroups.groups[static_cast<size_t>(r.group)], r.node));
                 if (output) wanted.push_back(precisionOfType(mGraph.value(v).type.dtype));
                 std::sort(wanted.begin(), wanted.end());
                 wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
                 EnginePrecision precision = own;
                 if (wanted.size() == 1 && isCompute(wanted[0]) && writesReadersPrecision(group)) precision = wanted[0];
+                // A node fused after an INT8 convolution that the plan runs in float (a residual Add with an
+                // unquantized identity) writes float: the Q of its INT8 readers stays a reformat of its own, never
+                // fused into the layer (TREx resnet-qat on the A100: QuantizeLinear_40, _65, ... after each block).
+                if (fusedFloatNode(group, n)) precision = readPrecision(group, n);
                 if (!isFloatOrUnknown(mGraph.value(v).type.dtype))
                     precision = precisionOfType(mGraph.value(v).type.dtype);
+                // INT8 from 4-wide vectors into float: cuDNN's int8x4 kernels, which write FP32 (latency_model.cpp).
+                const bool int8x4 = group.kind == PredictedKind::Convolution && own == EnginePrecision::Int8 &&
+                                    inLayout == EngineLayout::Chw4 && precision != EnginePrecision::Int8 &&
+                                    isCompute(precision);
+                if (int8x4) precision = EnginePrecision::Fp32;
                 // A layer writing another precision than it computes in (a fused Q or DQ) keeps its own layout;
                 // FP32 is written linear (the INT8 convolutions of the 8.x reports that feed FP32 layers).
                 EngineLayout layout = EngineLayout::Linear;
@@ -539,6 +591,7 @@ private:
     std::vector<std::tuple<ValueId, EnginePrecision, EngineLayout>> mReformatted;
     size_t mCurrent = 0;
     std::vector<PredictedLayer>* mBefore = nullptr;
+    bool mExplicitQuantization = false;  // the graph carries Q/DQ
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/engine/engine_prediction.h"
+#include "core/engine/gpu_specs.h"
+#include "core/engine/latency_model.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "tests/support/model_builder.h"
@@ -143,6 +145,130 @@ TEST(EnginePredictionTest, AbsorbsQdqPairsIntoTheirLayers) {
 }
 
 // conv1 -> relu -> conv2 -> relu -> conv3 -> relu, all planned INT8 except what the test plans FP16.
+// A QAT ResNet block as pytorch-quantization exports it with the residual left unquantized:
+// x -> Q/DQ -> conv1 -> relu1 -> Q/DQ -> conv2 -> add(+x, no Q/DQ) -> relu2 -> Q/DQ -> conv3 -> y.
+std::unique_ptr<Model> qatBlockWithFloatResidual() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 32, 8, 8});
+    b.initializer("s", {}, {0.02f});
+    b.initializer("z", DataType::Int8, {}, {0});
+    b.initializer("ws", {}, {0.01f});
+    const auto quantizedConv = [&](const std::string& name, const std::string& in, const std::string& out) {
+        b.initializer(name + ".wq", DataType::Int8, {32, 32, 3, 3}, std::vector<double>(32 * 32 * 9, 3));
+        b.node("DequantizeLinear", {name + ".wq", "ws", "z"}, {name + ".w"}, name + "_wdq");
+        b.node("QuantizeLinear", {in, "s", "z"}, {name + ".q"}, name + "_q");
+        b.node("DequantizeLinear", {name + ".q", "s", "z"}, {name + ".dq"}, name + "_dq");
+        b.node("Conv", {name + ".dq", name + ".w"}, {out}, name).ints("pads", {1, 1, 1, 1});
+    };
+    quantizedConv("conv1", "x", "c1");
+    b.node("Relu", {"c1"}, {"r1"}, "relu1");
+    quantizedConv("conv2", "r1", "c2");
+    b.node("Add", {"c2", "x"}, {"a"}, "add");
+    b.node("Relu", {"a"}, {"r2"}, "relu2");
+    quantizedConv("conv3", "r2", "y");
+    b.output("y");
+    return b.load();
+}
+
+TEST(EnginePredictionTest, UnquantizedResidualKeepsTheFusedAddInFloat) {
+    const auto model = qatBlockWithFloatResidual();
+    const Graph& graph = model->graph();
+    auto written = writtenPlan(*model);
+    ASSERT_TRUE(written) << written.status().message();
+    const PrecisionPlan plan = effectivePlan(graph, *written, TrtVersion::Trt86, Precision::Fp16, nullptr);
+    const EnginePrediction p = predictEngine(graph, plan, kTrt86);
+    // TREx's QAT ResNet-18 on the A100: the INT8 convolution with the Add fused reads the identity in FP16 (in its
+    // 32-wide layout) and writes FP16; the next convolution's Q is a reformat of its own.
+    const PredictedLayer* block = layerWith(graph, p, "add");
+    ASSERT_NE(block, nullptr);
+    EXPECT_EQ(names(graph, *block), (std::vector<std::string>{"conv2", "add", "relu2"}));
+    EXPECT_EQ(block->precision, EnginePrecision::Int8);
+    ASSERT_EQ(block->inputs.size(), 2u);
+    EXPECT_EQ(block->inputs[0].precision, EnginePrecision::Int8);
+    EXPECT_EQ(block->inputs[1].precision, EnginePrecision::Fp16);
+    EXPECT_EQ(block->inputs[1].layout, EngineLayout::Chw32);
+    EXPECT_EQ(block->outputs[0].precision, EnginePrecision::Fp16);
+    const PredictedLayer* conv3 = layerWith(graph, p, "conv3");
+    ASSERT_NE(conv3, nullptr);
+    const auto before = std::find_if(p.layers.begin(), p.layers.end(), [&](const PredictedLayer& l) {
+        return l.kind == PredictedKind::Reformat && l.feeds && &p.layers[*l.feeds] == conv3;
+    });
+    ASSERT_NE(before, p.layers.end());
+    EXPECT_EQ(before->inputs[0].precision, EnginePrecision::Fp16);
+    EXPECT_EQ(before->outputs[0].precision, EnginePrecision::Int8);
+}
+
+// x(3 channels) -> Q/DQ -> stem conv -> relu -> maxpool -> Q/DQ -> conv2 -> y, and with `floatReader` the pooled
+// tensor also feeds an unquantized Add (a QAT ResNet's first residual).
+std::unique_ptr<Model> qatStem(bool floatReader) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 16, 16});
+    b.initializer("s", {}, {0.02f});
+    b.initializer("z", DataType::Int8, {}, {0});
+    b.initializer("ws", {}, {0.01f});
+    const auto quantizedConv = [&](const std::string& name, int64_t cin, const std::string& in,
+                                   const std::string& out) {
+        b.initializer(name + ".wq", DataType::Int8, {32, cin, 3, 3}, std::vector<double>(32 * cin * 9, 3));
+        b.node("DequantizeLinear", {name + ".wq", "ws", "z"}, {name + ".w"}, name + "_wdq");
+        b.node("QuantizeLinear", {in, "s", "z"}, {name + ".q"}, name + "_q");
+        b.node("DequantizeLinear", {name + ".q", "s", "z"}, {name + ".dq"}, name + "_dq");
+        b.node("Conv", {name + ".dq", name + ".w"}, {out}, name).ints("pads", {1, 1, 1, 1});
+    };
+    quantizedConv("stem", 3, "x", "c1");
+    b.node("Relu", {"c1"}, {"r1"}, "relu");
+    b.node("MaxPool", {"r1"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    quantizedConv("conv2", 32, "p", "c2");
+    if (floatReader) {
+        b.node("Add", {"c2", "p"}, {"y"}, "add");
+    } else {
+        b.node("Identity", {"c2"}, {"y"}, "out");
+    }
+    b.output("y");
+    return b.load();
+}
+
+TEST(EnginePredictionTest, MaxPoolReadThroughQuantizeLinearRunsInt8) {
+    const auto model = qatStem(false);
+    const Graph& graph = model->graph();
+    auto written = writtenPlan(*model);
+    ASSERT_TRUE(written) << written.status().message();
+    const PrecisionPlan plan = effectivePlan(graph, *written, TrtVersion::Trt86, Precision::Fp16, nullptr);
+    const EnginePrediction p = predictEngine(graph, plan, kTrt86);
+    const PredictedLayer* pool = layerWith(graph, p, "pool");
+    const PredictedLayer* stem = layerWith(graph, p, "stem");
+    ASSERT_NE(pool, nullptr);
+    ASSERT_NE(stem, nullptr);
+    EXPECT_EQ(pool->precision, EnginePrecision::Int8);  // the Q moved above it
+    EXPECT_EQ(stem->outputs[0].precision, EnginePrecision::Int8);
+    // Three channels: it reads 4-wide INT8 vectors, and with an INT8 output it runs on the tensor cores.
+    EXPECT_EQ(stem->inputs[0].layout, EngineLayout::Chw4);
+}
+
+TEST(EnginePredictionTest, Int8StemWritingFloatRunsCudnnInt8x4) {
+    const auto quantized = qatStem(false), floatPool = qatStem(true);
+    const GpuProfile a100 = defaultGpuProfile(*findGpu("a100-40gb"));
+    double stemMs[2] = {0, 0};
+    int i = 0;
+    for (const Model* model : {quantized.get(), floatPool.get()}) {
+        const Graph& graph = model->graph();
+        auto written = writtenPlan(*model);
+        ASSERT_TRUE(written) << written.status().message();
+        const PrecisionPlan plan = effectivePlan(graph, *written, TrtVersion::Trt86, Precision::Fp16, nullptr);
+        const EnginePrediction p = predictEngine(graph, plan, kTrt86);
+        const PredictedLayer* stem = layerWith(graph, p, "stem");
+        ASSERT_NE(stem, nullptr);
+        if (model == floatPool.get()) {
+            // The pooled tensor is read in float too: the stem writes float, and int8x4 kernels write FP32 linear.
+            EXPECT_EQ(layerWith(graph, p, "pool")->precision, EnginePrecision::Fp16);
+            EXPECT_EQ(stem->outputs[0].precision, EnginePrecision::Fp32);
+            EXPECT_EQ(stem->outputs[0].layout, EngineLayout::Linear);
+        }
+        stemMs[i++] = layerTime(*stem, a100).computeMs;
+    }
+    // CUDA cores at 4x the FP32 rate against INT8 tensor cores: several times slower.
+    EXPECT_GT(stemMs[1], 3 * stemMs[0]);
+}
+
 std::unique_ptr<Model> threeConvs() {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 32, 8, 8});
