@@ -16,5 +16,6 @@ void addTuneCommand(CLI::App& app, int& exitCode);
 void addEngineCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
 void addFitGpuCommand(CLI::App& app, int& exitCode);
+void addFoldCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ql::cli

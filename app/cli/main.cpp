@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     ql::cli::addEngineCommand(app, exitCode);
     ql::cli::addPredictCommand(app, exitCode);
     ql::cli::addFitGpuCommand(app, exitCode);
+    ql::cli::addFoldCommand(app, exitCode);
     if (reportUnknownCommand(app, argc, argv)) return ql::cli::kExitBadInput;
     try {
         app.parse(argc, argv);
