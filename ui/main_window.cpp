@@ -35,6 +35,7 @@
 #include "ui/graph/graph_view.h"
 #include "ui/graph/graph_view_actions.h"
 #include "ui/help/help_menu.h"
+#include "ui/fold_inputs_dialog.h"
 #include "ui/import_controller.h"
 #include "ui/memory_release.h"
 #include "ui/message_box.h"
@@ -326,6 +327,11 @@ void MainWindow::createProjectActions() {
     connect(mImport, &ImportController::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(this, &MainWindow::modelOpened, mProject, &ProjectController::addRecentFile);
+    // File > Fix Inputs and Fold... (Silero VAD's sr): the folded model opens in its place.
+    auto* fold = new FoldInputsController(mDocument, this);
+    file->insertAction(mProject->exportAction(), fold->action());
+    connect(fold, &FoldInputsController::folded, this, [this](const QString& path) { openModel(path); });
+    connect(fold, &FoldInputsController::message, this, &MainWindow::log);
 }
 
 // File > Import Engine Report..., View > Color Nodes By, the "TensorRT Engine" dock (tabbed with the findings;

@@ -53,8 +53,11 @@ bool shapeAccepted(const DeclaredInput& d, const Shape& shape) {
     return true;
 }
 
-// Ancestors of `value` in `graph`, in graph order; nullopt when one reads a graph input (not constant).
-std::optional<std::vector<int>> constantAncestry(const onnx::GraphProto& graph, const std::string& value) {
+// Ancestors of `value` in `graph`, in graph order; nullopt when one reads a graph input (not constant) other than
+// those of `allowed` (their names are added to `reached`).
+std::optional<std::vector<int>> constantAncestry(const onnx::GraphProto& graph, const std::string& value,
+                                                 const std::set<std::string>& allowed = {},
+                                                 std::set<std::string>* reached = nullptr) {
     std::map<std::string, int> producer;
     for (int i = 0; i < graph.node_size(); ++i)
         for (const auto& out : graph.node(i).output()) producer[out] = i;
@@ -68,6 +71,10 @@ std::optional<std::vector<int>> constantAncestry(const onnx::GraphProto& graph, 
         const std::string name = pending.back();
         pending.pop_back();
         if (name.empty() || initializers.count(name)) continue;
+        if (allowed.count(name)) {
+            if (reached) reached->insert(name);
+            continue;
+        }
         if (inputs.count(name)) return std::nullopt;
         const auto it = producer.find(name);
         if (it == producer.end()) return std::nullopt;  // an outer-scope or undefined value
@@ -135,11 +142,37 @@ void renameOuterReferences(onnx::GraphProto& body, const std::map<std::string, s
         if (const auto it = visible.find(out.name()); it != visible.end()) out.set_name(it->second);
 }
 
-// The nodes that replace `ifNode`: the taken branch's, its own names prefixed with the If's so that they cannot
-// collide with the main graph's, its outputs renamed to the If's outputs (an Identity where a branch output is not
+// The nodes that replace `ifNode`: the taken branch's, those of its names the main graph uses already prefixed with
+// the If's, its outputs renamed to the If's outputs (an Identity where a branch output is not
 // computed inside the branch, or is given twice).
+// Every value and node name of `graph` and the bodies inside it, but those of `skipped`'s bodies.
+void collectNames(const onnx::GraphProto& graph, const onnx::NodeProto* skipped, std::set<std::string>& values,
+                  std::set<std::string>& nodes) {
+    for (const auto& input : graph.input()) values.insert(input.name());
+    for (const auto& init : graph.initializer()) values.insert(init.name());
+    for (const auto& node : graph.node()) {
+        nodes.insert(node.name());
+        for (const auto& out : node.output()) values.insert(out);
+        if (&node == skipped) continue;
+        for (const auto& attr : node.attribute()) {
+            if (attr.has_g()) collectNames(attr.g(), nullptr, values, nodes);
+            for (const auto& body : attr.graphs()) collectNames(body, nullptr, values, nodes);
+        }
+    }
+}
+
+// `name`, or with `prefix` (and a number) when the main graph uses it already: the branch's names stay readable.
+std::string freeName(const std::string& name, const std::string& prefix, std::set<std::string>& used) {
+    std::string candidate = used.count(name) ? prefix + name : name;
+    for (int i = 1; used.count(candidate); ++i) candidate = prefix + name + "_" + std::to_string(i);
+    used.insert(candidate);
+    return candidate;
+}
+
 std::vector<onnx::NodeProto> inlinedBranch(onnx::GraphProto& main, const onnx::NodeProto& ifNode,
                                            const onnx::GraphProto& branch, const std::string& prefix) {
+    std::set<std::string> usedValues, usedNodes;
+    collectNames(main, &ifNode, usedValues, usedNodes);
     std::map<std::string, std::string> renamed;
     std::set<std::string> produced;
     for (const auto& node : branch.node())
@@ -154,12 +187,12 @@ std::vector<onnx::NodeProto> inlinedBranch(onnx::GraphProto& main, const onnx::N
         }
     }
     for (const std::string& name : produced)
-        if (!renamed.count(name)) renamed[name] = prefix + name;
+        if (!renamed.count(name)) renamed[name] = freeName(name, prefix, usedValues);
     for (const auto& init : branch.initializer()) {
-        renamed[init.name()] = prefix + init.name();
+        renamed[init.name()] = freeName(init.name(), prefix, usedValues);
         onnx::TensorProto* copy = main.add_initializer();
         *copy = init;
-        copy->set_name(prefix + init.name());
+        copy->set_name(renamed[init.name()]);
     }
     std::vector<onnx::NodeProto> nodes(branch.node().begin(), branch.node().end());
     const auto rename = [&](std::string& name) {
@@ -172,7 +205,7 @@ std::vector<onnx::NodeProto> inlinedBranch(onnx::GraphProto& main, const onnx::N
             if (attr.has_g()) renameOuterReferences(*attr.mutable_g(), renamed);
             for (auto& g : *attr.mutable_graphs()) renameOuterReferences(g, renamed);
         }
-        if (!node.name().empty()) node.set_name(prefix + node.name());
+        if (!node.name().empty()) node.set_name(freeName(node.name(), prefix, usedNodes));
     }
     for (const auto& info : branch.value_info()) {
         const auto it = renamed.find(info.name());
@@ -186,7 +219,7 @@ std::vector<onnx::NodeProto> inlinedBranch(onnx::GraphProto& main, const onnx::N
         if (renamed.count(name) && renamed.at(name) == ifNode.output(i)) continue;
         onnx::NodeProto identity;
         identity.set_op_type("Identity");
-        identity.set_name(prefix + "output_" + std::to_string(i));
+        identity.set_name(freeName(prefix + "output_" + std::to_string(i), prefix, usedNodes));
         identity.add_input(renamed.count(name) ? renamed.at(name) : name);
         identity.add_output(ifNode.output(i));
         nodes.push_back(std::move(identity));
@@ -286,6 +319,23 @@ Result<Tensor> scalarTensor(const std::string& name, int32_t elemType, const std
 
 }  // namespace
 
+std::vector<std::string> inputsDecidingIfs(const Model& model) {
+    const onnx::GraphProto& graph = model.proto().graph();
+    std::set<std::string> initializers, inputs, deciding;
+    for (const auto& init : graph.initializer()) initializers.insert(init.name());
+    for (const auto& input : graph.input())
+        if (!initializers.count(input.name())) inputs.insert(input.name());
+    for (const auto& node : graph.node()) {
+        if (node.op_type() != "If" || node.input_size() == 0) continue;
+        std::set<std::string> reached;
+        if (constantAncestry(graph, node.input(0), inputs, &reached)) deciding.insert(reached.begin(), reached.end());
+    }
+    std::vector<std::string> ordered;  // in the graph's input order
+    for (const auto& input : graph.input())
+        if (deciding.count(input.name())) ordered.push_back(input.name());
+    return ordered;
+}
+
 Result<NamedTensors> parseFixedInputs(const Model& model, const std::string& text) {
     NamedTensors fixed;
     std::stringstream items(text);
@@ -325,7 +375,7 @@ Result<FoldedModel> foldFixedInputs(const Model& model, const NamedTensors& fixe
         changed = false;
         onnx::GraphProto* graph = proto.mutable_graph();
         for (int i = 0; i < graph->node_size(); ++i) {
-            const onnx::NodeProto ifNode = graph->node(i);
+            const onnx::NodeProto& ifNode = graph->node(i);  // valid until the node list is rebuilt below
             if (ifNode.op_type() != "If" || !(ifNode.domain().empty() || ifNode.domain() == "ai.onnx")) continue;
             QL_ASSIGN_OR_RETURN(const auto cond, constantCondition(proto, ifNode.input(0)));
             if (!cond) continue;

@@ -36,6 +36,10 @@ struct FoldedModel {
 // declared dims accept. Bodies nested inside a taken branch come along as they are (Ifs inside them are not folded).
 Result<FoldedModel> foldFixedInputs(const Model& model, const NamedTensors& fixed);
 
+// The graph inputs that decide an If of the main graph through constants alone (Silero VAD: `sr`): fixing them folds
+// that If. Empty when no If's condition follows from inputs and constants.
+std::vector<std::string> inputsDecidingIfs(const Model& model);
+
 // "sr=16000" or "sr=8000,flag=1": scalar values for `model`'s inputs, typed as each input declares (a scalar, or a
 // tensor of one element when its dims say so); "name=values.npy" reads the file.
 Result<NamedTensors> parseFixedInputs(const Model& model, const std::string& text);

@@ -12,8 +12,8 @@
 namespace ql::test {
 namespace {
 
-// y = If(sr == 16000) then (x * two, then If(flag) of it + one / it) else x * x; the then branch holds an initializer
-// and a nested If that reads the branch's own value `t`.
+// y = If(sr == 16000) then (x * two, then If(flag) of it + one / it) else -(x * x); the then branch holds an
+// initializer and a nested If that reads the branch's own value `t`, the else branch reuses main-graph names.
 ModelBuilder vadLike() {
     ModelBuilder b(16);
     b.input("x", DataType::Float, {3});
@@ -43,7 +43,8 @@ ModelBuilder vadLike() {
     const auto elseBranch = subgraph(
         "else",
         [](ModelBuilder& g) {
-            g.node("Mul", {"x", "x"}, {"e"}, "square");
+            g.node("Mul", {"x", "x"}, {"is16k"}, "Equal_0");  // names the main graph uses: prefixed when inlined
+            g.node("Neg", {"is16k"}, {"e"}, "negate");
             g.output("e", DataType::Float, {3}, true);
         },
         16);
@@ -87,14 +88,19 @@ TEST(InputFoldingTest, TheTakenBranchJoinsTheMainGraphAndComputesTheSame) {
             const auto want = (*original)[0].span<float>(), got = (*after)[0].span<float>();
             EXPECT_EQ(std::vector<float>(got.begin(), got.end()), std::vector<float>(want.begin(), want.end()));
         }
-        if (sr == 16000) {
-            // The branch's names are prefixed (its Mul and its constant), its output is the If's.
-            bool mul = false;
-            for (const auto& node : graph.node())
-                if (node.name() == "If_0/double") mul = node.input(1) == "If_0/two" && node.output(0) == "If_0/t";
-            EXPECT_TRUE(mul);
+        // The branch's names stay where the main graph does not use them, else get the If's name as a prefix.
+        bool found = false;
+        for (const auto& node : graph.node()) {
+            if (sr == 16000 && node.name() == "double") found = node.input(1) == "two" && node.output(0) == "t";
+            if (sr == 8000 && node.name() == "If_0/Equal_0") found = node.output(0) == "If_0/is16k";
         }
+        EXPECT_TRUE(found) << sr;
     }
+}
+
+TEST(InputFoldingTest, NamesTheInputsThatDecideAnIf) {
+    auto model = vadLike().load();
+    EXPECT_EQ(inputsDecidingIfs(*model), std::vector<std::string>{"sr"});  // not flag: it decides a nested If only
 }
 
 TEST(InputFoldingTest, AnIfTheFixedInputsDoNotDecideStays) {

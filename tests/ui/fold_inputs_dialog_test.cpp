@@ -1,0 +1,97 @@
+// File > Fix Inputs and Fold...: enabled for a model whose If an input decides (Silero VAD's form), the dialog
+// proposes a file beside the model, a bad value stays in the dialog with the reason, and the folded model opens with
+// the branch's layers in the main graph.
+#include <QAction>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "tests/support/model_builder.h"
+#include "tests/ui/window_test_util.h"
+#include "ui/fold_inputs_dialog.h"
+#include "ui/main_window.h"
+#include "ui/model_document.h"
+
+using namespace ql;
+
+class FoldInputsDialogTest : public QObject {
+    Q_OBJECT
+private slots:
+    void foldsTheRateSwitchAndOpensTheResult();
+    void disabledWhenNoInputDecidesAnIf();
+};
+
+namespace {
+
+// y = If(sr == 16000) then x + tw else -x.
+QString writeRateSwitch(const test::TempDir& dir) {
+    test::ModelBuilder thenB, elseB;
+    thenB.initializer("tw", {6}, test::seededFloats(6));
+    thenB.node("Add", {"x", "tw"}, {"t"}, "add");
+    thenB.output("t", DataType::Float, {6});
+    elseB.node("Neg", {"x"}, {"e"}, "neg");
+    elseB.output("e", DataType::Float, {6});
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {6});
+    b.input("sr", DataType::Int64, {});
+    b.initializer("rate", DataType::Int64, {}, {16000});
+    b.node("Equal", {"sr", "rate"}, {"c"}, "is16k");
+    b.node("If", {"c"}, {"y"}, "If_0").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
+    b.output("y", DataType::Float, {6});
+    const std::string path = dir.file("vad.onnx");
+    b.save(path);
+    return QString::fromStdString(path);
+}
+
+}  // namespace
+
+void FoldInputsDialogTest::foldsTheRateSwitchAndOpensTheResult() {
+    test::TempDir dir;
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(test::openAndWait(window, writeRateSwitch(dir)));
+    auto* fold = window.findChild<ui::FoldInputsController*>();
+    QVERIFY(fold);
+    QVERIFY(fold->action()->isEnabled());
+    fold->action()->trigger();
+    ui::FoldInputsDialog* dialog = fold->dialog();
+    QVERIFY(dialog);
+    QVERIFY(dialog->valueField(QStringLiteral("sr")));
+    QVERIFY(!dialog->valueField(QStringLiteral("x")));  // x decides nothing
+
+    // A value that is not a number: the reason, and the dialog stays.
+    dialog->valueField(QStringLiteral("sr"))->setText(QStringLiteral("fast"));
+    dialog->accept();
+    QTRY_VERIFY(dialog->errorText().contains(QStringLiteral("not a number")));
+    QVERIFY(dialog->isVisible());
+
+    dialog->valueField(QStringLiteral("sr"))->setText(QStringLiteral("16000"));
+    const QString expected = QString::fromStdString(dir.file("vad.sr16000.onnx"));
+    QCOMPARE(dialog->outputField()->text(), expected);
+    QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
+    dialog->accept();
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+    QCOMPARE(opened.at(0).at(0).toString(), expected);
+    const Graph& graph = window.document()->model()->graph();
+    bool hasIf = false, hasAdd = false;
+    for (const Node& node : graph.nodes()) {
+        hasIf = hasIf || node.opType == "If";
+        hasAdd = hasAdd || node.opType == "Add";
+    }
+    QVERIFY(!hasIf);
+    QVERIFY(hasAdd);  // the then branch's layer, now in the main graph (and in the precision table)
+    QVERIFY(!fold->action()->isEnabled());  // nothing left to fold
+}
+
+void FoldInputsDialogTest::disabledWhenNoInputDecidesAnIf() {
+    test::TempDir dir;
+    ui::MainWindow window;
+    QVERIFY(test::openAndWait(window, test::writeTinyModel(dir)));
+    auto* fold = window.findChild<ui::FoldInputsController*>();
+    QVERIFY(fold);
+    QVERIFY(!fold->action()->isEnabled());
+}
+
+QTEST_MAIN(FoldInputsDialogTest)
+#include "fold_inputs_dialog_test.moc"
