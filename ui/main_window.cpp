@@ -31,11 +31,11 @@
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
+#include "ui/fold_inputs_dialog.h"
 #include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
 #include "ui/graph/graph_view_actions.h"
 #include "ui/help/help_menu.h"
-#include "ui/fold_inputs_dialog.h"
 #include "ui/import_controller.h"
 #include "ui/memory_release.h"
 #include "ui/message_box.h"
@@ -520,8 +520,10 @@ void MainWindow::showLintFindings() {
 void MainWindow::showPrecisions() {
     const Model* model = mDocument->model();
     if (!model) return;
-    for (const Node& node : model->graph().nodes())
-        mGraphView->setNodePrecision(node.id, mDocument->plan().effective(node.id));
+    std::vector<Precision> precisions;
+    precisions.reserve(model->graph().nodes().size());
+    for (const Node& node : model->graph().nodes()) precisions.push_back(mDocument->plan().effective(node.id));
+    mGraphView->setNodePrecisions(precisions);
 }
 
 void MainWindow::showTensorHistogram(const QString& tensor) {

@@ -297,6 +297,13 @@ void GraphScene::setNodePrecision(NodeId node, Precision precision) {
     refreshDecorationsOf(node);
 }
 
+void GraphScene::setNodePrecisions(const std::vector<Precision>& precisions) {
+    mPrecisions.clear();
+    mPrecisions.reserve(precisions.size());
+    for (size_t node = 0; node < precisions.size(); ++node) mPrecisions[static_cast<NodeId>(node)] = precisions[node];
+    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+}
+
 void GraphScene::clearNodePrecision(NodeId node) {
     mPrecisions.erase(node);
     refreshDecorationsOf(node);

@@ -59,6 +59,9 @@ public:
     void setLayoutOptions(const LayoutOptions& options);
 
     void setNodePrecision(NodeId node, Precision precision);
+    // Every node's at once (indexed by NodeId), each box refreshed once: a block of a 100k-node graph holds
+    // thousands of nodes, and refreshing it per node was quadratic.
+    void setNodePrecisions(const std::vector<Precision>& precisions);
     void clearNodePrecision(NodeId node);
     void clearNodePrecisions();
     std::optional<Precision> nodePrecision(NodeId node) const;

@@ -72,6 +72,7 @@ public:
     SubgraphBreadcrumb* breadcrumb() const { return mBreadcrumb; }
 
     void setNodePrecision(NodeId node, Precision precision) { mScene->setNodePrecision(node, precision); }
+    void setNodePrecisions(const std::vector<Precision>& precisions) { mScene->setNodePrecisions(precisions); }
     void setNodeBadge(NodeId node, Severity severity, const QString& text) {
         mScene->setNodeBadge(node, severity, text);
     }
