@@ -28,8 +28,8 @@ nlohmann::json outputPairsJson(const std::vector<OutputPair>& pairs) {
     return {{"fp32", fp32}, {"quantized", quantized}};
 }
 
-std::vector<OutputPair> outputPairsFromJson(const nlohmann::json& analysis) {
-    const auto pairs = analysis.find("output_pairs");
+std::vector<OutputPair> outputPairsFromJson(const nlohmann::json& analysis, const std::string& key = "output_pairs") {
+    const auto pairs = analysis.find(key);
     if (pairs == analysis.end() || !pairs->is_object()) return {};
     const auto fp32 = pairs->find("fp32"), quantized = pairs->find("quantized");
     if (fp32 == pairs->end() || quantized == pairs->end() || !fp32->is_array() || !quantized->is_array()) return {};
@@ -46,6 +46,12 @@ nlohmann::json analysesJson(const ModelDocument& document, const Graph& graph) {
         if (const auto report = document.analysis(mode)) {
             nlohmann::json json = analysisToJson(graph, *report);
             if (!report->outputPairs.empty()) json["output_pairs"] = outputPairsJson(report->outputPairs);
+            // Every output's scatter, by output name ("output_pairs" stays the first output's, as older
+            // projects have it).
+            nlohmann::json perOutput = nlohmann::json::object();
+            for (const OutputError& out : report->outputErrors)
+                if (!out.pairs.empty()) perOutput[graph.value(out.output).name] = outputPairsJson(out.pairs);
+            if (!perOutput.empty()) json["output_pairs_per_output"] = std::move(perOutput);
             analyses[analysisModeName(mode)] = std::move(json);
         }
     return analyses;
@@ -141,6 +147,14 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
         for (const auto& [key, value] : analyses->items()) {
             QL_ASSIGN_OR_RETURN(AnalysisReport report, analysisFromJson(graph, value, label + " (analysis)"));
             report.outputPairs = outputPairsFromJson(value);
+            if (const auto perOutput = value.find("output_pairs_per_output");
+                perOutput != value.end() && perOutput->is_object())
+                for (OutputError& out : report.outputErrors)
+                    out.pairs = outputPairsFromJson(*perOutput, graph.value(out.output).name);
+            // A project from before per-output pairs: the first output's scatter is all it kept.
+            if (!report.outputErrors.empty() && report.outputErrors.front().pairs.empty() &&
+                !graph.outputs().empty() && report.outputErrors.front().output == graph.outputs().front())
+                report.outputErrors.front().pairs = report.outputPairs;
             auto shared = std::make_shared<const AnalysisReport>(std::move(report));
             (shared->mode == AnalysisMode::Accumulated ? loaded.accumulated : loaded.isolated) = shared;
         }

@@ -141,14 +141,14 @@ struct AgreementCounter {
     }
 };
 
-// A uniform sample of at most `cap` (fp32, quantized) element pairs of the first output over all batches
+// A uniform sample of at most `cap` (fp32, quantized) element pairs of one output over all batches
 // (reservoir sampling, fixed seed: the same run keeps the same pairs).
 class OutputPairSampler {
 public:
     explicit OutputPairSampler(size_t cap) : mCap(cap) { mPairs.reserve(std::min<size_t>(cap, 1 << 16)); }
 
     void add(const Tensor& fp32, const Tensor& quant) {
-        if (mCap == 0 || !isFloat(fp32) || fp32.shape() != quant.shape()) return;
+        if (mCap == 0 || !isFloatOutput(fp32) || fp32.shape() != quant.shape()) return;
         const std::vector<float> a = fp32.toFloats(), b = quant.toFloats();
         for (size_t i = 0; i < a.size(); ++i, ++mSeen) {
             if (mPairs.size() < mCap) {
@@ -184,17 +184,19 @@ public:
             out.errors.add(fp32[o].second, quant[o].second);
             out.agreement.add(fp32[o].second, quant[o].second, first, count, o == 0 ? mOptions.labels : kNoLabels);
             out.rows.add(fp32[o].second);
+            out.pairs.add(fp32[o].second, quant[o].second);
         }
     }
 
-    std::vector<OutputError> result() const {
+    // Once, at the end: the pairs are moved out.
+    std::vector<OutputError> result() {
         std::vector<OutputError> errors;
-        for (const Output& out : mOutputs) {
+        for (Output& out : mOutputs) {
             const bool first = !mGraph.outputs().empty() && out.value == mGraph.outputs().front();
             const bool groups = first && !mOptions.outputGroups.empty();
             const OutputKindDecision kind = outputKind(mGraph, out.value, groups, &out.rows);
             const bool labelled = first && !mOptions.labels.empty();
-            OutputError error{out.value, kind.kind, kind.why, out.errors.metrics(), {}};
+            OutputError error{out.value, kind.kind, kind.why, out.errors.metrics(), {}, out.pairs.take()};
             // Top-1 over anything but class scores is an arbitrary element (output_kind.h); labels say it is classes.
             if (kind.kind == OutputKind::ClassVector || labelled) error.agreement = out.agreement.result(labelled);
             errors.push_back(std::move(error));
@@ -208,11 +210,12 @@ private:
         ErrorAccumulator errors;
         AgreementCounter agreement;
         OutputRowProfile rows;
+        OutputPairSampler pairs;
     };
     Output& outputOf(ValueId value) {
         for (Output& out : mOutputs)
             if (out.value == value) return out;
-        mOutputs.push_back({value, {}, {}, {}});
+        mOutputs.push_back({value, {}, {}, {}, OutputPairSampler(mOptions.outputPairCap)});
         return mOutputs.back();
     }
 
@@ -274,7 +277,6 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen);
     if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
     OutputErrorAccumulator outputErrors(graph, options);
-    OutputPairSampler outputPairs(options.outputPairCap);
     OutputGroupAccumulator outputGroups(options.outputGroups);
     for (int64_t first = 0; first < usable; first += batch.size) {
         if (stop.stop_requested()) return cancelled();
@@ -292,10 +294,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
         if (options.mode == AnalysisMode::Accumulated) quantRun.observer = &compare;
         QL_ASSIGN_OR_RETURN(NamedTensors quant, executor->run(inputs, quantRun));
         outputErrors.add(fp32, quant, first, count);
-        if (!fp32.empty()) {
-            outputPairs.add(fp32[0].second, quant[0].second);
-            outputGroups.add(fp32[0].second, quant[0].second);
-        }
+        if (!fp32.empty()) outputGroups.add(fp32[0].second, quant[0].second);
         if (progress) progress(first + count, usable);
     }
     AnalysisReport report;
@@ -304,9 +303,10 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     report.layers = rankLayers(graph, plan, errors, seen);
     report.outputErrors = outputErrors.result();
     if (!report.outputErrors.empty() && !graph.outputs().empty() &&
-        report.outputErrors.front().output == graph.outputs().front())
+        report.outputErrors.front().output == graph.outputs().front()) {
         report.outputs = report.outputErrors.front().agreement;
-    report.outputPairs = outputPairs.take();
+        report.outputPairs = report.outputErrors.front().pairs;
+    }
     report.outputGroups = outputGroups.result();
     return report;
 }

@@ -41,7 +41,7 @@ struct OutputAgreement {
     double accuracyFp32 = 0.0, accuracyQuant = 0.0;
 };
 
-// One element of the first graph output: its FP32 value and the value the quantized plan gives.
+// One element of a graph output: its FP32 value and the value the quantized plan gives.
 struct OutputPair {
     float fp32 = 0.0f;
     float quantized = 0.0f;
@@ -54,6 +54,9 @@ struct OutputError {
     std::string kindWhy;  // what decided the kind of an [N, C] output (output_kind.h), or empty
     ErrorMetrics metrics;
     OutputAgreement agreement;  // top-1 against FP32 (and labels for the first output); class vectors only
+    // At most AnalysisOptions::outputPairCap elements of this output (whole plan), a uniform sample of all of them
+    // (seeded, so the same run gives the same pairs), for an FP32-vs-quantized scatter plot of any output.
+    std::vector<OutputPair> pairs = {};
 };
 
 struct AnalysisReport {
@@ -64,8 +67,7 @@ struct AnalysisReport {
     std::vector<LayerError> layers;
     OutputAgreement outputs;                // of the first output (outputErrors[0].agreement), kept for its readers
     std::vector<OutputError> outputErrors;  // every float graph output, in graph order
-    // At most AnalysisOptions::outputPairCap elements of the first output (whole plan), a uniform sample of
-    // all of them (seeded, so the same run gives the same pairs), for an FP32-vs-quantized scatter plot.
+    // The first output's pairs (outputErrors[0].pairs), kept for its readers; an older project has only these.
     std::vector<OutputPair> outputPairs;
     // The error of each channel group of the first output (AnalysisOptions::outputGroups), whole plan.
     std::vector<OutputGroupError> outputGroups;
@@ -77,7 +79,7 @@ struct AnalysisOptions {
     int64_t batchSize = 8;   // used when the model's batch axis is not fixed
     int threads = 1;
     std::vector<int64_t> labels;                        // one class per sample, or empty
-    size_t outputPairCap = 0;                           // AnalysisReport::outputPairs to keep; 0: none
+    size_t outputPairCap = 0;                           // OutputError::pairs to keep per output; 0: none
     std::vector<OutputChannelGroup> outputGroups = {};  // e.g. a detector's boxes and scores; empty: none
 };
 

@@ -182,6 +182,8 @@ TEST(CompareCliTest, EveryOutputIsReportedAndTheWorstOneHeadlines) {
     EXPECT_NE(text.out.find("worst output: 'emb' sqnr"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("(values: an embedding: L2-normalized by l2_normalize)"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("(of 2 outputs, whole plan)"), std::string::npos) << text.out;
+    // A line per output (issue 29: every output, not the first one only).
+    for (const char* line : {"\n  y ", "\n  emb "}) EXPECT_NE(text.out.find(line), std::string::npos) << line;
 }
 
 // Isolated rows are each layer alone; what the outputs report is still the quantized model (the whole plan).

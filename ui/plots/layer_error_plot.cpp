@@ -3,19 +3,22 @@
 #include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "ui/model_document.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
 namespace {
 
 constexpr double kBarWidth = 0.8;
+// Room left and right of the outer bars.
+constexpr double kKeyMargin = 0.7;
 
 QString metricsText(const char* title, const std::optional<LayerError>& layer) {
     if (!layer) return {};
@@ -29,39 +32,49 @@ QString metricsText(const char* title, const std::optional<LayerError>& layer) {
         .arg(m.maxAbs, 0, 'g', 4);
 }
 
+double finiteSqnr(const std::optional<LayerError>& layer) {
+    return layer && std::isfinite(layer->metrics.sqnrDb) ? layer->metrics.sqnrDb
+                                                         : std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace
 
 LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
     setWindowTitle(tr("Per-layer error"));
-    mSeries = new QComboBox(this);
-    mSeries->addItem(tr("Accumulated and isolated"), static_cast<int>(Series::Both));
-    mSeries->addItem(tr("Accumulated (whole plan)"), static_cast<int>(Series::Accumulated));
-    mSeries->addItem(tr("Isolated (each layer alone)"), static_cast<int>(Series::Isolated));
-    controls()->addWidget(new QLabel(tr("Show:"), this));
-    controls()->addWidget(mSeries);
+    mSeries = addChoice(tr("Show:"), {{tr("Accumulated and isolated"), static_cast<int>(Series::Both)},
+                                      {tr("Accumulated (whole plan)"), static_cast<int>(Series::Accumulated)},
+                                      {tr("Isolated (each layer alone)"), static_cast<int>(Series::Isolated)}});
+    // No labels before these two: their items say what they choose, and the row must fit a narrow dock.
+    mWorst = addChoice(
+        {}, {{tr("worst 25"), 25}, {tr("worst 50"), 50}, {tr("worst 100"), 100}, {tr("all layers"), kAllLayers}});
+    mWorst->setCurrentIndex(1);
+    mWorst->setToolTip(tr("How many layers to show: those with the lowest SQNR in the shown series"));
+    mOrder = addChoice({}, {{tr("graph order"), static_cast<int>(Order::Graph)},
+                            {tr("worst first"), static_cast<int>(Order::WorstFirst)}});
+    mOrder->setToolTip(tr("The order of the layers: by depth (graph order) or by SQNR"));
     controls()->addStretch(1);
-    connect(mSeries, &QComboBox::currentIndexChanged, this, &LayerErrorPlot::redraw);
+    for (QComboBox* combo : {mSeries, mWorst, mOrder})
+        connect(combo, &QComboBox::currentIndexChanged, this, &LayerErrorPlot::redraw);
 
     QCustomPlot* plot = customPlot();
-    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot->axisRect()->setRangeDrag(Qt::Horizontal);
-    plot->axisRect()->setRangeZoom(Qt::Horizontal);
     plot->setMouseTracking(true);
-    // Short labels: the dock is about 280 pixels wide in a 1280-pixel window (the hover text says a click selects).
-    plot->xAxis->setLabel(tr("layer, in graph order"));
     plot->yAxis->setLabel(tr("SQNR dB, higher is better"));
-    // Layers sit at whole numbers: no ticks between them.
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
-    ticker->setTickStep(1.0);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    // Layer names along the axis, turned upright so that neighbours do not overlap; no grid between categories.
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    ticker->setSubTickCount(0);
     plot->xAxis->setTicker(ticker);
+    plot->xAxis->setTickLabelRotation(-90.0);
+    plot->xAxis->grid()->setVisible(false);
     // One row of legend entries at the top; the y range leaves room for it above the bars.
     plot->legend->setVisible(true);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     plot->legend->setFont(small);
+    plot->xAxis->setTickLabelFont(small);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Before every replot (zoom, pan, resize): which names fit depends on the pixels per layer.
+    connect(plot, &QCustomPlot::beforeReplot, this, &LayerErrorPlot::labelPositions);
     connect(plot, &QCustomPlot::mouseMove, this, &LayerErrorPlot::onMouseMove);
     connect(plot, &QCustomPlot::mousePress, this, &LayerErrorPlot::onMousePress);
     connect(plot, &QCustomPlot::mouseRelease, this, &LayerErrorPlot::onMouseRelease);
@@ -88,8 +101,24 @@ LayerErrorPlot::Series LayerErrorPlot::series() const {
     return static_cast<Series>(mSeries->currentData().toInt());
 }
 
+void LayerErrorPlot::setOrder(Order order) {
+    mOrder->setCurrentIndex(mOrder->findData(static_cast<int>(order)));
+}
+
+LayerErrorPlot::Order LayerErrorPlot::order() const {
+    return static_cast<Order>(mOrder->currentData().toInt());
+}
+
+void LayerErrorPlot::setWorstCount(int count) {
+    if (const int index = mWorst->findData(count); index >= 0) mWorst->setCurrentIndex(index);
+}
+
+int LayerErrorPlot::worstCount() const {
+    return mWorst->currentData().toInt();
+}
+
 NodeId LayerErrorPlot::nodeAt(int position) const {
-    return position >= 0 && position < positionCount() ? mRows[static_cast<size_t>(position)].node : kNoId;
+    return position >= 0 && position < positionCount() ? shownRow(position).node : kNoId;
 }
 
 int LayerErrorPlot::barCount(AnalysisMode mode) const {
@@ -116,15 +145,43 @@ void LayerErrorPlot::rebuild() {
     redraw();
 }
 
+double LayerErrorPlot::shownSqnr(const Row& row) const {
+    const Series shown = series();
+    const double accumulated = shown == Series::Isolated ? std::nan("") : finiteSqnr(row.accumulated);
+    const double isolated = shown == Series::Accumulated ? std::nan("") : finiteSqnr(row.isolated);
+    return std::isnan(accumulated) ? isolated : std::isnan(isolated) ? accumulated : std::min(accumulated, isolated);
+}
+
 void LayerErrorPlot::redraw() {
     // Numbers of another plan must not look current.
     setStaleReason(mDocument ? mDocument->analysisStaleReason() : QString());
     mBars[0] = mBars[1] = 0;
+    mShown.clear();
+    mMeasured = 0;
     if (mRows.empty()) {
         customPlot()->legend->setVisible(false);
         showPlaceholder(noAnalysisPlaceholder());
         return;
     }
+    // Constants and exact layers (FP32 with FP32 inputs) have no error to show: they get no position.
+    for (size_t i = 0; i < mRows.size(); ++i)
+        if (!std::isnan(shownSqnr(mRows[i]))) mShown.push_back(i);
+    mMeasured = static_cast<int>(mShown.size());
+    if (mShown.empty()) {
+        // Measured, but every layer ran in float (its SQNR is infinite): an empty frame looked broken.
+        customPlot()->legend->setVisible(false);
+        showPlaceholder(
+            tr("No layer of the measured plan runs in INT8: every layer matches FP32 exactly, so there "
+               "is no quantization error to show. Set layers to INT8, then Measure Again."));
+        return;
+    }
+    // Worst first (ties in graph order), cut to the worst N, then in the chosen order.
+    std::stable_sort(mShown.begin(), mShown.end(),
+                     [this](size_t a, size_t b) { return shownSqnr(mRows[a]) < shownSqnr(mRows[b]); });
+    if (worstCount() != kAllLayers && static_cast<int>(mShown.size()) > worstCount())
+        mShown.resize(static_cast<size_t>(worstCount()));
+    if (order() == Order::Graph) std::sort(mShown.begin(), mShown.end());
+
     clearPlot();
     QCustomPlot* plot = customPlot();
     const Series shown = series();
@@ -134,14 +191,15 @@ void LayerErrorPlot::redraw() {
         const bool accumulated = s == 0;
         if (shown == (accumulated ? Series::Isolated : Series::Accumulated)) continue;
         QVector<double> keys, values;
-        for (size_t i = 0; i < mRows.size(); ++i) {
-            const auto& layer = accumulated ? mRows[i].accumulated : mRows[i].isolated;
-            if (!layer || !std::isfinite(layer->metrics.sqnrDb)) continue;
+        for (int position = 0; position < positionCount(); ++position) {
+            const Row& row = shownRow(position);
+            const double sqnr = finiteSqnr(accumulated ? row.accumulated : row.isolated);
+            if (std::isnan(sqnr)) continue;
             // Side by side: accumulated left of the position, isolated right of it.
-            keys.append(static_cast<double>(i) + (both ? (accumulated ? -0.2 : 0.2) : 0.0));
-            values.append(layer->metrics.sqnrDb);
-            low = std::min(low, layer->metrics.sqnrDb);
-            high = std::max(high, layer->metrics.sqnrDb);
+            keys.append(static_cast<double>(position) + (both ? (accumulated ? -0.2 : 0.2) : 0.0));
+            values.append(sqnr);
+            low = std::min(low, sqnr);
+            high = std::max(high, sqnr);
         }
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
         bars->setName(accumulated ? tr("whole plan") : tr("layer alone"));
@@ -152,23 +210,51 @@ void LayerErrorPlot::redraw() {
         bars->setData(keys, values, true);
         mBars[s] = static_cast<int>(keys.size());
     }
-    if (mBars[0] + mBars[1] == 0) {
-        // Measured, but every layer ran in float (its SQNR is infinite): an empty frame looked broken.
-        plot->legend->setVisible(false);
-        showPlaceholder(
-            tr("No layer of the measured plan runs in INT8: every layer matches FP32 exactly, so there "
-               "is no quantization error to show. Set layers to INT8, then Measure Again."));
-        return;
-    }
+    // Short: a narrow dock cuts a longer title at both edges.
+    const QString orderText = order() == Order::Graph ? tr("graph order") : tr("worst first");
+    plot->xAxis->setLabel(positionCount() < mMeasured
+                              ? tr("worst %1 of %2 layers, %3").arg(positionCount()).arg(mMeasured).arg(orderText)
+                              : counted(mMeasured, tr("1 layer"), tr("%1 layers")) + QStringLiteral(", ") + orderText);
     plot->legend->setVisible(true);
-    plot->xAxis->setRange(-0.7, static_cast<double>(mRows.size()) - 0.3);
+    showKeyRange(-kKeyMargin, static_cast<double>(positionCount()) - 1.0 + kKeyMargin);
     plot->yAxis->setRange(low < 0.0 ? low * 1.1 : 0.0, high * 1.45);
     plot->replot();
 }
 
+void LayerErrorPlot::labelPositions() {
+    auto ticker = customPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker) return;
+    ticker->clear();
+    if (mShown.empty() || !mDocument || !mDocument->model()) return;
+    const QCustomPlot* plot = customPlot();
+    const Graph& graph = mDocument->model()->graph();
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+    // The axis rect of the last layout (the plot's width before the first one).
+    const int width = plot->axisRect()->width() > 0 ? plot->axisRect()->width() : plot->width();
+    const double pixelsPerPosition = width / std::max(1e-9, plot->xAxis->range().size());
+    // Upright names stand a line height apart; closer, every k-th one is named.
+    const int every = std::max(1, static_cast<int>(std::ceil(1.2 * metrics.height() / pixelsPerPosition)));
+    // Exporters write long paths (/features/denseblock3/denselayer12/conv2/Conv): the end tells the layer apart, and
+    // a quarter of the plot's height is left to the names so that the bars keep theirs.
+    const int nameWidth = std::clamp(plot->height() / 4, 48, 200);
+    for (int position = 0; position < positionCount(); position += every) {
+        const Row& row = shownRow(position);
+        const std::string& name = graph.node(row.node).name;
+        const QString text = QString::fromStdString(name.empty() ? graph.value(row.output).name : name);
+        ticker->addTick(position, metrics.elidedText(text, Qt::ElideLeft, nameWidth));
+    }
+}
+
+QString LayerErrorPlot::tickLabelAt(int position) const {
+    const auto ticker = customPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    return ticker ? ticker->ticks().value(static_cast<double>(position)) : QString();
+}
+
 int LayerErrorPlot::positionAt(const QPointF& pixel) const {
     const QCustomPlot* plot = customPlot();
-    if (mRows.empty() || !plot->axisRect()->rect().contains(pixel.toPoint())) return -1;
+    const QRect rect = plot->axisRect()->rect();
+    // Over the bars or over the names below them.
+    if (mShown.empty() || pixel.x() < rect.left() || pixel.x() > rect.right() || pixel.y() < rect.top()) return -1;
     const double key = plot->xAxis->pixelToCoord(pixel.x());
     const long position = std::lround(key);
     if (position < 0 || position >= positionCount() || std::abs(key - static_cast<double>(position)) > 0.45) return -1;
@@ -177,7 +263,7 @@ int LayerErrorPlot::positionAt(const QPointF& pixel) const {
 
 QString LayerErrorPlot::toolTipFor(int position) const {
     if (position < 0 || position >= positionCount() || !mDocument || !mDocument->model()) return {};
-    const Row& row = mRows[static_cast<size_t>(position)];
+    const Row& row = shownRow(position);
     const Graph& graph = mDocument->model()->graph();
     const Node& node = graph.node(row.node);
     const LayerError& any = row.accumulated ? *row.accumulated : *row.isolated;
@@ -205,7 +291,7 @@ void LayerErrorPlot::onMousePress(QMouseEvent* event) {
 void LayerErrorPlot::onMouseRelease(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || (event->position() - mPressPos).manhattanLength() > 4.0) return;
     const int position = positionAt(event->position());
-    if (position >= 0) emit nodeClicked(mRows[static_cast<size_t>(position)].node);
+    if (position >= 0) emit nodeClicked(shownRow(position).node);
 }
 
 }  // namespace ql::ui

@@ -1,6 +1,8 @@
 #include "ui/plots/output_scatter_plot.h"
 
 #include <qcustomplot.h>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <algorithm>
 #include <cmath>
 
@@ -22,11 +24,33 @@ QString metricsText(const ErrorMetrics& m) {
     return QObject::tr("SQNR %1, cosine %2, max |err| %3").arg(sqnr).arg(m.cosine, 0, 'f', 5).arg(m.maxAbs, 0, 'g', 4);
 }
 
+QString valueName(const Graph& graph, ValueId value) {
+    return QString::fromStdString(graph.value(value).name);
+}
+
+// One output of a report: what the selector lists and the plot shows.
+struct ShownOutput {
+    ValueId value = kNoId;
+    const OutputError* error = nullptr;  // null in a report from before per-output errors
+    const std::vector<OutputPair>* pairs = nullptr;
+};
+
+// The outputs of `report` in graph order; a report from before per-output errors has the first output only.
+std::vector<ShownOutput> shownOutputs(const AnalysisReport& report, const Graph* graph) {
+    const ValueId first = graph && !graph->outputs().empty() ? graph->outputs().front() : kNoId;
+    std::vector<ShownOutput> outputs;
+    for (const OutputError& out : report.outputErrors) {
+        // A project saved before every output kept its pairs has them for the first output only.
+        const bool olderFirst = out.pairs.empty() && out.output == first;
+        outputs.push_back({out.output, &out, olderFirst ? &report.outputPairs : &out.pairs});
+    }
+    if (outputs.empty()) outputs.push_back({first, nullptr, &report.outputPairs});
+    return outputs;
+}
+
 // A class vector: does the quantized model pick the same class (and the right one, with labels)?
-QString classVectorSummary(const AnalysisReport& report) {
-    const OutputAgreement& o = report.outputs;
-    if (o.samples == 0)
-        return QObject::tr("Class vector, but no per-sample top-1 (the first output has no batch rows)");
+QString classVectorSummary(const OutputAgreement& o) {
+    if (o.samples == 0) return QObject::tr("Class vector, but no per-sample top-1 (the output has no batch rows)");
     QString text = QObject::tr("Class vector: top-1 agreement with FP32 %1 of %2 samples")
                        .arg(percent(o.top1Agreement))
                        .arg(o.samples);
@@ -40,35 +64,38 @@ QString classVectorSummary(const AnalysisReport& report) {
     return text;
 }
 
-// Boxes, scores, maps, embeddings: how close the values are (argmax over them means nothing).
-QString valuesSummary(const AnalysisReport& report, const Graph& graph, OutputKind kind) {
-    const ValueId output = graph.outputs().empty() ? kNoId : graph.outputs().front();
+// Boxes, scores, maps, embeddings: how close the values are (argmax over them means nothing). Every output's error
+// is listed under the shown one's, so the weak output is seen from any of them.
+QString valuesSummary(const AnalysisReport& report, const Graph& graph, ValueId output, OutputKind kind) {
     QString text = kind == OutputKind::Detection ? QObject::tr("Detection output") : QObject::tr("Output");
     if (output != kNoId)
         text += QStringLiteral(" '%1' %2")
-                    .arg(QString::fromStdString(graph.value(output).name),
-                         QString::fromStdString(graph.value(output).type.shapeString()));
+                    .arg(valueName(graph, output), QString::fromStdString(graph.value(output).type.shapeString()));
     text += QObject::tr(" (not a class vector: top-1 agreement does not apply)");
     // The whole plan's error of each output; an older project's report has only the per-layer rows.
     for (const OutputError& out : report.outputErrors)
-        text += QStringLiteral("\n%1: ").arg(QString::fromStdString(graph.value(out.output).name)) +
-                metricsText(out.metrics);
+        text += QStringLiteral("\n%1: ").arg(valueName(graph, out.output)) + metricsText(out.metrics);
     if (report.outputErrors.empty())
         for (const LayerError& layer : report.layers)
             if (layer.output == output) text += QStringLiteral("\n") + metricsText(layer.metrics);
-    for (const OutputGroupError& group : report.outputGroups)
-        text += QStringLiteral("\n%1: ").arg(QString::fromStdString(group.group.name)) + metricsText(group.metrics);
+    // The channel groups split the first output only (AnalysisOptions::outputGroups).
+    if (!graph.outputs().empty() && output == graph.outputs().front())
+        for (const OutputGroupError& group : report.outputGroups)
+            text += QStringLiteral("\n%1: ").arg(QString::fromStdString(group.group.name)) + metricsText(group.metrics);
     return text;
 }
 
 }  // namespace
 
-OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent) {
+OutputScatterPlot::OutputScatterPlot(QWidget* parent) : PlotWidget(parent), mOutput(addChoice(tr("Output:"))) {
     setWindowTitle(tr("Output: FP32 vs quantized"));
+    mOutput->setToolTip(tr("The graph output whose values are plotted"));
+    controls()->addStretch(1);
+    connect(mOutput, &QComboBox::currentIndexChanged, this, &OutputScatterPlot::redraw);
     customPlot()->xAxis->setLabel(tr("FP32 value"));
     customPlot()->yAxis->setLabel(tr("quantized value"));  // short: the dock is low at 1280x800
     customPlot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    redraw();
+    rebuild();
 }
 
 void OutputScatterPlot::setDocument(ModelDocument* document) {
@@ -76,34 +103,68 @@ void OutputScatterPlot::setDocument(ModelDocument* document) {
     mDocument = document;
     setDialogDocument(document);
     if (document) {
-        connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::redraw);
+        connect(document, &ModelDocument::analysisChanged, this, &OutputScatterPlot::rebuild);
         // Stale or current again (a calibration change also emits planChanged).
         connect(document, &ModelDocument::planChanged, this, &OutputScatterPlot::updateStale);
     }
-    redraw();
+    rebuild();
+}
+
+QStringList OutputScatterPlot::outputNames() const {
+    QStringList names;
+    for (int i = 0; i < mOutput->count(); ++i) names.append(mOutput->itemText(i));
+    return names;
+}
+
+QString OutputScatterPlot::currentOutput() const {
+    return mOutput->currentText();
+}
+
+void OutputScatterPlot::selectOutput(const QString& name) {
+    if (const int index = mOutput->findText(name); index >= 0) mOutput->setCurrentIndex(index);
 }
 
 void OutputScatterPlot::updateStale() {
     setStaleReason(mDocument ? mDocument->analysisStaleReason() : QString());
 }
 
+// A new analysis (or document): the selector lists its outputs and keeps the shown one when it is still there.
+void OutputScatterPlot::rebuild() {
+    mReport.reset();
+    if (mDocument) mReport = mDocument->analysis(AnalysisMode::Accumulated);
+    if (mDocument && !mReport) mReport = mDocument->analysis(AnalysisMode::Isolated);
+    const QString shown = mOutput->currentText();
+    const Model* model = mDocument ? mDocument->model() : nullptr;
+    {
+        const QSignalBlocker blocker(mOutput);
+        mOutput->clear();
+        if (mReport && model)
+            for (const ShownOutput& out : shownOutputs(*mReport, &model->graph()))
+                if (out.value != kNoId) mOutput->addItem(valueName(model->graph(), out.value));
+        mOutput->setCurrentIndex(std::max(0, mOutput->findText(shown)));
+    }
+    mOutput->setEnabled(mOutput->count() > 1);
+    redraw();
+}
+
 void OutputScatterPlot::redraw() {
     updateStale();
     mPoints = 0;
     mSummary.clear();
-    std::shared_ptr<const AnalysisReport> report;
-    if (mDocument) report = mDocument->analysis(AnalysisMode::Accumulated);
-    if (mDocument && !report) report = mDocument->analysis(AnalysisMode::Isolated);
-    if (!report) {
+    if (!mReport) {
         setNote({});
         showPlaceholder(noAnalysisPlaceholder());
         return;
     }
+    const Model* model = mDocument ? mDocument->model() : nullptr;
+    const std::vector<ShownOutput> outputs = shownOutputs(*mReport, model ? &model->graph() : nullptr);
+    const ShownOutput& output =
+        outputs[static_cast<size_t>(std::clamp(mOutput->currentIndex(), 0, static_cast<int>(outputs.size()) - 1))];
     clearPlot();
     QCustomPlot* plot = customPlot();
     QVector<double> fp32, quantized;
     double low = 0.0, high = 0.0;
-    for (const OutputPair& p : report->outputPairs) {
+    for (const OutputPair& p : *output.pairs) {
         fp32.append(p.fp32);
         quantized.append(p.quantized);
         low = std::min({low, static_cast<double>(p.fp32), static_cast<double>(p.quantized)});
@@ -123,14 +184,16 @@ void OutputScatterPlot::redraw() {
     identity->point2->setCoords(1.0, 1.0);
     identity->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
 
-    const Model* model = mDocument->model();
     // The analysis saw the values (an L2-normalized embedding is told apart by them); an older report has no kinds.
-    const OutputKind kind = !report->outputErrors.empty() ? report->outputErrors.front().kind
-                            : model                       ? firstOutputKind(model->graph())
-                                                          : OutputKind::ClassVector;
-    mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(*report)
-                                                         : valuesSummary(*report, model->graph(), kind);
-    if (report->outputPairs.empty()) mSummary += tr("\n(no output values were kept by this analysis)");
+    const OutputKind kind = output.error ? output.error->kind
+                            : model      ? firstOutputKind(model->graph())
+                                         : OutputKind::ClassVector;
+    const bool first = model && !model->graph().outputs().empty() && output.value == model->graph().outputs().front();
+    // The first output's agreement is the report's own (with the labels); another output's is its entry's.
+    const OutputAgreement& agreement = first || !output.error ? mReport->outputs : output.error->agreement;
+    mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(agreement)
+                                                         : valuesSummary(*mReport, model->graph(), output.value, kind);
+    if (output.pairs->empty()) mSummary += tr("\n(no output values were kept by this analysis)");
     // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
     setNote(mSummary);
 

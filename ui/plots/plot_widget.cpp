@@ -5,6 +5,7 @@
 #include "ui/model_document.h"
 
 #include <qcustomplot.h>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -96,6 +97,7 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot
         menu.addAction(tr("Export..."), this, &PlotWidget::exportWithDialog);
         menu.exec(mPlot->mapToGlobal(pos));
     });
+    connect(mPlot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &PlotWidget::keepKeyRangeInBounds);
     applyPalette();
 }
 
@@ -171,10 +173,41 @@ QString PlotWidget::note() const {
 }
 
 void PlotWidget::clearPlot() {
+    mKeyBounds = {0.0, 0.0};
     mPlot->clearPlottables();
     mPlot->clearItems();
     mPlaceholder.clear();
     for (QCPAxis* axis : {mPlot->xAxis, mPlot->yAxis}) axis->setVisible(true);
+}
+
+QComboBox* PlotWidget::addChoice(const QString& label, const std::vector<std::pair<QString, int>>& items) {
+    auto* combo = new QComboBox(this);
+    for (const auto& [text, value] : items) combo->addItem(text, value);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    combo->setMinimumWidth(4 * fontMetrics().averageCharWidth() + 24);  // a few letters and the arrow
+    if (!label.isEmpty()) mControls->addWidget(new QLabel(label, this));
+    mControls->addWidget(combo);
+    return combo;
+}
+
+void PlotWidget::showKeyRange(double lower, double upper) {
+    mPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    mPlot->axisRect()->setRangeDrag(Qt::Horizontal);
+    mPlot->axisRect()->setRangeZoom(Qt::Horizontal);
+    mKeyBounds = {lower, upper};
+    mPlot->xAxis->setRange(lower, upper);
+}
+
+void PlotWidget::keepKeyRangeInBounds() {
+    const auto [lower, upper] = mKeyBounds;
+    if (lower >= upper) return;
+    const QCPRange range = mPlot->xAxis->range();
+    const double span = std::min(range.size(), upper - lower);
+    QCPRange kept(range.lower, range.lower + span);
+    if (kept.lower < lower) kept = QCPRange(lower, lower + span);
+    if (kept.upper > upper) kept = QCPRange(upper - span, upper);
+    // Changed only when out of bounds: the setRange below emits rangeChanged again, which then changes nothing.
+    if (kept != range) mPlot->xAxis->setRange(kept);
 }
 
 void PlotWidget::showPlaceholder(const QString& text) {

@@ -8,7 +8,10 @@
 #include <QPointer>
 #include <QString>
 #include <QWidget>
+#include <utility>
+#include <vector>
 
+class QComboBox;
 class QCustomPlot;
 class QCPItemText;
 class QHBoxLayout;
@@ -55,10 +58,17 @@ signals:
 
 protected:
     QHBoxLayout* controls() const { return mControls; }
+    // A combo box of (text, value) items in the controls row, after `label` unless it is empty. It is as wide as
+    // its texts where the dock has room and narrower where not: a row of full-width combos set the dock's
+    // minimum width wider than a 1280-pixel window gives it.
+    QComboBox* addChoice(const QString& label, const std::vector<std::pair<QString, int>>& items = {});
     // Clears the plot and shows `text` in the middle of it, wrapped to the plot's width (again on every resize).
     void showPlaceholder(const QString& text);
-    // Clears plottables, items and the placeholder before new data is drawn.
+    // Clears plottables, items, the placeholder and the x bounds before new data is drawn.
     void clearPlot();
+    // Shows [lower, upper] on x and lets the wheel zoom and a drag pan along x only, never past those bounds (the
+    // data's extent): with hundreds of layers or steps a user zooms in, and a free range lost the data off screen.
+    void showKeyRange(double lower, double upper);
     // The palette's colours for lines and text (light or dark theme).
     QColor textColor() const;
     QColor accentColor() const;
@@ -68,6 +78,7 @@ protected:
 private:
     void applyPalette();
     void wrapPlaceholder();
+    void keepKeyRangeInBounds();
 
     QCustomPlot* mPlot;
     QHBoxLayout* mControls;
@@ -77,6 +88,7 @@ private:
     QPointer<QCPItemText> mPlaceholderItem;  // deleted with the plot's items by clearPlot()
     QPointer<const ModelDocument> mDialogDocument;
     QString mStaleReason;
+    std::pair<double, double> mKeyBounds{0.0, 0.0};  // lower >= upper: no bounds
 };
 
 // The placeholder of the plots that show an error analysis (per-layer error, output scatter) while there is none.

@@ -10,6 +10,9 @@ namespace ql::ui {
 
 namespace {
 
+// The markers of a few dozen steps; past that, as wide as a step's room but never below a readable dot.
+constexpr double kLargestMarker = 9.0, kSmallestMarker = 3.0;
+
 QCPGraph* addPoints(QCustomPlot* plot, const QString& name, QCPScatterStyle style) {
     auto* graph = plot->addGraph();
     graph->setName(name);
@@ -50,6 +53,7 @@ TuneStepsPlot::TuneStepsPlot(QWidget* parent) : PlotWidget(parent) {
     small.setPointSizeF(small.pointSizeF() * 0.85);
     plot->legend->setFont(small);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    connect(plot, &QCustomPlot::beforeReplot, this, &TuneStepsPlot::sizeMarkers);
     connect(plot, &QCustomPlot::mouseMove, this, &TuneStepsPlot::onMouseMove);
     clear();
 }
@@ -99,9 +103,10 @@ void TuneStepsPlot::redraw() {
     path->setPen(QPen(seriesColor(0), 2));
     path->setData(pathKeys, pathValues, true);
     const QColor keptColor = seriesColor(2), rejectedColor = seriesColor(3);
-    addPoints(plot, tr("kept"), QCPScatterStyle(QCPScatterStyle::ssDisc, keptColor, keptColor, 9))
+    addPoints(plot, tr("kept"), QCPScatterStyle(QCPScatterStyle::ssDisc, keptColor, keptColor, kLargestMarker))
         ->setData(keptKeys, keptValues, true);
-    addPoints(plot, tr("rejected"), QCPScatterStyle(QCPScatterStyle::ssCross, QPen(rejectedColor, 2), Qt::NoBrush, 10))
+    addPoints(plot, tr("rejected"),
+              QCPScatterStyle(QCPScatterStyle::ssCross, QPen(rejectedColor, 2), Qt::NoBrush, kLargestMarker))
         ->setData(rejectedKeys, rejectedValues, true);
     mKept = static_cast<int>(keptKeys.size());
     mRejected = static_cast<int>(rejectedKeys.size());
@@ -119,11 +124,29 @@ void TuneStepsPlot::redraw() {
     label->setColor(text);
 
     const double span = std::max(high - low, 1e-3 * std::max(1.0, std::abs(high)));
-    plot->xAxis->setRange(0.4, static_cast<double>(mSteps.size()) + 0.6);
+    showKeyRange(0.4, static_cast<double>(mSteps.size()) + 0.6);
     plot->yAxis->setRange(low - 0.25 * span, high + 0.25 * span);
     plot->yAxis->setLabel(tuneValueAxisLabel(mTarget));
     plot->legend->setVisible(true);
     plot->replot();
+}
+
+double TuneStepsPlot::markerSize() const {
+    const QCustomPlot* plot = customPlot();
+    const int width = plot->axisRect()->width() > 0 ? plot->axisRect()->width() : plot->width();
+    const double pixelsPerStep = width / std::max(1e-9, plot->xAxis->range().size());
+    return std::clamp(0.8 * pixelsPerStep, kSmallestMarker, kLargestMarker);
+}
+
+void TuneStepsPlot::sizeMarkers() {
+    const double size = markerSize();
+    QCustomPlot* plot = customPlot();
+    // The graphs after the line of the plan so far: kept dots, rejected crosses.
+    for (int i = 1; i < plot->graphCount(); ++i) {
+        QCPScatterStyle style = plot->graph(i)->scatterStyle();
+        style.setSize(size);
+        plot->graph(i)->setScatterStyle(style);
+    }
 }
 
 int TuneStepsPlot::stepAt(const QPointF& pixel) const {

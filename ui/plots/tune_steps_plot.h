@@ -1,7 +1,8 @@
 #pragma once
 // The target's value after every step of a tune run (Quantize > Tune... result): kept steps as filled dots on
 // the line of the plan so far, rejected ones as crosses off it, the target as a dashed horizontal line.
-// Hovering a step shows what it tried and why.
+// Hovering a step shows what it tried and why. Past a few dozen steps the wheel zooms and a drag pans along the
+// steps (within them), the markers shrink to the room a step has, and the step ticks thin out.
 #include <vector>
 
 #include "core/quant/tuning_target.h"
@@ -21,6 +22,8 @@ public:
     void clear();
 
     int keptPointCount() const { return mKept; }
+    // The diameter of the kept and rejected markers at the current zoom, in pixels.
+    double markerSize() const;
     int rejectedPointCount() const { return mRejected; }
     // The y of the target line, NaN when none is drawn.
     double targetLineValue() const;
@@ -30,6 +33,8 @@ public:
 
 private:
     void redraw();
+    // Before a replot (zoom, pan, resize): markers no wider than a step's room, so that neighbours stay apart.
+    void sizeMarkers();
     void onMouseMove(QMouseEvent* event);
 
     std::vector<TuneStepRow> mSteps;

@@ -15,8 +15,9 @@ using test::ModelBuilder;
 
 constexpr int64_t kSamples = 20;
 
-// x [N, 8] -> MatMul(w1 [8, 6]) -> h -> Relu -> r -> MatMul(w2 [6, 4]) -> y: a tiny 4-class classifier.
-std::unique_ptr<Model> model() {
+// x [N, 8] -> MatMul(w1 [8, 6]) -> h -> Relu -> r -> MatMul(w2 [6, 4]) -> y: a tiny 4-class classifier;
+// with `hiddenOutput`, h is a second graph output.
+std::unique_ptr<Model> model(bool hiddenOutput = false) {
     ModelBuilder b;
     b.input("x", DataType::Float, {-1, 8});
     b.initializer("w1", {8, 6}, test::seededFloats(48, 3));
@@ -25,6 +26,7 @@ std::unique_ptr<Model> model() {
     b.node("Relu", {"h"}, {"r"}, "relu");
     b.node("MatMul", {"r", "w2"}, {"y"}, "fc2");
     b.output("y");
+    if (hiddenOutput) b.output("h");
     return b.load();
 }
 
@@ -191,6 +193,30 @@ TEST(AnalysisTest, OutputPairsAreACappedSampleOfTheFirstOutput) {
     // Seeded: the same run keeps the same pairs.
     const AnalysisReport again = analyze(m->graph(), int8Plan(m->graph()), withPairCap(25));
     for (size_t i = 0; i < 25; ++i) EXPECT_EQ(again.outputPairs[i].fp32, capped.outputPairs[i].fp32);
+}
+
+TEST(AnalysisTest, EveryOutputKeepsItsOwnPairs) {
+    const auto m = model(/*hiddenOutput=*/true);
+    auto executor = Executor::create(m->graph());
+    ASSERT_TRUE(executor.isOk());
+    auto out = (*executor)->run(
+        {{"x", Tensor::fromVector(DataType::Float, {kSamples, 8}, test::seededFloats(kSamples * 8, 9))}});
+    ASSERT_TRUE(out.isOk());
+    ASSERT_EQ(out->size(), 2u);
+
+    const AnalysisReport r = analyze(m->graph(), int8Plan(m->graph()), withPairCap(1000));
+    ASSERT_EQ(r.outputErrors.size(), 2u);
+    for (size_t o = 0; o < 2; ++o) {
+        const std::vector<float> fp32 = (*out)[o].second.toFloats();
+        const std::vector<OutputPair>& pairs = r.outputErrors[o].pairs;
+        ASSERT_EQ(pairs.size(), fp32.size()) << o;
+        for (size_t i = 0; i < fp32.size(); ++i) EXPECT_EQ(pairs[i].fp32, fp32[i]);
+    }
+    EXPECT_EQ(r.outputErrors[1].pairs.size(), size_t{kSamples * 6});
+    // The first output's pairs stay where their readers find them.
+    ASSERT_EQ(r.outputPairs.size(), r.outputErrors[0].pairs.size());
+    for (size_t i = 0; i < r.outputPairs.size(); ++i)
+        EXPECT_EQ(r.outputPairs[i].quantized, r.outputErrors[0].pairs[i].quantized);
 }
 
 TEST(AnalysisTest, StopTokenCancels) {
