@@ -21,11 +21,13 @@ QCPGraph* addPoints(QCustomPlot* plot, const QString& name, const QCPScatterStyl
     return graph;
 }
 
-QCPItemText* addLabel(QCustomPlot* plot, double x, double y, const QString& text, const QColor& color) {
+// `alignment`: which side of the point the label sits on (the three labelled plans may share a point).
+QCPItemText* addLabel(QCustomPlot* plot, double x, double y, const QString& text, const QColor& color,
+                      Qt::Alignment alignment) {
     auto* label = new QCPItemText(plot);
     label->position->setCoords(x, y);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    label->setPadding(QMargins(6, 0, 0, 4));
+    label->setPositionAlignment(alignment);
+    label->setPadding(QMargins(8, 4, 8, 4));
     label->setText(text);
     label->setColor(color);
     return label;
@@ -88,19 +90,22 @@ void LatencyAccuracyPlot::setPlans(std::vector<TuneStepRow> steps, const TuneTar
     const QColor text = textColor();
     // The start plan is the baseline step; the all-FP16 plan has a value when the tune evaluated it.
     const double startValue = mSteps.empty() ? plans.chosenValue : mSteps.front().value;
-    addLabel(plot, plans.startMs, startValue, tr("start plan"), text);
+    addPoints(plot, tr("start plan"), QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(text, 2), Qt::NoBrush, 10))
+        ->setData({plans.startMs}, {startValue});
+    addLabel(plot, plans.startMs, startValue, tr("start plan"), text, Qt::AlignRight | Qt::AlignBottom);
     if (plans.fp16Value) {
         addPoints(plot, tr("all FP16"), QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(text, 2), Qt::NoBrush, 9))
             ->setData({plans.fp16Ms}, {*plans.fp16Value});
-        addLabel(plot, plans.fp16Ms, *plans.fp16Value, tr("all FP16"), text);
+        addLabel(plot, plans.fp16Ms, *plans.fp16Value, tr("all FP16"), text, Qt::AlignLeft | Qt::AlignBottom);
         low = std::min(low, *plans.fp16Value);
         high = std::max(high, *plans.fp16Value);
     }
-    addLabel(plot, plans.chosenMs, plans.chosenValue, tr("chosen"), chosenColor)->setFont([&] {
-        QFont bold = font();
-        bold.setBold(true);
-        return bold;
-    }());
+    addLabel(plot, plans.chosenMs, plans.chosenValue, tr("chosen"), chosenColor, Qt::AlignLeft | Qt::AlignTop)
+        ->setFont([&] {
+            QFont bold = font();
+            bold.setBold(true);
+            return bold;
+        }());
 
     auto* line = new QCPItemStraightLine(plot);
     line->point1->setCoords(0.0, target.threshold());

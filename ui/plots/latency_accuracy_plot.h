@@ -1,7 +1,7 @@
 #pragma once
 // The plans a latency tune tried (Quantize > Tune..., objective latency): predicted engine time (an estimate) against
 // the target's value, one point per step that was timed (kept steps filled, rejected ones as crosses), the start
-// plan and the all-FP16 plan labelled, the chosen plan ringed, and the target as a dashed horizontal line.
+// plan and the all-FP16 plan marked and labelled, the chosen plan ringed, and the target as a dashed horizontal line.
 // Hovering a point shows the step.
 #include <QPointF>
 #include <optional>
