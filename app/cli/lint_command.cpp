@@ -1,5 +1,6 @@
 // quantlens-cli lint MODEL [--plan PLAN.json] [--trt 8.6|10|11] [--typing strong|weak] [--command FILE] [--json]
 //                        [--fail-on error|warning] [--calib CALIB.json] [--ignore RULE]...
+//                        [--gpu NAME | --gpu-profile FILE] [--shapes NAME=DIMS,...]
 // With --calib, the calib-* rules check the calibration of the tensors the (effective) plan quantizes, and the JSON
 // gains "calibration": {"tensors": [...]} with the per-tensor, per-method numbers.
 // --typing: how the engine is built (default: the version's, strong for 10 and 11; 10 builds both, 8.6 only weak,
@@ -11,6 +12,10 @@
 // carries Q/DQ or float16 islands, what the file says. A file in ONNX Runtime's operator form gets its
 // trt-unsupported-op errors as shipped, then the findings of its float import; the JSON gains "operator_form":
 // {"ops", "note"} (core/lint/operator_form.h).
+// --gpu NAME | --gpu-profile FILE (else the profile a project given as --calib keeps): the latency rules
+// (trt-int8-island-slower, trt-fp16-island-reformats, trt-int8-no-gain) time the engine the plan builds on that GPU,
+// as `predict` does (--shapes: the input dims to predict for); without a GPU they stay silent and the text says so
+// once. The JSON gains "gpu": {"name", "display_name", "profile" (file or null), "estimate"} or null.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +27,8 @@
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_options.h"
+#include "app/cli/gpu_profile_options.h"
+#include "core/engine/prediction_report.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"
@@ -41,8 +48,35 @@ struct LintCliOptions {
     std::string command;
     std::string failOn = "error";
     std::vector<std::string> ignore;
+    std::string gpu;
+    std::string gpuProfile;
+    std::string shapes;
     bool json = false;
 };
+
+constexpr const char* kLatencyRules[] = {"trt-int8-island-slower", "trt-fp16-island-reformats", "trt-int8-no-gain"};
+
+// The latency rules that run: those not ignored.
+bool latencyRulesRun(const std::set<std::string>& ignored) {
+    for (const char* id : kLatencyRules)
+        if (!ignored.contains(id)) return true;
+    return false;
+}
+
+nlohmann::json gpuJson(const std::optional<GpuProfile>& profile) {
+    if (!profile) return nullptr;
+    return {{"name", profile->gpu.name},
+            {"display_name", profile->gpu.displayName},
+            {"profile", profile->file.empty() ? nlohmann::json(nullptr) : nlohmann::json(profile->file)},
+            {"estimate", estimateJson(*profile)}};
+}
+
+// One line under the findings: what the latency rules timed on, or that they need a GPU.
+std::string latencyLine(const std::optional<GpuProfile>& profile) {
+    if (profile) return "latency rules on " + profile->gpu.name + ": " + estimateNote(*profile);
+    return "latency rules (trt-int8-island-slower, trt-fp16-island-reformats, trt-int8-no-gain) need a GPU: "
+           "--gpu NAME or --gpu-profile FILE";
+}
 
 // --ignore RULE: a rule id of the registry, or an error naming the closest one.
 Result<std::set<std::string>> ignoredRules(const std::vector<std::string>& ids) {
@@ -95,6 +129,9 @@ int runLint(LintCliOptions options) {
     auto ignored = ignoredRules(options.ignore);
     if (!ignored) return failWith(ignored.status());
     lintOptions.ignoredRules = *ignored;
+    auto gpu = optionalGpuProfile(options.gpu, options.gpuProfile, options.calib);
+    if (!gpu) return failWith(gpu.status());
+    if (*gpu) lintOptions.gpu = &**gpu;
     const Severity failLevel = parseSeverity(options.failOn).value_or(Severity::Error);
     auto shipped = loadModelOrReport(options.model);
     if (!shipped) return kExitBadInput;
@@ -102,6 +139,11 @@ int runLint(LintCliOptions options) {
     const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
     auto model = floatFormOrReport(std::move(shipped));
     if (!model) return kExitBadInput;
+    if (!options.shapes.empty()) {
+        auto reshaped = withInputShapes(*model, options.shapes);
+        if (!reshaped) return failWith(reshaped.status());
+        model = std::move(reshaped).value();
+    }
     lintOptions.writtenForStrongTyping = writtenTyping(*model) == "strong";
     const Graph& graph = model->graph();
     std::optional<CalibrationResult> scales;
@@ -131,11 +173,13 @@ int runLint(LintCliOptions options) {
             json["operator_form"] = {{"ops", operatorForm.ops}, {"note", operatorFormNote(operatorForm)}};
         if (calibration) json["calibration"] = {{"tensors", diagnosisToJson(graph, calibration->diagnosis)}};
         json["ignored_rules"] = lintOptions.ignoredRules;
+        json["gpu"] = gpuJson(*gpu);
         std::cout << json.dump(2) << std::endl;
     } else {
         if (!operatorForm.empty()) std::cout << model->fileName() << ": " << operatorFormNote(operatorForm) << "\n";
         std::cout << model->fileName() << ": " << toText(report, graph, version);
         for (const std::string& id : lintOptions.ignoredRules) std::cout << "ignored rule: " << id << std::endl;
+        if (latencyRulesRun(lintOptions.ignoredRules)) std::cout << latencyLine(*gpu) << std::endl;
     }
     return reachesFailLevel(report.findings, failLevel) ? kExitFindings : kExitOk;
 }
@@ -157,6 +201,14 @@ void addLintCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--calib", options->calib,
                     "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
     cmd->add_option("--ignore", options->ignore, "Do not run this rule (repeatable); listed in the output");
+    cmd->add_option("--gpu", options->gpu,
+                    "The GPU the latency rules time the predicted engine on, from the table (" + knownGpuNames() +
+                        "); without a GPU they stay silent");
+    cmd->add_option("--gpu-profile", options->gpuProfile,
+                    "A GPU profile (JSON, `fit-gpu` writes it) for the latency rules; default: the one a project "
+                    "given as --calib keeps");
+    cmd->add_option("--shapes", options->shapes,
+                    "Input dims to lint and predict for: NAME=DIMS,... (DIMS like 1x3x224x224)");
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->add_option("--fail-on", options->failOn, "Exit 1 when a finding is at or above this severity")
         ->check(CLI::IsMember({"error", "warning"}));

@@ -1,5 +1,6 @@
 #include "core/lint/lint_context.h"
 
+#include "core/lint/lint_latency.h"
 #include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
 
@@ -46,13 +47,23 @@ LintContext::LintContext(const Graph& graph, const PrecisionPlan& plan, const Li
       mCalibration(options.calibration),
       mIgnoredRules(options.ignoredRules),
       mWrittenForStrongTyping(options.writtenForStrongTyping),
-      mInsideSubgraph(options.insideSubgraph) {
+      mInsideSubgraph(options.insideSubgraph),
+      mGpu(options.gpu) {
     for (const QdqLink& link : graph.qdqLinks()) {
         if (link.layer == kNoId) continue;
         mLinkByInput.emplace(inputKey(link.layer, static_cast<size_t>(link.layerInput)), &link);
     }
     for (const Node& node : graph.nodes())
         if (isOp(node, "DequantizeLinear") || isOp(node, "QuantizeLinear")) mExplicit = true;
+}
+
+LintContext::~LintContext() = default;
+
+const LintLatency* LintContext::latency() const {
+    if (mGpu == nullptr || mInsideSubgraph) return nullptr;
+    if (!mLatency)
+        mLatency = std::make_unique<LintLatency>(mGraph, mPlan, TrtTarget{mVersion, mTyping}, *mGpu, mExplicit);
+    return mLatency.get();
 }
 
 bool LintContext::runs(std::string_view ruleId) const {

@@ -2,6 +2,7 @@
 // What every rule reads: the graph, the target TensorRT version and typing, which layers are planned INT8 (the
 // requested precisions of the plan, or the Q/DQ nodes of an explicitly quantized model), indexes over the Q/DQ
 // links, and the trtexec command that builds the engine when one was given.
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -32,6 +33,8 @@ std::string joinInts(const std::vector<int64_t>& values);  // "[64,3,7,7]"
 // The constant scales of a QuantizeLinear/DequantizeLinear (one, or one per channel); nullopt when not constant.
 std::optional<std::vector<float>> qdqScales(const Graph& graph, const Node& qdq);
 
+class LintLatency;
+
 class LintContext {
 public:
     // `options.calibration`: the diagnosis the calib-* rules read; null when lint runs without a calibration.
@@ -39,6 +42,7 @@ public:
     LintContext(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options);
     LintContext(const LintContext&) = delete;
     LintContext& operator=(const LintContext&) = delete;
+    ~LintContext();
 
     const Graph& graph() const { return mGraph; }
     TrtVersion version() const { return mVersion; }
@@ -52,6 +56,11 @@ public:
     // The trtexec command or script to check; empty when none was given.
     std::string_view trtexecCommand() const { return mTrtexecCommand; }
     const CalibrationDiagnosis* calibration() const { return mCalibration; }
+    // The plan linted: its requested precisions and its effective ones (a model that carries Q/DQ: what it says).
+    const PrecisionPlan& plan() const { return mPlan; }
+    // The engine the plan builds, predicted and timed on the options' GPU (lint_latency.h), computed on the first
+    // call; null without a GPU, and inside a subgraph (the prediction is of the whole model).
+    const LintLatency* latency() const;
     // Whether rule `id` runs (the options do not ignore it): a rule that leaves a case to another checks it does.
     bool runs(std::string_view ruleId) const;
     // The model already carries Q/DQ nodes: TensorRT uses explicit quantization and ignores the plan.
@@ -102,6 +111,8 @@ private:
     bool mInsideSubgraph = false;
     bool mExplicit = false;
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot
+    const GpuProfile* mGpu = nullptr;
+    mutable std::unique_ptr<LintLatency> mLatency;  // latency(): computed once
 };
 
 }  // namespace ql

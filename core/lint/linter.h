@@ -12,6 +12,8 @@
 
 namespace ql {
 
+struct GpuProfile;
+
 struct LintOptions {
     TrtVersion version = TrtVersion::Trt10;
     // With a calibration's diagnosis (diagnoseCalibration) the calib-* rules check it; without, they find nothing.
@@ -31,6 +33,10 @@ struct LintOptions {
     bool writtenForStrongTyping = false;
     // The graph is a control-flow body (subgraph_lint.h): rules about the model as a whole leave it to the main graph.
     bool insideSubgraph = false;
+    // The GPU the latency rules (trt-int8-island-slower, trt-fp16-island-reformats, trt-int8-no-gain) time the
+    // predicted engine on (lint --gpu / --gpu-profile, a project's profile); null: they stay silent. Must outlive
+    // the lint.
+    const GpuProfile* gpu = nullptr;
 };
 
 struct LayerFallback {

@@ -48,6 +48,10 @@ constexpr RuleFactory kRuleTable[] = {
     &rules::makeInt8AttentionShapeRule,
     &rules::makeResizeInterpolationInt8Rule,
     &rules::makeInt64InitializerRule,
+    // Latency on the GPU lint was given (lint --gpu): the predicted engine's islands and layers that do not pay.
+    &rules::makeInt8IslandSlowerRule,
+    &rules::makeFp16IslandReformatsRule,
+    &rules::makeInt8NoGainRule,
     // The calibration (lint --calib, calibrate, compare): ranges that cost accuracy.
     &rules::makeCalibClippingRule,
     &rules::makeCalibMethodGapRule,

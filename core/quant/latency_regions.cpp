@@ -108,18 +108,9 @@ public:
 private:
     PrecisionPlan applied(PrecisionPlan plan) const { return mApply ? mApply(std::move(plan)) : plan; }
 
-    // The region in INT8 (`int8`) against it in the fallback (`other`): precision, what it would run in.
     static RegionDecision decision(const Layers& layers, const PlanTime& int8, const PlanTime& other,
                                    Precision fallback) {
-        RegionDecision d;
-        d.nodes = nodesOf(layers);
-        d.layers = static_cast<int64_t>(layers.size());
-        d.int8SavesMs = (other.totalMs - other.reformatMs) - (int8.totalMs - int8.reformatMs);
-        d.reformatCostMs = int8.reformatMs - other.reformatMs;
-        d.reformats = int8.reformats - other.reformats;
-        d.precision = d.pays() ? Precision::Int8 : fallback;
-        d.why = why(d, fallback);
-        return d;
+        return regionDecision(nodesOf(layers), static_cast<int64_t>(layers.size()), int8, other, fallback);
     }
 
     const PrecisionPlan& mStart;
@@ -130,6 +121,19 @@ private:
 };
 
 }  // namespace
+
+RegionDecision regionDecision(std::vector<NodeId> nodes, int64_t layers, const PlanTime& int8, const PlanTime& other,
+                              Precision fallback) {
+    RegionDecision d;
+    d.nodes = std::move(nodes);
+    d.layers = layers;
+    d.int8SavesMs = (other.totalMs - other.reformatMs) - (int8.totalMs - int8.reformatMs);
+    d.reformatCostMs = int8.reformatMs - other.reformatMs;
+    d.reformats = int8.reformats - other.reformats;
+    d.precision = d.pays() ? Precision::Int8 : fallback;
+    d.why = why(d, fallback);
+    return d;
+}
 
 bool RegionDecision::pays() const {
     return netMs() > kTieMs;

@@ -57,6 +57,11 @@ struct RegionDecision {
     bool pays() const;
 };
 
+// A region of `layers` layers over `nodes`, from the plan's predicted time with the region INT8 (`int8`) and with it
+// in `fallback` (`other`): what its INT8 saves, what its reformats cost, and the reason in words ("why").
+RegionDecision regionDecision(std::vector<NodeId> nodes, int64_t layers, const PlanTime& int8, const PlanTime& other,
+                              Precision fallback);
+
 // The tuner's policies (TensorRT's fallbacks, realized precision), applied after every change.
 using ApplyPolicies = std::function<PrecisionPlan(PrecisionPlan)>;
 

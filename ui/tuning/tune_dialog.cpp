@@ -29,13 +29,16 @@ TuneDialog::TuneDialog(ModelDocument* document, QWidget* parent)
       mPages(new QStackedWidget(this)),
       mError(new QLabel(this)) {
     setWindowTitle(tr("Tune"));
-    auto* header = new QLabel(tr("Finds the plan closest to all-INT8 whose outputs meet the target: layers ranked by "
-                                 "their effect on the outputs, then the cheapest remedy first (another calibration "
-                                 "method for an input, then the fallback precision). %1")
-                                  .arg(startPlanText()),
-                              this);
+    auto* header =
+        new QLabel(tr("Finds the plan closest to all-INT8 whose outputs meet the target: layers ranked by "
+                      "their effect on the outputs, then the cheapest remedy first (another calibration "
+                      "method for an input, then the fallback precision); with the latency objective, the fastest "
+                      "such plan predicted on a GPU, INT8 only where it pays. %1")
+                       .arg(startPlanText()),
+                   this);
     header->setWordWrap(true);
     mSettings->setDialogFolder(dialogFolder(document));
+    mSettings->setProjectGpuProfile(document->gpuProfile());
     mPages->addWidget(mSettings);
     mPages->addWidget(mResult);
     mError->setWordWrap(true);

@@ -1,5 +1,6 @@
 #include "ui/tuning/tune_job.h"
 
+#include "core/engine/plan_latency.h"
 #include "core/lint/lint_policy.h"
 #include "ui/calibration/calibration_job.h"
 
@@ -30,6 +31,14 @@ Status runJob(const Model& model, const PrecisionPlan& start, const CalibrationR
     options.subsetSamples = request.subsetSamples;
     options.batchSize = request.batchSize;
     options.threads = request.threads;
+    // The latency objective times every plan tried on the request's GPU (predicted, before any build).
+    std::optional<PredictedPlanLatency> latency;
+    if (request.objective == TuneObjective::Latency) {
+        if (!request.gpu) return invalidArgument("the latency objective needs a GPU to time the plans on");
+        latency.emplace(graph, TrtTarget{request.trtVersion, request.trtTyping}, *request.gpu);
+        options.latency = &*latency;
+        options.objective = TuneObjective::Latency;
+    }
     QL_ASSIGN_OR_RETURN(TuneReport report, tune(graph, start, calibration, *data, options, progress, stop));
     out.report = std::make_shared<const TuneReport>(std::move(report));
     return Status::ok();

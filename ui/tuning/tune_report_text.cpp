@@ -65,6 +65,7 @@ std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& rep
         row.kept = s.kept;
         row.samples = s.samples;
         row.why = QString::fromStdString(s.why);
+        row.predictedMs = s.predictedMs;
         if (s.action == TuneStep::Action::Baseline) row.why = tr("the start plan");
         if (s.action == TuneStep::Action::Confirm)
             row.why = tr("the target held on the subset: checked on all samples");
@@ -126,6 +127,32 @@ std::string nodeExplanation(const ModelDocument& document, NodeId node) {
     return report->plan.placementNote(node);
 }
 
+QStringList tuneRegionLines(const Graph& graph, const TuneReport& report) {
+    QStringList lines;
+    if (!report.latency) return lines;
+    for (const RegionDecision& d : report.latency->regions) {
+        QStringList names;
+        for (NodeId n : d.nodes) names.append(nodeName(graph, n));
+        std::string note = regionNote(d, report.latency->gpu);
+        if (note.starts_with(kTuneNotePrefix)) note.erase(0, kTuneNotePrefix.size());
+        const QString text = QString::fromStdString(note);
+        const qsizetype comma = text.indexOf(QStringLiteral(", "));
+        // "fp16 for speed on t4: a, b: INT8 saves ..." (the note's head, the nodes, the reason)
+        lines.append(comma < 0 ? names.join(QStringLiteral(", ")) + QStringLiteral(": ") + text
+                               : text.left(comma) + QStringLiteral(": ") + names.join(QStringLiteral(", ")) +
+                                     QStringLiteral(": ") + text.mid(comma + 2));
+    }
+    return lines;
+}
+
+QString tuneLatencyText(const TuneReport& report) {
+    if (!report.latency) return {};
+    const TuneLatency& l = *report.latency;
+    return tr("Predicted on %1 (an estimate): %2, against %3 with the start plan and %4 all-FP16.")
+        .arg(QString::fromStdString(l.gpu), QString::fromStdString(millisecondsText(l.finalMs)),
+             QString::fromStdString(millisecondsText(l.startMs)), QString::fromStdString(millisecondsText(l.fp16Ms)));
+}
+
 QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
     const TuneTarget& target = report.target;
     QString text =
@@ -154,6 +181,7 @@ QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
                                    .arg(share, 0, 'f', 1)
                                    .arg(report.trials)
                                    .arg(report.seconds, 0, 'f', 1);
+    if (report.latency) text += QLatin1Char(' ') + tuneLatencyText(report);
     return text;
 }
 

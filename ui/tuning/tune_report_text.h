@@ -3,7 +3,9 @@
 // the steps (the dialog's table and plot), the remedy each ranked layer got (the precision table's Tune column),
 // and the one-paragraph summary.
 #include <QString>
+#include <QStringList>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "core/model/graph.h"
@@ -23,6 +25,7 @@ struct TuneStepRow {
     bool kept = false;
     qint64 samples = 0;
     QString why;
+    std::optional<double> predictedMs;  // the plan's predicted engine time after the step (latency objective)
 };
 
 struct LayerRemedy {
@@ -40,6 +43,12 @@ std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport
 QString tuneSummaryText(const Graph& graph, const TuneReport& report);
 // The same for one node: the plan's explanation, else the last tune's note while the node follows the tune.
 std::string nodeExplanation(const ModelDocument& document, NodeId node);
+
+// Latency objective: each region's decision with its reason, one line each ("fp16 for speed on t4: conv_a, conv_b:
+// INT8 saves 0.004 ms but its 2 reformats cost 0.009 ms: ... (predicted, an estimate)"); empty without latency.
+QStringList tuneRegionLines(const Graph& graph, const TuneReport& report);
+// "Predicted on t4 (an estimate): 0.144 ms, against 0.151 ms all-INT8 (the start plan) and 0.139 ms all-FP16."
+QString tuneLatencyText(const TuneReport& report);
 
 // "top1-agreement 99.78" style value of the target, with its unit: "99.78 %", "0.44 points", "31.2 dB".
 QString tuneValueText(const TuneTarget& target, double value);

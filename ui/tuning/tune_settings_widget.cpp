@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/engine/gpu_specs.h"
+#include "core/engine/latency_model.h"
 #include "ui/calibration/data_paths_editor.h"
 #include "ui/calibration/image_preprocess_editor.h"
 #include "ui/calibration/labels_path_edit.h"
@@ -22,6 +24,8 @@ namespace {
 
 const QString kGroup = QStringLiteral("tune");
 const QString kCalibrationGroup = QStringLiteral("calibration");
+// The GPU combo's data for the project's profile (the table's rows carry their names).
+const QString kProjectGpu = QStringLiteral("project");
 
 struct TargetKind {
     TuneTarget::Kind kind;
@@ -96,7 +100,58 @@ QWidget* TuneSettingsWidget::createTargetGroup() {
     mFallback->addItem(tr("FP16 (the engine is built with --fp16)"), static_cast<int>(Precision::Fp16));
     mFallback->addItem(tr("FP32"), static_cast<int>(Precision::Fp32));
     form->addRow(tr("Layers kept out of INT8 run:"), mFallback);
+    mObjective = new QComboBox(group);
+    mObjective->addItem(tr("Accuracy: the plan closest to all-INT8"), static_cast<int>(TuneObjective::Accuracy));
+    mObjective->addItem(tr("Latency: the fastest plan predicted on the GPU"), static_cast<int>(TuneObjective::Latency));
+    mObjective->setToolTip(
+        tr("Latency: among plans that meet the target, the one with the lowest predicted engine "
+           "time (INT8 only where it pays), as `tune --objective latency`"));
+    form->addRow(tr("Objective:"), mObjective);
+    mGpu = new QComboBox(group);
+    mGpu->setObjectName(QStringLiteral("tuneGpu"));
+    for (const GpuSpec& gpu : gpuSpecs())
+        mGpu->addItem(
+            QStringLiteral("%1 (%2)").arg(QString::fromStdString(gpu.displayName), QString::fromStdString(gpu.name)),
+            QString::fromStdString(gpu.name));
+    mGpu->setToolTip(
+        tr("The GPU the plans are timed on (predicted from its public specifications, or the project's "
+           "GPU profile fitted to your engine reports); the times are estimates"));
+    form->addRow(tr("GPU:"), mGpu);
+    connect(mObjective, &QComboBox::currentIndexChanged, this, &TuneSettingsWidget::objectiveChanged);
+    objectiveChanged();
     return group;
+}
+
+void TuneSettingsWidget::objectiveChanged() {
+    mGpu->setEnabled(static_cast<TuneObjective>(mObjective->currentData().toInt()) == TuneObjective::Latency);
+}
+
+void TuneSettingsWidget::setObjective(TuneObjective objective) {
+    mObjective->setCurrentIndex(std::max(0, mObjective->findData(static_cast<int>(objective))));
+}
+
+void TuneSettingsWidget::setProjectGpuProfile(std::shared_ptr<const GpuProfile> profile) {
+    if (const int at = mGpu->findData(kProjectGpu); at >= 0) mGpu->removeItem(at);
+    mProjectGpu = std::move(profile);
+    if (!mProjectGpu) return;
+    mGpu->insertItem(0,
+                     tr("The project's GPU profile: %1%2")
+                         .arg(QString::fromStdString(mProjectGpu->gpu.displayName),
+                              mProjectGpu->fit ? tr(", fitted to your engine reports") : QString()),
+                     kProjectGpu);
+    mGpu->setCurrentIndex(0);
+}
+
+bool TuneSettingsWidget::setGpu(const QString& name) {
+    const int at = mGpu->findData(name);
+    if (at < 0) return false;
+    mGpu->setCurrentIndex(at);
+    return true;
+}
+
+QString TuneSettingsWidget::gpuName() const {
+    const QString data = mGpu->currentData().toString();
+    return data == kProjectGpu && mProjectGpu ? QString::fromStdString(mProjectGpu->gpu.name) : data;
 }
 
 void TuneSettingsWidget::setDialogFolder(const QString& folder) {
@@ -179,6 +234,13 @@ TuneRequest TuneSettingsWidget::request() const {
     r.samples = mSamples->value();
     r.subsetSamples = mSubset->value();
     r.batchSize = mBatch->value();
+    r.objective = static_cast<TuneObjective>(mObjective->currentData().toInt());
+    if (r.objective == TuneObjective::Latency) {
+        if (mGpu->currentData().toString() == kProjectGpu && mProjectGpu)
+            r.gpu = mProjectGpu;
+        else if (const GpuSpec* spec = findGpu(mGpu->currentData().toString().toStdString()))
+            r.gpu = std::make_shared<const GpuProfile>(defaultGpuProfile(*spec));
+    }
     return r;
 }
 
@@ -205,6 +267,8 @@ void TuneSettingsWidget::saveSettings() const {
     settings.setValue(QStringLiteral("samples"), mSamples->value());
     settings.setValue(QStringLiteral("subset"), mSubset->value());
     settings.setValue(QStringLiteral("batch"), mBatch->value());
+    settings.setValue(QStringLiteral("objective"), mObjective->currentData());
+    settings.setValue(QStringLiteral("gpu"), mGpu->currentData());
     settings.beginGroup(QStringLiteral("preprocess"));
     mPreprocess->save(settings);
 }
@@ -233,6 +297,9 @@ void TuneSettingsWidget::restoreSettings() {
     mSamples->setValue(settings.value(QStringLiteral("samples"), 0).toInt());
     mSubset->setValue(settings.value(QStringLiteral("subset"), 0).toInt());
     mBatch->setValue(settings.value(QStringLiteral("batch"), 8).toInt());
+    setObjective(static_cast<TuneObjective>(
+        settings.value(QStringLiteral("objective"), static_cast<int>(TuneObjective::Accuracy)).toInt()));
+    setGpu(settings.value(QStringLiteral("gpu")).toString());
 }
 
 }  // namespace ql::ui

@@ -1,12 +1,19 @@
 #pragma once
 // The settings page of the tune dialog: the target (kind and value), the budget (trials and/or seconds), the
 // fallback precision of the layers kept out of INT8, and the evaluation data with its labels, sample counts and
-// image preprocessing (the calibration dialog's widgets). Remembers the last settings (QSettings group "tune");
+// image preprocessing (the calibration dialog's widgets), and the objective: accuracy (the plan closest to all-INT8)
+// or latency (the fastest plan predicted on a GPU: the project's GPU profile when it has one, else a row of the GPU
+// table). Remembers the last settings (QSettings group "tune");
 // the first time it starts from the calibration dialog's evaluation data, labels and preprocessing.
 #include <QWidget>
+#include <memory>
 
 #include "core/model/graph.h"
 #include "ui/tuning/tune_request.h"
+
+namespace ql {
+struct GpuProfile;
+}
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -29,6 +36,12 @@ public:
     void setDataPath(const QString& path);
     void setLabelsPath(const QString& path);
     void setSampleCount(int samples);  // 0: all
+    void setObjective(TuneObjective objective);
+    // The project's GPU profile (ModelDocument::gpuProfile), listed first and chosen; null: the table's GPUs only.
+    void setProjectGpuProfile(std::shared_ptr<const GpuProfile> profile);
+    // Chooses a GPU by its table name ("t4"), or the project's profile with "project"; false when not listed.
+    bool setGpu(const QString& name);
+    QString gpuName() const;  // the chosen GPU's table name
     // Where the data and labels pickers start while their fields are empty (dialog_folder.h: the model's folder).
     void setDialogFolder(const QString& folder);
 
@@ -43,6 +56,7 @@ public:
 private:
     QWidget* createTargetGroup();
     QWidget* createDataGroup(const Graph& graph);
+    void objectiveChanged();
     void targetKindChanged();
     std::optional<TuneTarget> target() const;
 
@@ -51,6 +65,9 @@ private:
     QSpinBox* mTrials;
     QSpinBox* mSeconds;
     QComboBox* mFallback;
+    QComboBox* mObjective;
+    QComboBox* mGpu;
+    std::shared_ptr<const GpuProfile> mProjectGpu;
     DataPathsEditor* mData;
     LabelsPathEdit* mLabels;
     QSpinBox* mSamples;

@@ -43,5 +43,8 @@ std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule();
 std::unique_ptr<LintRule> makeFloatModelFp32Rule();
 std::unique_ptr<LintRule> makeQdqTypeRule();
 std::unique_ptr<LintRule> makeCalibOutlierChannelsRule();
+std::unique_ptr<LintRule> makeInt8IslandSlowerRule();
+std::unique_ptr<LintRule> makeFp16IslandReformatsRule();
+std::unique_ptr<LintRule> makeInt8NoGainRule();
 
 }  // namespace ql::rules

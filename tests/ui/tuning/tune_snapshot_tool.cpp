@@ -1,13 +1,16 @@
 // Renders the tune dialog of the bundled sample (its settings, a run in progress, the result with the steps
 // plot) and the histogram panel with every method's numbers and an override, as PNGs for looking at them (not a
 // test). The sample is calibrated with `auto` and tuned for top1-agreement>=100, which takes real steps.
-//   QT_QPA_PLATFORM=offscreen ql_tune_snapshot OUTDIR [--dark] [--entropy]
+//   QT_QPA_PLATFORM=offscreen ql_tune_snapshot OUTDIR [--dark] [--entropy] [--latency]
 // writes OUTDIR/tune-dialog.png, tune-running.png, tune-result.png, histogram-override.png, window.png (the
-// window after Apply) and precision-table.png (sorted by the tune's sensitivity).
+// window after Apply) and precision-table.png (sorted by the tune's sensitivity). --latency: the latency objective
+// on a T4, and the result's tabs as tune-latency-plot.png (plans tried, predicted time vs value) and
+// tune-latency-regions.png (each region's reason) instead of tune-result.png.
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 #include <cstdio>
@@ -23,6 +26,7 @@
 #include "ui/tuning/tune_controller.h"
 #include "ui/tuning/tune_dialog.h"
 #include "ui/tuning/tune_progress_widget.h"
+#include "ui/tuning/tune_result_widget.h"
 #include "ui/tuning/tune_runner.h"
 #include "ui/tuning/tune_settings_widget.h"
 
@@ -61,6 +65,11 @@ int main(int argc, char** argv) {
     settings->setDataPath(QString::fromStdString(ql::test::sampleDataPath("digits_test.npy")));
     settings->setLabelsPath(QString::fromStdString(ql::test::sampleDataPath("digits_test_labels.npy")));
     settings->setSampleCount(0);
+    const bool latency = args.contains(QStringLiteral("--latency"));
+    if (latency) {
+        settings->setObjective(ql::TuneObjective::Latency);
+        settings->setGpu(QStringLiteral("t4"));
+    }
     QTest::qWait(300);
     if (!ql::test::saveSnapshot(dialog, out, "tune-dialog.png")) return 1;
 
@@ -79,6 +88,15 @@ int main(int argc, char** argv) {
     if (!ql::test::saveSnapshot(dialog, out, "tune-running.png")) return 1;
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
     QTest::qWait(300);
+    if (latency) {
+        QTabWidget* tabs = dialog->result()->plotTabs();
+        tabs->setCurrentIndex(1);
+        QTest::qWait(300);
+        if (!ql::test::saveSnapshot(dialog, out, "tune-latency-plot.png")) return 1;
+        tabs->setCurrentIndex(2);
+        QTest::qWait(300);
+        return ql::test::saveSnapshot(dialog, out, "tune-latency-regions.png") ? 0 : 1;
+    }
     if (!ql::test::saveSnapshot(dialog, out, "tune-result.png")) return 1;
     dialog->applyResult();
 
