@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/engine/plan_latency.h"
 #include "core/model/fp16_form.h"
-#include "core/quant/default_placement.h"
 
 namespace ql {
 namespace {
@@ -68,6 +68,12 @@ std::optional<double> PlanPrediction::int8Gain(NodeId node) const {
     return int8GainMs[static_cast<size_t>(layerOfNode[static_cast<size_t>(node)])];
 }
 
+const RegionDecision* PlanPrediction::regionOf(NodeId node) const {
+    if (node < 0 || static_cast<size_t>(node) >= regionOfNode.size()) return nullptr;
+    const int region = regionOfNode[static_cast<size_t>(node)];
+    return region < 0 ? nullptr : &regions[static_cast<size_t>(region)];
+}
+
 bool PlanPrediction::isLayerLead(NodeId node) const {
     const PredictedLayer* layer = layerOf(node);
     return layer && layer->nodes.front() == node;
@@ -78,7 +84,7 @@ PrecisionPlan allFp16Plan(const Graph& graph) {
 }
 
 PrecisionPlan allInt8Plan(const Graph& graph) {
-    return defaultPrecisionPlan(graph);
+    return PrecisionPlan(graph, Precision::Int8);
 }
 
 std::optional<PlanPrediction> predictPlan(const PlanPredictionRequest& request) {
@@ -99,6 +105,12 @@ std::optional<PlanPrediction> predictPlan(const PlanPredictionRequest& request) 
         if (stop()) return std::nullopt;
         result.int8GainMs[i] = int8Gain(request, layer, result.estimate.totalMs);
     }
+    if (stop()) return std::nullopt;
+    const PredictedPlanLatency latency(request.graph, request.target, request.profile);
+    result.regions = assessInt8Regions(request.plan, latency, Precision::Fp16, request.apply);
+    result.regionOfNode.assign(request.graph.nodes().size(), -1);
+    for (size_t r = 0; r < result.regions.size(); ++r)
+        for (NodeId n : result.regions[r].nodes) result.regionOfNode[static_cast<size_t>(n)] = static_cast<int>(r);
     return result;
 }
 

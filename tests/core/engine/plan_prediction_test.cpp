@@ -56,11 +56,16 @@ TEST(PlanPrediction, ASmallInt8IslandCostsAHeavyOnePays) {
     const double withoutSmall =
         estimateLatency(predictEngine(p.model->graph(), p.apply(fp16Small), kTrt10), p.t4).totalMs;
     EXPECT_NEAR(small, withoutSmall - prediction->estimate.totalMs, 1e-12);
+    // Each is its own island, whose verdict is the same move.
+    ASSERT_NE(prediction->regionOf(p.node("small")), nullptr);
+    EXPECT_FALSE(prediction->regionOf(p.node("small"))->pays());
+    EXPECT_TRUE(prediction->regionOf(p.node("big"))->pays());
+    EXPECT_EQ(prediction->regionOf(p.node("before")), nullptr);
     // An FP16 conv gets what INT8 would save there: the heavy one after the island would gain too.
     EXPECT_TRUE(prediction->int8Gain(p.node("after")).has_value());
 }
 
-TEST(PlanPrediction, TheReferencesAreAllFp16AndTheDefaultInt8Placement) {
+TEST(PlanPrediction, TheReferencesAreAllFp16AndAllInt8) {
     Predicted p;
     const auto prediction = p.run();
     ASSERT_TRUE(prediction);
