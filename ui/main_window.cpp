@@ -31,6 +31,7 @@
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
+#include "ui/engine/latency_prediction_controller.h"
 #include "ui/fold_inputs_dialog.h"
 #include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
@@ -335,12 +336,13 @@ void MainWindow::createProjectActions() {
 }
 
 // File > Import Engine Report..., View > Color Nodes By, the "TensorRT Engine" dock (tabbed with the findings;
-// a click selects the node) and the import's strip in the status bar.
+// a click selects the node), the import's strip in the status bar and the plan's predicted latency beside it.
 void MainWindow::createEngineActions() {
     mEngine = new EngineController(mDocument, mGraphView, this);
     mImport->importMenu()->addAction(mEngine->importAction());
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
+    statusBar()->addPermanentWidget((new LatencyPredictionController(mDocument, this))->statusLabel());
     auto* dock = new QDockWidget(tr("TensorRT Engine"), this);
     dock->setObjectName(QStringLiteral("EngineDock"));
     mEnginePanel = new EnginePanel(mDocument, dock);

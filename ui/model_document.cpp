@@ -2,6 +2,7 @@
 
 #include <QUndoStack>
 
+#include "core/engine/plan_prediction.h"
 #include "core/export/carried_model.h"
 #include "core/export/qoperator_import.h"
 #include "core/lint/lint_policy.h"
@@ -144,6 +145,8 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mTuneReport.reset();
     mEngine = loaded.model ? loaded.engine : nullptr;  // a report describes one model
     mGpuProfile = loaded.gpuProfile;
+    mLatencyPrediction.reset();  // it predicted another model
+    mLatencyPredictionStale = false;
     mDiagnosis.reset();
     if (mCalibration) relint();  // the load linted without the calibration's findings
     mProjectPath = loaded.projectPath;
@@ -161,7 +164,20 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit tuneReportChanged();
     emit engineChanged();
     emit gpuProfileChanged();
+    emit latencyPredictionChanged();
     emit silencedRulesChanged();
+}
+
+void ModelDocument::setLatencyPrediction(std::shared_ptr<const PlanPrediction> prediction) {
+    mLatencyPrediction = std::move(prediction);
+    mLatencyPredictionStale = false;
+    emit latencyPredictionChanged();
+}
+
+void ModelDocument::markLatencyPredictionStale() {
+    if (!mLatencyPrediction || mLatencyPredictionStale) return;
+    mLatencyPredictionStale = true;
+    emit latencyPredictionChanged();
 }
 
 void ModelDocument::setGpuProfile(std::shared_ptr<const GpuProfile> profile) {

@@ -34,7 +34,8 @@ class QUndoStack;
 
 namespace ql {
 struct GpuProfile;
-}
+struct PlanPrediction;
+}  // namespace ql
 
 namespace ql::ui {
 
@@ -144,6 +145,14 @@ public:
     std::shared_ptr<const GpuProfile> gpuProfile() const { return mGpuProfile; }
     void setGpuProfile(std::shared_ptr<const GpuProfile> profile);
 
+    // The predicted engine time of the current plan on the GPU profile's GPU (LatencyPredictionController computes
+    // it off the GUI thread); null: no GPU chosen, or none computed yet. Stale from a change of the model, plan,
+    // target or GPU until the new one arrives (views grey it out). Not kept in the project: it follows from it.
+    std::shared_ptr<const PlanPrediction> latencyPrediction() const { return mLatencyPrediction; }
+    bool isLatencyPredictionStale() const { return mLatencyPredictionStale; }
+    void setLatencyPrediction(std::shared_ptr<const PlanPrediction> prediction);
+    void markLatencyPredictionStale();
+
     // The project file this document was opened from or saved to; empty for a bare model.
     QString projectPath() const { return mProjectPath; }
     void setProjectPath(const QString& path);
@@ -175,6 +184,8 @@ signals:
     void tuneReportChanged();
     void engineChanged();
     void gpuProfileChanged();
+    // A new latency prediction, none, or the current one became stale.
+    void latencyPredictionChanged();
     void silencedRulesChanged();
     void modifiedChanged(bool modified);
     // The project file changed: saved under a new name, or a bare model saved as a project (replaceModel() announces
@@ -201,6 +212,8 @@ private:
     std::shared_ptr<const TuneReport> mTuneReport;
     std::shared_ptr<const EngineRun> mEngine;
     std::shared_ptr<const GpuProfile> mGpuProfile;
+    std::shared_ptr<const PlanPrediction> mLatencyPrediction;
+    bool mLatencyPredictionStale = false;
     QString mProjectPath;
     QStringList mSilencedRules;
     nlohmann::json mDataSettings = nlohmann::json::object();

@@ -37,10 +37,6 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model);
 // so the CLI does what the window does with the same project. `trt` comes back set ("10" when nothing says more).
 void adoptProjectSettings(const std::string& calib, std::string& plan, std::string& trt, std::string& typing);
 
-// --shapes NAME=DIMS,... (DIMS like 1x3x224x224): `model` with those input dims and its shapes inferred again, the
-// shapes `predict` and `tune` time engines at. The nodes keep their order (plans of `model` apply).
-Result<std::unique_ptr<Model>> withInputShapes(const Model& model, const std::string& shapes);
-
 // --threads N, by default every core of this machine (a CI box has many; one thread would waste them).
 void addThreadsOption(CLI::App& command, int& threads);
 // --progress: report progress on stderr even when it is not a terminal (CI logs).

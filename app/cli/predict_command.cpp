@@ -16,7 +16,9 @@
 #include "app/cli/data_options.h"
 #include "app/cli/gpu_profile_options.h"
 #include "core/common/json_util.h"
+#include "core/engine/plan_prediction.h"
 #include "core/engine/prediction_report.h"
+#include "core/exec/input_shapes.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 
@@ -35,11 +37,6 @@ struct PredictCliOptions {
     std::string shapes;
     bool json = false;
 };
-
-PrecisionPlan allFp16(const Graph& graph) {
-    PrecisionPlan plan(graph, Precision::Fp16);
-    return plan;
-}
 
 int runPredict(PredictCliOptions options) {
     adoptProjectSettings(options.calib, options.plan, options.trt, options.typing);
@@ -66,7 +63,7 @@ int runPredict(PredictCliOptions options) {
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), target->version, Precision::Fp16,
                                              scales ? &*scales : nullptr, target->typing);
     const EnginePrediction prediction = predictEngine(graph, plan, *target);
-    const EnginePrediction fp16 = predictEngine(graph, allFp16(graph), *target);
+    const EnginePrediction fp16 = predictEngine(graph, allFp16Plan(graph), *target);
     const LatencyEstimate estimate = estimateLatency(prediction, *profile);
     const LatencyEstimate fp16Estimate = estimateLatency(fp16, *profile);
     const PredictionView view{graph, prediction, estimate, fp16Estimate, *profile};

@@ -19,6 +19,7 @@
 #include "core/common/json_util.h"
 #include "core/engine/plan_latency.h"
 #include "core/engine/prediction_report.h"
+#include "core/exec/input_shapes.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_policy.h"
 #include "core/quant/default_placement.h"

@@ -58,9 +58,13 @@ nlohmann::json estimateJson(const GpuProfile& profile) {
             note += ": their total off by " + percent(fit.totalError) +
                     " (fitted on one report: a model it did not see may be further off)";
         note += ", per layer by a median of " + percent(fit.medianLayerError);
-        return {{"fitted", true}, {"checked_error", fit.checkedError()}, {"note", note}};
+        return {{"fitted", true}, {"checked_error", estimateCheckedError(profile)}, {"note", note}};
     }
-    return {{"fitted", false}, {"checked_error", checkedTotalError()}, {"note", checkedErrorNote()}};
+    return {{"fitted", false}, {"checked_error", estimateCheckedError(profile)}, {"note", checkedErrorNote()}};
+}
+
+double estimateCheckedError(const GpuProfile& profile) {
+    return profile.fit ? profile.fit->checkedError() : checkedTotalError();
 }
 
 std::string estimateNote(const GpuProfile& profile) {

@@ -34,6 +34,8 @@ std::string predictionToText(const PredictionView& view);
 
 // The "estimate" object: fitted or not, and how far off it was where it was checked.
 nlohmann::json estimateJson(const GpuProfile& profile);
+// The relative error `estimateJson`'s "checked_error" gives: the fit's (fitted profile), else the unfitted model's.
+double estimateCheckedError(const GpuProfile& profile);
 // One line saying the times are estimates and how far off they were where checked.
 std::string estimateNote(const GpuProfile& profile);
 

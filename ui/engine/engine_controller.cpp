@@ -44,6 +44,9 @@ EngineController::EngineController(ModelDocument* document, GraphView* view, QWi
     createColoringMenu();
     connect(&mWatcher, &QFutureWatcher<EngineLoad>::finished, this, &EngineController::jobFinished);
     connect(document, &ModelDocument::engineChanged, this, &EngineController::repaint);
+    connect(document, &ModelDocument::latencyPredictionChanged, this, [this] {
+        if (mColoring == NodeColoring::PredictedGain) repaint();
+    });
     connect(view, &GraphView::layoutApplied, this, &EngineController::repaint);
     connect(document, &ModelDocument::modelReplaced, this,
             [this] { mImportAction->setEnabled(mDocument->model() != nullptr); });
@@ -58,7 +61,8 @@ void EngineController::createColoringMenu() {
     mColoringMenu = new QMenu(tr("&Color Nodes By"), mWindow);
     mColoringMenu->setObjectName(QStringLiteral("ColoringMenu"));
     mColoringGroup = new QActionGroup(mColoringMenu);
-    for (NodeColoring coloring : {NodeColoring::OpFamily, NodeColoring::EnginePrecision, NodeColoring::EngineTime}) {
+    for (NodeColoring coloring : {NodeColoring::OpFamily, NodeColoring::EnginePrecision, NodeColoring::EngineTime,
+                                  NodeColoring::PredictedGain}) {
         QAction* action =
             mColoringMenu->addAction(nodeColoringName(coloring), this, [this, coloring] { setColoring(coloring); });
         action->setCheckable(true);

@@ -2,7 +2,8 @@
 // File > Import Engine Report... (and JSON files dropped on the window): reads trtexec's layer information and
 // profile off the GUI thread (a big engine report takes a while to parse and map), with a busy strip and Cancel in
 // the status bar; a cancelled or superseded import leaves the document as it was. View > Color Nodes By paints
-// the report on the graph (engine_overlay.h) and follows every change of the report, its mismatches or the layout.
+// the report on the graph (engine_overlay.h), or the latency prediction (prediction_overlay.h), and follows every
+// change of either, of the report's mismatches and of the layout.
 #include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>

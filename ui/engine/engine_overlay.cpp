@@ -5,6 +5,7 @@
 #include <array>
 
 #include "ui/engine/engine_run.h"
+#include "ui/engine/prediction_overlay.h"
 #include "ui/graph/graph_view.h"
 #include "ui/model_document.h"
 
@@ -75,6 +76,8 @@ QString nodeColoringName(NodeColoring coloring) {
             return QObject::tr("Engine precision");
         case NodeColoring::EngineTime:
             return QObject::tr("Engine time");
+        case NodeColoring::PredictedGain:
+            return QObject::tr("Predicted INT8 gain");
     }
     return {};
 }
@@ -125,6 +128,10 @@ QString engineNodeSummary(const EngineRun& run, NodeId node) {
 
 void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColoring coloring) {
     view.clearEngineMarks();
+    if (coloring == NodeColoring::PredictedGain) {
+        paintPredictionOverlay(view, document);
+        return;
+    }
     const auto run = document.engineRun();
     const Model* model = document.model();
     if (!run || !model || coloring == NodeColoring::OpFamily) {

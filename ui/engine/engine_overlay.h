@@ -15,9 +15,10 @@ class GraphView;
 class ModelDocument;
 struct EngineRun;
 
-enum class NodeColoring { OpFamily, EnginePrecision, EngineTime };
+// PredictedGain paints the latency prediction instead (prediction_overlay.h): it needs a GPU, not a report.
+enum class NodeColoring { OpFamily, EnginePrecision, EngineTime, PredictedGain };
 
-QString nodeColoringName(NodeColoring coloring);  // "Op family", "Engine precision", "Engine time"
+QString nodeColoringName(NodeColoring coloring);  // "Op family", "Engine precision", ..., "Predicted INT8 gain"
 
 QColor enginePrecisionFill(EnginePrecision precision);
 QColor noLayerFill();
@@ -27,7 +28,8 @@ QColor heatColor(double fraction);
 // One line about the node's engine layer for tool tips: "Engine: INT8, 0.0042 ms (9.9%) in layer ...".
 QString engineNodeSummary(const EngineRun& run, NodeId node);
 
-// Paints `document`'s engine report on `view` as `coloring` says; OpFamily, or no report, clears it.
+// Paints `document`'s engine report (or its latency prediction) on `view` as `coloring` says; OpFamily, or no
+// report, clears it.
 void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColoring coloring);
 
 }  // namespace ql::ui

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/engine/gpu_choice_box.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 #include "ui/panels/precision_delegate.h"
@@ -55,8 +56,14 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
                         header->visualIndex(PrecisionTableModel::EffectiveColumn) + 1);
     header->moveSection(header->visualIndex(PrecisionTableModel::TimeColumn),
                         header->visualIndex(PrecisionTableModel::EngineColumn) + 1);
+    // The predicted time and INT8 gain beside the MACs they follow from.
+    header->moveSection(header->visualIndex(PrecisionTableModel::PredictedColumn),
+                        header->visualIndex(PrecisionTableModel::MacsColumn) + 1);
+    header->moveSection(header->visualIndex(PrecisionTableModel::GainColumn),
+                        header->visualIndex(PrecisionTableModel::PredictedColumn) + 1);
     header->setStretchLastSection(true);
     showEngineColumns();
+    showPredictionColumns();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +78,8 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
     connect(mTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PrecisionPanel::updateActions);
     connect(mModel, &QAbstractItemModel::modelReset, this, &PrecisionPanel::resizeColumns);
     connect(mDocument, &ModelDocument::engineChanged, this, &PrecisionPanel::showEngineColumns);
+    connect(mDocument, &ModelDocument::latencyPredictionChanged, this, &PrecisionPanel::showPredictionColumns);
+    connect(mDocument, &ModelDocument::gpuProfileChanged, this, &PrecisionPanel::showPredictionColumns);
     connect(mDocument, &ModelDocument::tuneReportChanged, this, [this] {
         mTable->resizeColumnToContents(PrecisionTableModel::TuneColumn);
         const int width = mTable->columnWidth(PrecisionTableModel::TuneColumn);
@@ -132,6 +141,10 @@ QWidget* PrecisionPanel::createFilterBar() {
     mAllNodesAction->setToolTip(
         tr("Also list the nodes that have no precision to choose: constants, Q/DQ, shape and index computations"));
     connect(mAllNodesAction, &QAction::toggled, mFilter, &PrecisionFilterModel::setShowAllNodes);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Latency on "), bar));
+    mGpuChoice = new GpuChoiceBox(mDocument, bar);
+    bar->addWidget(mGpuChoice);
     return bar;
 }
 
@@ -223,6 +236,15 @@ void PrecisionPanel::showEngineColumns() {
         mTable->setColumnHidden(column, !shown);
         if (shown && wasHidden) mTable->resizeColumnToContents(column);
     }
+}
+
+// Without a GPU there is no gain to show: the Predicted column stays, its header saying to choose one.
+void PrecisionPanel::showPredictionColumns() {
+    const bool shown = mDocument->latencyPrediction() != nullptr;
+    const bool wasHidden = mTable->isColumnHidden(PrecisionTableModel::GainColumn);
+    mTable->setColumnHidden(PrecisionTableModel::GainColumn, !shown);
+    if (shown && wasHidden) mTable->resizeColumnToContents(PrecisionTableModel::GainColumn);
+    mTable->resizeColumnToContents(PrecisionTableModel::PredictedColumn);
 }
 
 void PrecisionPanel::resizeColumns() {

@@ -4,7 +4,8 @@
 // selected rows to FP32/FP16/INT8 (Ctrl+1/2/3, one undo step) or every node of the current row's op type. In the
 // table, P cycles the selected rows' precision as in the graph, and the context menu has the same commands. Row
 // selection follows the graph and the other way round: selectNode() selects and scrolls without echoing,
-// nodeSelected() reports the user's row.
+// nodeSelected() reports the user's row. The filter row ends with the GPU the latency prediction is for
+// (GpuChoiceBox), which fills the Predicted ms and INT8 gain columns.
 #include <QList>
 #include <QWidget>
 
@@ -18,6 +19,7 @@ class QToolButton;
 
 namespace ql::ui {
 
+class GpuChoiceBox;
 class ModelDocument;
 class PrecisionFilterModel;
 class PrecisionTableModel;
@@ -29,6 +31,7 @@ public:
 
     PrecisionTableModel* tableModel() const { return mModel; }
     PrecisionFilterModel* filterModel() const { return mFilter; }
+    GpuChoiceBox* gpuChoice() const { return mGpuChoice; }
     QTableView* view() const { return mTable; }
 
     // The nodes of the selected rows, in row order.
@@ -58,6 +61,7 @@ private:
     void updateActions();
     void resizeColumns();
     void showEngineColumns();
+    void showPredictionColumns();
 
     ModelDocument* mDocument;
     PrecisionTableModel* mModel;
@@ -65,6 +69,7 @@ private:
     QTableView* mTable;
     QLineEdit* mFilterEdit = nullptr;
     QToolButton* mOpTypeButton = nullptr;
+    GpuChoiceBox* mGpuChoice = nullptr;
     QList<QAction*> mSelectionActions;  // FP32, FP16, INT8
     QAction* mCycleAction = nullptr;
     QAction* mAllNodesAction = nullptr;

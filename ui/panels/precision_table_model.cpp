@@ -10,9 +10,12 @@
 #include <cmath>
 #include <limits>
 
+#include "core/engine/prediction_report.h"
 #include "core/model/fp16_form.h"
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_run.h"
+#include "ui/engine/prediction_overlay.h"
+#include "ui/engine/prediction_text.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 #include "ui/tuning/tune_report_text.h"
@@ -77,6 +80,7 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     connect(document, &ModelDocument::analysisChanged, this, &PrecisionTableModel::analysisChanged);
     connect(document, &ModelDocument::tuneReportChanged, this, &PrecisionTableModel::tuneReportChanged);
     connect(document, &ModelDocument::engineChanged, this, &PrecisionTableModel::engineChanged);
+    connect(document, &ModelDocument::latencyPredictionChanged, this, &PrecisionTableModel::latencyPredictionChanged);
     for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         mSwatches[static_cast<int>(p)] = precisionSwatch(p);
     analysisChanged();
@@ -112,6 +116,8 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     const int column = index.column();
     if ((column == EngineColumn || column == TimeColumn) && role != NodeIdRole && role != OpTypeRole)
         return engineData(node, column, role);
+    if (isPredictionColumn(column) && role != NodeIdRole && role != OpTypeRole)
+        return predictionData(node, column, role);
     switch (role) {
         case Qt::DisplayRole:
             return displayData(node, column);
@@ -262,6 +268,71 @@ QVariant PrecisionTableModel::engineData(const Node& node, int column, int role)
     }
 }
 
+// The Predicted ms and INT8 gain cells: empty without a prediction or for a node in no layer; a fused layer's
+// numbers on its first node only (its other nodes say where in the tool tip), so a column sums to the plan.
+QVariant PrecisionTableModel::predictionData(const Node& node, int column, int role) const {
+    const auto prediction = mDocument->latencyPrediction();
+    if (!prediction) {
+        if (role == Qt::ToolTipRole) return predictionHeader(column, Qt::ToolTipRole);
+        return role == SortRole ? QVariant(kMissing) : QVariant();
+    }
+    const PredictedLayer* layer = prediction->layerOf(node.id);
+    const bool lead = prediction->isLayerLead(node.id);
+    const std::optional<double> value = !layer || !lead             ? std::nullopt
+                                        : column == PredictedColumn ? prediction->layerMs(node.id)
+                                                                    : prediction->int8Gain(node.id);
+    switch (role) {
+        case Qt::DisplayRole:
+        case Qt::EditRole:
+            if (!value) return layer && !lead ? tr("fused") : QString();
+            return predictedMsText(*value, column == GainColumn);
+        case SortRole:
+            return value.value_or(kMissing);
+        case Qt::ToolTipRole:
+            return predictedNodeSummary(*prediction, mDocument->model()->graph(), node.id);
+        case Qt::ForegroundRole:
+            if (mDocument->isLatencyPredictionStale() || !value)
+                return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            if (column == GainColumn && layer && gainVerdict(*layer, value) != GainVerdict::Neutral)
+                return gainVerdict(*layer, value) == GainVerdict::Pays ? int8PaysFill() : int8CostsFill();
+            return {};
+        case Qt::TextAlignmentRole:
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+    }
+}
+
+QVariant PrecisionTableModel::predictionHeader(int section, int role) const {
+    const auto prediction = mDocument->latencyPrediction();
+    const bool stale = prediction && mDocument->isLatencyPredictionStale();
+    if (role == Qt::DisplayRole) {
+        if (!prediction && section == PredictedColumn)
+            return mDocument->gpuProfile() ? tr("Predicted ms (predicting...)") : tr("Predicted ms: choose a GPU");
+        const QString title = section == PredictedColumn ? tr("Predicted ms") : tr("INT8 gain ms");
+        return stale ? tr("%1 (updating)").arg(title) : title;
+    }
+    if (role != Qt::ToolTipRole) return {};
+    if (!prediction)
+        return mDocument->gpuProfile()
+                   ? tr("The engine's latency is being predicted for the current plan.")
+                   : tr("Choose a GPU in the toolbar above to predict the TensorRT engine's latency per layer.");
+    const QString note = QString::fromStdString(estimateNote(prediction->profile));
+    if (section == PredictedColumn)
+        return tr("The time of the node's TensorRT layer in the engine the current plan builds, predicted on %1 "
+                  "(a fused layer's time on its first node). %2")
+            .arg(gpuLabel(prediction->profile.gpu), note);
+    return tr("What INT8 saves against FP16 in the node's layer, the reformats it causes or spares included, in the "
+              "plan's predicted time on %1: positive (green) pays, negative (red) costs. For an FP16 layer, what "
+              "INT8 would save. %2")
+        .arg(gpuLabel(prediction->profile.gpu), note);
+}
+
+void PrecisionTableModel::latencyPredictionChanged() {
+    emit headerDataChanged(Qt::Horizontal, PredictedColumn, GainColumn);
+    if (rowCount() > 0) emit dataChanged(index(0, PredictedColumn), index(rowCount() - 1, GainColumn));
+}
+
 bool PrecisionTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (role != Qt::EditRole || !index.isValid() || index.column() != RequestedColumn || !mDocument->model())
         return false;
@@ -279,6 +350,8 @@ Qt::ItemFlags PrecisionTableModel::flags(const QModelIndex& index) const {
 
 QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
+    if (isPredictionColumn(section) && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return predictionHeader(section, role);
     if (role == Qt::ToolTipRole && mStale && isAnalysisColumn(section))
         return tr("Stale: %1. Quantize > Measure Again (Ctrl+M) measures the current plan.")
             .arg(mDocument->analysisStaleReason());
@@ -314,9 +387,10 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
     if (role == Qt::InitialSortOrderRole) return static_cast<int>(Qt::AscendingOrder);
     if (role != Qt::DisplayRole) return {};
     static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Node"),   QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
-        QT_TR_NOOP("Reason"), QT_TR_NOOP("MACs"),   QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),
-        QT_TR_NOOP("Tune"),   QT_TR_NOOP("Engine"), QT_TR_NOOP("Time")};
+        QT_TR_NOOP("Node"),        QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
+        QT_TR_NOOP("Reason"),      QT_TR_NOOP("MACs"),   QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),
+        QT_TR_NOOP("Tune"),        QT_TR_NOOP("Engine"), QT_TR_NOOP("Time"),        QT_TR_NOOP("Predicted ms"),
+        QT_TR_NOOP("INT8 gain ms")};
     if (section < 0 || section >= ColumnCount) return {};
     // Stale analysis numbers must not look current.
     if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(tr(kTitles[section]));

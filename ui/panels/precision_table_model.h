@@ -7,7 +7,10 @@
 // document. Plan and analysis changes update the cells in place (dataChanged), so views keep their selection and
 // scroll position; only a new model resets the table. With an engine report (File > Import Engine Report...), the
 // Engine and Time columns show the precision TensorRT ran the node in and its share of its layers' time; cells of a
-// node the engine ran otherwise than planned are tinted red.
+// node the engine ran otherwise than planned are tinted red. With a GPU chosen (GpuChoiceBox), Predicted ms and INT8
+// gain show the document's latency prediction (core/engine/plan_prediction.h): the time of the node's layer in the
+// current plan's predicted engine (a fused layer's on its first node) and what INT8 saves against FP16 there, the
+// reformats it causes included; estimates, greyed while a new prediction is under way.
 #include <QAbstractTableModel>
 #include <QIcon>
 #include <map>
@@ -41,6 +44,8 @@ public:
         TuneColumn,
         EngineColumn,
         TimeColumn,
+        PredictedColumn,
+        GainColumn,
         ColumnCount
     };
     enum Role {
@@ -79,6 +84,10 @@ private:
     void tuneReportChanged();
     void engineChanged();
     QVariant engineData(const Node& node, int column, int role) const;
+    bool isPredictionColumn(int column) const { return column == PredictedColumn || column == GainColumn; }
+    QVariant predictionData(const Node& node, int column, int role) const;
+    QVariant predictionHeader(int section, int role) const;
+    void latencyPredictionChanged();
     void updateStale();
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
 

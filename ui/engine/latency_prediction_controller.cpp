@@ -1,0 +1,107 @@
+#include "ui/engine/latency_prediction_controller.h"
+
+#include <QLabel>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/export/effective_plan.h"
+#include "ui/engine/prediction_text.h"
+#include "ui/model_document.h"
+
+namespace ql::ui {
+
+namespace {
+
+struct PredictionJob {
+    std::shared_ptr<const Model> model;
+    PrecisionPlan plan;
+    TrtTarget target;
+    std::shared_ptr<const GpuProfile> profile;
+    std::shared_ptr<const CalibrationResult> calibration;  // the FP16 guard the plan's precisions were decided with
+};
+
+std::shared_ptr<const PlanPrediction> runPrediction(const PredictionJob& job, std::stop_token stop) {
+    const Graph& graph = job.model->graph();
+    // The rules the document applied to the plan (ModelDocument::decidePrecisions), for the plans compared with it.
+    ApplyPolicies apply = [&](PrecisionPlan plan) {
+        return effectivePlan(graph, std::move(plan), job.target.version, Precision::Fp16, job.calibration.get(),
+                             job.target.typing);
+    };
+    auto prediction = predictPlan({.graph = graph,
+                                   .plan = job.plan,
+                                   .target = job.target,
+                                   .profile = *job.profile,
+                                   .apply = std::move(apply),
+                                   .stopRequested = [&stop] { return stop.stop_requested(); }});
+    if (!prediction) return nullptr;
+    return std::make_shared<const PlanPrediction>(std::move(*prediction));
+}
+
+}  // namespace
+
+LatencyPredictionController::LatencyPredictionController(ModelDocument* document, QWidget* window)
+    : QObject(window), mDocument(document) {
+    mStatusLabel = new QLabel(window);
+    mStatusLabel->setObjectName(QStringLiteral("LatencyPredictionLabel"));
+    mStatusLabel->hide();
+    mRestart.setSingleShot(true);
+    mRestart.setInterval(0);
+    connect(&mRestart, &QTimer::timeout, this, &LatencyPredictionController::start);
+    connect(&mWatcher, &QFutureWatcher<std::shared_ptr<const PlanPrediction>>::finished, this,
+            &LatencyPredictionController::jobFinished);
+    for (auto signal : {&ModelDocument::modelReplaced, &ModelDocument::planChanged, &ModelDocument::trtTargetChanged,
+                        &ModelDocument::gpuProfileChanged})
+        connect(document, signal, this, &LatencyPredictionController::scheduleRestart);
+    connect(document, &ModelDocument::latencyPredictionChanged, this, &LatencyPredictionController::showStatus);
+}
+
+LatencyPredictionController::~LatencyPredictionController() {
+    mStop.request_stop();
+    mWatcher.waitForFinished();
+}
+
+void LatencyPredictionController::scheduleRestart() {
+    ++mGeneration;
+    mStop.request_stop();  // what it computes no longer describes the window
+    mDocument->markLatencyPredictionStale();
+    mRestart.start();
+}
+
+void LatencyPredictionController::start() {
+    if (!mDocument->model() || !mDocument->gpuProfile()) {
+        if (mDocument->latencyPrediction()) mDocument->setLatencyPrediction(nullptr);
+        showStatus();
+        return;
+    }
+    if (mWatcher.isRunning()) return;  // jobFinished() starts the newest request
+    mStop = std::stop_source();
+    mJobGeneration = mGeneration;
+    PredictionJob job{mDocument->sharedModel(), mDocument->plan(), mDocument->trtTarget(), mDocument->gpuProfile(),
+                      mDocument->calibration()};
+    mWatcher.setFuture(
+        QtConcurrent::run([job = std::move(job), stop = mStop.get_token()] { return runPrediction(job, stop); }));
+    showStatus();
+}
+
+void LatencyPredictionController::jobFinished() {
+    if (mJobGeneration != mGeneration) {  // superseded
+        start();
+        return;
+    }
+    if (auto result = mWatcher.result()) mDocument->setLatencyPrediction(std::move(result));
+}
+
+void LatencyPredictionController::showStatus() {
+    const auto prediction = mDocument->latencyPrediction();
+    if (!prediction) {
+        mStatusLabel->setVisible(mDocument->model() && mDocument->gpuProfile());
+        mStatusLabel->setText(tr("Predicting the engine's latency..."));
+        mStatusLabel->setToolTip({});
+        return;
+    }
+    mStatusLabel->setText(predictionStatusText(*prediction, mDocument->isLatencyPredictionStale()));
+    mStatusLabel->setToolTip(predictionStatusToolTip(*prediction));
+    mStatusLabel->show();
+}
+
+}  // namespace ql::ui
