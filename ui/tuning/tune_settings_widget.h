@@ -4,6 +4,7 @@
 // image preprocessing (the calibration dialog's widgets). Remembers the last settings (QSettings group "tune");
 // the first time it starts from the calibration dialog's evaluation data, labels and preprocessing.
 #include <QWidget>
+#include <nlohmann/json.hpp>
 
 #include "core/model/graph.h"
 #include "ui/tuning/tune_request.h"
@@ -29,6 +30,9 @@ public:
     void setDataPath(const QString& path);
     void setLabelsPath(const QString& path);
     void setSampleCount(int samples);  // 0: all
+    // The evaluation data (one path per input), its labels and its image preprocessing (ImagePreprocessEditor's
+    // JSON), e.g. the calibration's; an empty list or labels leaves that field as it is.
+    void setEvaluationData(const QStringList& paths, const QString& labels, const nlohmann::json& preprocess);
     // Where the data and labels pickers start while their fields are empty (dialog_folder.h: the model's folder).
     void setDialogFolder(const QString& folder);
 
