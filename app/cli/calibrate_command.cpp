@@ -25,6 +25,7 @@ struct CalibrateCliOptions {
     std::string model;
     std::vector<std::string> data;
     DataLimits limits;
+    ImageOptions image;
     std::string method = "auto";
     int64_t samples = 0;
     int64_t batch = 8;
@@ -51,7 +52,7 @@ int runCalibrate(const CalibrateCliOptions& options) {
         auto plan = PrecisionPlan::load(graph, options.plan);
         if (!plan) return failWith(plan.status());
     }
-    auto data = openDataOption(graph, options.data, options.limits);
+    auto data = openDataOption(graph, options.data, options.limits, options.image);
     if (!data) return failWith(data.status());
     const CalibrationOptions run{.maxSamples = options.samples,
                                  .batchSize = options.batch,
@@ -84,6 +85,7 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("MODEL", options->model, "ONNX model file (FP32)")->required();
     cmd->add_option("--data", options->data, "Calibration data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
     addDataLimitsOption(*cmd, options->limits);
+    addImageOptions(*cmd, options->image);
     cmd->add_option("--method", options->method,
                     "auto (default: per tensor the method with the best expected SQNR), entropy, minmax, "
                     "percentile[:P] or mse");

@@ -33,6 +33,7 @@ struct CompareCliOptions {
     std::string calib;
     std::vector<std::string> data;
     DataLimits limits;
+    ImageOptions image;
     std::string labels;
     std::string plan;
     std::string mode = "accumulated";
@@ -144,7 +145,7 @@ int runCompare(CompareCliOptions options) {
                     ? Result<PrecisionPlan>(*carried->plan)
                     : effectivePlan(graph, options.plan, *version, Precision::Fp16, &*calibration);
     if (!plan) return failWith(plan.status());
-    auto data = openDataOption(graph, options.data, options.limits);
+    auto data = openDataOption(graph, options.data, options.limits, options.image);
     if (!data) return failWith(data.status());
     AnalysisOptions analysis{.mode = *mode,
                              .maxSamples = options.samples,
@@ -192,6 +193,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
     cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
     addDataLimitsOption(*cmd, options->limits);
+    addImageOptions(*cmd, options->image);
     cmd->add_option("--labels", options->labels, "Class labels (.npy of integers) for accuracy");
     cmd->add_option("--plan", options->plan, "Precision plan (JSON); default: INT8 for the weighted layers");
     cmd->add_option("--mode", options->mode, "accumulated (whole plan, default) or isolated (one layer at a time)");

@@ -11,9 +11,21 @@
 
 namespace ql::cli {
 
-// `--data PATH` or `--data NAME=PATH` (NAME a model input; otherwise the whole text is the path).
+// How a --data folder of images becomes samples (image_loader.h), as given on the command line; empty fields keep
+// ImagePreprocess's defaults.
+struct ImageOptions {
+    std::string resize;                           // --resize center-crop|stretch|letterbox
+    float padValue = ImagePreprocess{}.padValue;  // --pad-value V (letterbox border, 0-255)
+    std::string mean;                             // --mean V or V,V,V (one value for every channel, or one per channel)
+    std::string stddev;                           // --std V or V,V,V
+};
+void addImageOptions(CLI::App& command, ImageOptions& image);
+Result<ImagePreprocess> imagePreprocessOption(const ImageOptions& image);
+
+// `--data PATH` or `--data NAME=PATH` (NAME a model input; otherwise the whole text is the path); folders of images
+// are read with `image`.
 Result<std::unique_ptr<DataSource>> openDataOption(const Graph& graph, const std::vector<std::string>& options,
-                                                   const DataLimits& limits = {});
+                                                   const DataLimits& limits = {}, const ImageOptions& image = {});
 // --max-decoded-mb N: raises DataLimits::maxDecodedBytes (an .npz member or an image decoded whole in memory).
 void addDataLimitsOption(CLI::App& command, DataLimits& limits);
 

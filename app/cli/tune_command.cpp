@@ -35,6 +35,7 @@ struct TuneCliOptions {
     std::string calib;
     std::vector<std::string> data;
     DataLimits limits;
+    ImageOptions image;
     std::string labels;
     std::string target;
     std::string output;
@@ -181,7 +182,7 @@ int runTune(const TuneCliOptions& options) {
     if (!start) return failWith(start.status());
     auto calibration = readCalibrationOption(graph, options.calib);
     if (!calibration) return failWith(calibration.status());
-    auto data = openDataOption(graph, options.data, options.limits);
+    auto data = openDataOption(graph, options.data, options.limits, options.image);
     if (!data) return failWith(data.status());
     if (!options.labels.empty()) {
         auto labels = readLabels(options.labels, (*data)->sampleCount());
@@ -238,6 +239,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--calib", options->calib, "Calibration file written by calibrate (CALIB.json)")->required();
     cmd->add_option("--data", options->data, "Evaluation data: PATH or INPUT=PATH (.npy, .npz, folder)")->required();
     addDataLimitsOption(*cmd, options->limits);
+    addImageOptions(*cmd, options->image);
     cmd->add_option("--labels", options->labels, "Class labels (.npy of integers), for accuracy-drop");
     cmd->add_option("--target", options->target,
                     "accuracy-drop<=X (points), top1-agreement>=X (%), output-sqnr>=X (dB), metric>=X or "

@@ -20,29 +20,13 @@ std::string joinNames(const std::vector<std::string>& names) {
 
 Result<std::unique_ptr<InputData>> openFolder(const std::string& path, const InputSpec& spec,
                                               const ImagePreprocess& image, const DataLimits& limits) {
-    std::vector<std::string> arrays, images;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.starts_with(".") || !entry.is_regular_file(ec)) continue;
-        if (name.ends_with(".npy")) arrays.push_back(entry.path().string());
-        if (isImageFile(name)) images.push_back(entry.path().string());
-    }
-    if (ec) return ioError(path + ": cannot list the folder: " + ec.message());
-    if (!arrays.empty() && !images.empty()) {
-        return invalidArgument(path + ": the folder mixes .npy files and images; keep one kind of sample per folder");
-    }
-    if (arrays.empty() && images.empty()) {
-        return invalidArgument(path + ": the folder holds no .npy files and no images (.png .jpg .jpeg .bmp)");
-    }
-    std::sort(arrays.begin(), arrays.end());
-    std::sort(images.begin(), images.end());
-    if (!arrays.empty()) return std::unique_ptr<InputData>(new FileListInput(std::move(arrays), readNpy, spec));
+    QL_ASSIGN_OR_RETURN(SampleFolder folder, listSampleFolder(path));
+    if (!folder.images) return std::unique_ptr<InputData>(new FileListInput(std::move(folder.files), readNpy, spec));
     QL_ASSIGN_OR_RETURN(ImageGeometry geometry, imageGeometry(spec, image));
     SampleLoader loader = [image, geometry, limits](const std::string& file) {
         return loadImage(file, image, geometry, limits);
     };
-    return std::unique_ptr<InputData>(new FileListInput(std::move(images), std::move(loader), spec));
+    return std::unique_ptr<InputData>(new FileListInput(std::move(folder.files), std::move(loader), spec));
 }
 
 Result<Tensor> npzMember(const std::string& path, const InputSpec& spec, bool onlyInput, const DataLimits& limits) {
@@ -102,6 +86,29 @@ Result<std::unique_ptr<DataSource>> openDataSource(const std::vector<InputSpec>&
     }
     QL_ASSIGN_OR_RETURN(auto source, MultiInputSource::create(std::move(sources)));
     return std::unique_ptr<DataSource>(std::move(source));
+}
+
+Result<SampleFolder> listSampleFolder(const std::string& path) {
+    std::vector<std::string> arrays, images;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with(".") || !entry.is_regular_file(ec)) continue;
+        if (name.ends_with(".npy")) arrays.push_back(entry.path().string());
+        if (isImageFile(name)) images.push_back(entry.path().string());
+    }
+    if (ec) return ioError(path + ": cannot list the folder: " + ec.message());
+    if (!arrays.empty() && !images.empty()) {
+        return invalidArgument(path + ": the folder mixes .npy files and images; keep one kind of sample per folder");
+    }
+    if (arrays.empty() && images.empty()) {
+        return invalidArgument(path + ": the folder holds no .npy files and no images (.png .jpg .jpeg .bmp)");
+    }
+    SampleFolder folder;
+    folder.images = !images.empty();
+    folder.files = folder.images ? std::move(images) : std::move(arrays);
+    std::sort(folder.files.begin(), folder.files.end());
+    return folder;
 }
 
 Result<std::vector<int64_t>> readLabels(const std::string& path, int64_t sampleCount) {

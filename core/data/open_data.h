@@ -26,6 +26,13 @@ struct DataSpec {
 Result<std::unique_ptr<DataSource>> openDataSource(const std::vector<InputSpec>& inputs,
                                                    const std::vector<DataSpec>& specs, const DataLimits& limits = {});
 
+// The sample files of a folder in the order they are read: .npy files or images, never both.
+struct SampleFolder {
+    std::vector<std::string> files;  // full paths, sorted by name
+    bool images = false;
+};
+Result<SampleFolder> listSampleFolder(const std::string& path);
+
 // Class labels, one integer per sample, from a .npy of shape [N] or [N,1] and any integer dtype.
 Result<std::vector<int64_t>> readLabels(const std::string& path, int64_t sampleCount);
 

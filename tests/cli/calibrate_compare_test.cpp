@@ -2,12 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/core/data/image_test_util.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -74,6 +76,46 @@ TEST(CalibrateCliTest, BadMethodAndMissingDataExitTwo) {
     r = test::runCli({"calibrate", f.model, "--data", f.dir.file("missing.npy"), "-o", f.calib});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("missing.npy"), std::string::npos) << r.err;
+}
+
+// x [N, 3, 4, 4] -> Relu -> y, with a folder of two 8x4 images of grey 204 (0.8 after / 255).
+struct ImageFixture {
+    TempDir dir;
+    std::string model = dir.file("m.onnx"), images = dir.file("imgs"), calib = dir.file("calib.json");
+
+    ImageFixture() {
+        ModelBuilder b;
+        b.input("x", DataType::Float, {-1, 3, 4, 4});
+        b.node("Relu", {"x"}, {"y"}, "relu");
+        b.output("y");
+        b.save(model);
+        std::filesystem::create_directory(images);
+        for (const char* name : {"/a.png", "/b.png"})
+            test::writeImage(images + name, 8, 4, [](int, int, int) { return 204; });
+    }
+    nlohmann::json inputRange() const { return nlohmann::json::parse(readText(calib))["activations"]["x"]; }
+};
+
+TEST(CalibrateCliTest, ImageFoldersTakeTheResizeModeAndAMeanOfOneValue) {
+    ImageFixture f;
+    auto r = test::runCli({"calibrate", f.model, "--data", f.images, "--method", "minmax", "-o", f.calib});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NEAR(f.inputRange()["min"].get<double>(), 0.8, 1e-5);  // centre crop: grey everywhere
+    r = test::runCli({"calibrate", f.model, "--data", f.images, "--method", "minmax", "-o", f.calib, "--resize",
+                      "letterbox", "--pad-value", "0", "--mean", "0.5", "--std", "0.5,0.5,0.5"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NEAR(f.inputRange()["min"].get<double>(), -1.0, 1e-5);  // the black border: (0 - 0.5) / 0.5
+    EXPECT_NEAR(f.inputRange()["max"].get<double>(), 0.6, 1e-5);   // the image: (0.8 - 0.5) / 0.5
+}
+
+TEST(CalibrateCliTest, ImageOptionsOfTheWrongKindExitTwoSayingWhy) {
+    ImageFixture f;
+    auto r = test::runCli({"calibrate", f.model, "--data", f.images, "-o", f.calib, "--mean", "0.5,0.4"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("the mean has 2 values but the model input has 3 channels"), std::string::npos) << r.err;
+    r = test::runCli({"calibrate", f.model, "--data", f.images, "-o", f.calib, "--resize", "pad"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("unknown resize mode 'pad'"), std::string::npos) << r.err;
 }
 
 TEST(CompareCliTest, JsonHasTheContractKeys) {

@@ -18,6 +18,7 @@
 #include "ui/calibration/data_paths_editor.h"
 #include "ui/calibration/image_preprocess_editor.h"
 #include "ui/calibration/labels_path_edit.h"
+#include "ui/calibration/preprocess_preview.h"
 
 namespace ql::ui {
 
@@ -45,11 +46,11 @@ QSpinBox* countBox(QWidget* parent, int maximum, const QString& zeroText) {
 
 }  // namespace
 
-CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent) : QDialog(parent) {
+CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent)
+    : QDialog(parent), mInputs(inputSpecs(graph)) {
     setWindowTitle(tr("Calibrate"));
-    const std::vector<InputSpec> specs = inputSpecs(graph);
     QStringList described;
-    for (const InputSpec& spec : specs) described.append(describeInput(spec));
+    for (const InputSpec& spec : mInputs) described.append(describeInput(spec));
     auto* header = new QLabel(tr("Runs the model on your data to find the INT8 range of every tensor, then measures "
                                  "the error the precision plan gives. Model input(s): %1.")
                                   .arg(described.join(QStringLiteral(", "))),
@@ -59,6 +60,14 @@ CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent) : QDia
     mData = new DataPathsEditor(DataPathsEditor::inputNamesOf(graph), this);
     mEvaluation = new DataPathsEditor(DataPathsEditor::inputNamesOf(graph), this);
     mPreprocess = new ImagePreprocessEditor(this);
+    // What this model suggests, never what the previous model used (a 640x640 detector's size fails elsewhere).
+    if (!mInputs.empty()) {
+        const ImagePreprocess defaults = defaultImagePreprocess(mInputs.front());
+        mPreprocess->setValue(defaults);
+        if (auto geometry = imageGeometry(mInputs.front(), defaults); geometry.isOk())
+            mPreprocess->setChannels(geometry->channels);
+    }
+    mPreview = new PreprocessPreview(this);
     mError = new QLabel(this);
     mError->setWordWrap(true);
     mError->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
@@ -74,13 +83,38 @@ CalibrationDialog::CalibrationDialog(const Graph& graph, QWidget* parent) : QDia
     left->addWidget(createAnalysisGroup());
     left->addStretch(1);
     columns->addLayout(left, 3);
-    columns->addWidget(mPreprocess, 2, Qt::AlignTop);
+    auto* right = new QVBoxLayout;
+    right->addWidget(mPreprocess);
+    right->addWidget(mPreview);
+    right->addStretch(1);
+    columns->addLayout(right, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header);
     layout->addLayout(columns);
     layout->addWidget(mError);
     layout->addWidget(buttons);
     restoreSettings();
+    connect(mData, &DataPathsEditor::pathsChanged, this, &CalibrationDialog::updatePreview);
+    connect(mPreprocess, &ImagePreprocessEditor::changed, this, &CalibrationDialog::updatePreview);
+    updatePreview();
+}
+
+// The first input with a path: its data as calibration will read it.
+void CalibrationDialog::updatePreview() {
+    const std::vector<DataSpec> specs = mData->specs(mPreprocess->value());
+    if (specs.empty() || mInputs.empty()) {
+        mPreview->showNothing(tr("Choose the calibration data to see its first sample."));
+        return;
+    }
+    // A mean that is not a number would be read as the default: say what is wrong instead of showing that.
+    if (const QString error = mPreprocess->validate(); !error.isEmpty()) {
+        mPreview->showNothing(error);
+        return;
+    }
+    const DataSpec& data = specs.front();
+    const auto named = std::find_if(mInputs.begin(), mInputs.end(),
+                                    [&data](const InputSpec& input) { return input.name == data.input; });
+    mPreview->showFirstSampleOf(named != mInputs.end() ? *named : mInputs.front(), data);
 }
 
 QWidget* CalibrationDialog::createDataGroup() {
@@ -257,17 +291,18 @@ void CalibrationDialog::applySettings(const nlohmann::json& json) {
     if (const auto it = json.find("preprocess"); it != json.end()) mPreprocess->setFromJson(*it);
 }
 
-// Only what suits every model: paths name one model's data.
+// Only what suits every model: paths name one model's data, and the preprocessing fits one model's input.
 void CalibrationDialog::saveSettings() const {
     nlohmann::json json = settings();
-    for (const char* key : {"data", "evaluation_data", "labels"}) json.erase(key);
+    for (const char* key : {"data", "evaluation_data", "labels", "preprocess"}) json.erase(key);
     QSettings settings;
     settings.setValue(kGroup + QStringLiteral("/defaults"), QString::fromStdString(json.dump()));
 }
 
 void CalibrationDialog::restoreSettings() {
     const QString text = QSettings().value(kGroup + QStringLiteral("/defaults")).toString();
-    const auto json = nlohmann::json::parse(text.toStdString(), nullptr, /*allow_exceptions=*/false);
+    auto json = nlohmann::json::parse(text.toStdString(), nullptr, /*allow_exceptions=*/false);
+    if (json.is_object()) json.erase("preprocess");  // saved there by versions before issue 29
     applySettings(json);
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Quantize > Calibrate...: the calibration data of every model input (file or folder, or dropped on the
 // window), the image preprocessing, the method and sample count, and optionally the evaluation data and
-// labels for the error analysis that follows. Checks the paths before it closes. Settings without paths
-// (method, counts, preprocessing) are remembered for every model (QSettings, group "calibration"); the paths
-// belong to one model: the controller keeps them per model and in the project (settings()/applySettings()).
+// labels for the error analysis that follows, and a preview of the first preprocessed sample. Checks the paths
+// before it closes. The method and counts are remembered for every model (QSettings, group "calibration"); the
+// paths and the preprocessing belong to one model: the dialog starts from what the model's input suggests
+// (defaultImagePreprocess), and the controller keeps the model's own settings per model and in the project
+// (settings()/applySettings()).
 #include <QDialog>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +24,7 @@ namespace ql::ui {
 class DataPathsEditor;
 class ImagePreprocessEditor;
 class LabelsPathEdit;
+class PreprocessPreview;
 
 class CalibrationDialog : public QDialog {
     Q_OBJECT
@@ -48,6 +51,9 @@ public:
     QString validate() const;
     QString errorText() const;
 
+    ImagePreprocessEditor* preprocessEditor() const { return mPreprocess; }
+    PreprocessPreview* preview() const { return mPreview; }
+
     void accept() override;  // validates first; on success remembers the settings
 
 private:
@@ -56,9 +62,12 @@ private:
     void saveSettings() const;
     void restoreSettings();
     void showError(const QString& message);
+    void updatePreview();
 
     DataPathsEditor* mData;
+    std::vector<InputSpec> mInputs;
     ImagePreprocessEditor* mPreprocess;
+    PreprocessPreview* mPreview;
     QComboBox* mMethod;
     QDoubleSpinBox* mPercentile;
     QSpinBox* mSamples;

@@ -6,45 +6,41 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <optional>
+#include <tuple>
 
 namespace ql::ui {
 
 namespace {
 
-QString threeNumbers(const std::array<float, 3>& v) {
-    return QStringLiteral("%1, %2, %3").arg(v[0]).arg(v[1]).arg(v[2]);
+QString channelValuesText(const std::vector<float>& values) {
+    QStringList parts;
+    for (float v : values) parts.append(QString::number(v));
+    return parts.join(QStringLiteral(", "));
 }
 
-// "0.485, 0.456, 0.406" (commas or spaces); nullopt unless exactly three numbers.
-std::optional<std::array<float, 3>> parseThree(const QString& text) {
-    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
-    const QStringList parts = text.split(separators, Qt::SkipEmptyParts);
-    if (parts.size() != 3) return std::nullopt;
-    std::array<float, 3> out{};
-    for (int i = 0; i < 3; ++i) {
-        bool ok = false;
-        out[static_cast<size_t>(i)] = parts[i].toFloat(&ok);
-        if (!ok) return std::nullopt;
-    }
-    return out;
+// The numbers of a mean or std field; nullopt when a word is not a number (validate() says which).
+std::optional<std::vector<float>> parseValues(const QString& text) {
+    auto values = parseChannelValues(text.toStdString(), "values");
+    return values.isOk() ? std::optional(std::move(values).value()) : std::nullopt;
 }
 
 struct Preset {
     const char* name;
     float scale;
-    std::array<float, 3> mean, stddev;
+    const char* mean;
+    const char* stddev;
 };
 
-// The normalisations most vision models expect (torchvision's ImageNet numbers, in RGB order).
+// The normalisations most vision models expect (torchvision's ImageNet numbers, in RGB order). One value where
+// every channel takes the same, so they suit grayscale models too.
 constexpr Preset kPresets[] = {
-    {"[0, 1]: pixel / 255", 1.0f / 255.0f, {0, 0, 0}, {1, 1, 1}},
-    {"ImageNet mean/std", 1.0f / 255.0f, {0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}},
-    {"[-1, 1]: (pixel / 127.5) - 1", 1.0f / 127.5f, {1, 1, 1}, {1, 1, 1}},
-    {"Raw pixels [0, 255]", 1.0f, {0, 0, 0}, {1, 1, 1}},
+    {"[0, 1]: pixel / 255", 1.0f / 255.0f, "0", "1"},
+    {"ImageNet mean/std", 1.0f / 255.0f, "0.485, 0.456, 0.406", "0.229, 0.224, 0.225"},
+    {"[-1, 1]: (pixel / 127.5) - 1", 1.0f / 127.5f, "1", "1"},
+    {"Raw pixels [0, 255]", 1.0f, "0", "1"},
 };
 
 QSpinBox* sizeBox(QWidget* parent, const QString& zeroText) {
@@ -66,15 +62,22 @@ ImagePreprocessEditor::ImagePreprocessEditor(QWidget* parent)
     form->addRow(tr("Preset:"), mPreset);
 
     mResize = new QComboBox(this);
-    mResize->addItem(tr("Shorter side, then centre crop"), static_cast<int>(ResizeMode::ShorterSideThenCenterCrop));
-    mResize->addItem(tr("Exact size (stretch)"), static_cast<int>(ResizeMode::Exact));
+    mResize->addItem(tr("Centre crop (shorter side, then crop)"),
+                     static_cast<int>(ResizeMode::ShorterSideThenCenterCrop));
+    mResize->addItem(tr("Stretch (exact size)"), static_cast<int>(ResizeMode::Exact));
+    mResize->addItem(tr("Letterbox (keep aspect, pad)"), static_cast<int>(ResizeMode::Letterbox));
     mShorterSide = sizeBox(this, tr("auto (crop / 0.875)"));
+    mShorterSide->setToolTip(tr("Centre crop: the shorter side is resized to this, then the middle is cut out"));
     auto* resizeRow = new QHBoxLayout;
     resizeRow->addWidget(mResize, 1);
     resizeRow->addWidget(mShorterSide);
     form->addRow(tr("Resize:"), resizeRow);
-    connect(mResize, &QComboBox::currentIndexChanged, this,
-            [this] { mShorterSide->setEnabled(mResize->currentIndex() == 0); });
+    mPadValue = new QDoubleSpinBox(this);
+    mPadValue->setRange(0.0, 255.0);
+    mPadValue->setDecimals(1);
+    mPadValue->setToolTip(tr("Letterbox: the border's pixel value (0-255), normalised like the image's pixels"));
+    form->addRow(tr("Pad value:"), mPadValue);
+    connect(mResize, &QComboBox::currentIndexChanged, this, &ImagePreprocessEditor::updateEnabled);
 
     mWidth = sizeBox(this, tr("model"));
     mHeight = sizeBox(this, tr("model"));
@@ -101,15 +104,30 @@ ImagePreprocessEditor::ImagePreprocessEditor(QWidget* parent)
     form->addRow(tr("Scale:"), mScale);
     mMean = new QLineEdit(this);
     mStd = new QLineEdit(this);
-    form->addRow(tr("Mean (per channel):"), mMean);
-    form->addRow(tr("Std (per channel):"), mStd);
+    mMean->setToolTip(tr("One value for every channel, or one per channel"));
+    mStd->setToolTip(mMean->toolTip());
+    form->addRow(tr("Mean (1 or per channel):"), mMean);
+    form->addRow(tr("Std (1 or per channel):"), mStd);
     form->addRow(new QLabel(tr("value = (pixel x scale - mean) / std, in the channel order above"), this));
     for (QLineEdit* edit : {mMean, mStd})
         connect(edit, &QLineEdit::textEdited, this, [this] { mPreset->setCurrentIndex(0); });
     connect(mScale, &QDoubleSpinBox::valueChanged, this, [this] {
         if (mScale->hasFocus()) mPreset->setCurrentIndex(0);
     });
+    for (QComboBox* box : {mResize, mOrder, mLayout})
+        connect(box, &QComboBox::currentIndexChanged, this, &ImagePreprocessEditor::changed);
+    for (QSpinBox* box : {mShorterSide, mWidth, mHeight})
+        connect(box, &QSpinBox::valueChanged, this, &ImagePreprocessEditor::changed);
+    for (QDoubleSpinBox* box : {mScale, mPadValue})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ImagePreprocessEditor::changed);
+    for (QLineEdit* edit : {mMean, mStd}) connect(edit, &QLineEdit::textChanged, this, &ImagePreprocessEditor::changed);
     setValue(ImagePreprocess{});
+}
+
+void ImagePreprocessEditor::updateEnabled() {
+    const auto mode = static_cast<ResizeMode>(mResize->currentData().toInt());
+    mShorterSide->setEnabled(mode == ResizeMode::ShorterSideThenCenterCrop);
+    mPadValue->setEnabled(mode == ResizeMode::Letterbox);
 }
 
 ImagePreprocess ImagePreprocessEditor::value() const {
@@ -121,8 +139,9 @@ ImagePreprocess ImagePreprocessEditor::value() const {
     v.order = static_cast<ChannelOrder>(mOrder->currentData().toInt());
     v.layout = static_cast<ImageLayout>(mLayout->currentData().toInt());
     v.scale = static_cast<float>(mScale->value());
-    v.mean = parseThree(mMean->text()).value_or(v.mean);
-    v.stddev = parseThree(mStd->text()).value_or(v.stddev);
+    v.padValue = static_cast<float>(mPadValue->value());
+    v.mean = parseValues(mMean->text()).value_or(v.mean);
+    v.stddev = parseValues(mStd->text()).value_or(v.stddev);
     return v;
 }
 
@@ -134,18 +153,24 @@ void ImagePreprocessEditor::setValue(const ImagePreprocess& v) {
     mOrder->setCurrentIndex(mOrder->findData(static_cast<int>(v.order)));
     mLayout->setCurrentIndex(mLayout->findData(static_cast<int>(v.layout)));
     mScale->setValue(v.scale);
-    mMean->setText(threeNumbers(v.mean));
-    mStd->setText(threeNumbers(v.stddev));
+    mPadValue->setValue(v.padValue);
+    mMean->setText(channelValuesText(v.mean));
+    mStd->setText(channelValuesText(v.stddev));
     mPreset->setCurrentIndex(0);
+    updateEnabled();
 }
 
 QString ImagePreprocessEditor::validate() const {
-    if (!parseThree(mMean->text()))
-        return tr("Image preprocessing: the mean must be three numbers, e.g. 0.485, 0.456, 0.406.");
-    const auto stddev = parseThree(mStd->text());
-    if (!stddev) return tr("Image preprocessing: the std must be three numbers, e.g. 0.229, 0.224, 0.225.");
-    for (float s : *stddev)
-        if (s == 0.0f) return tr("Image preprocessing: a std of 0 would divide by zero.");
+    const auto prefixed = [this](const Status& status) {
+        return tr("Image preprocessing: %1.").arg(QString::fromStdString(status.message()));
+    };
+    ImagePreprocess v = value();
+    for (auto [edit, what, values] : {std::tuple{mMean, "mean", &v.mean}, std::tuple{mStd, "std", &v.stddev}}) {
+        auto parsed = parseChannelValues(edit->text().toStdString(), what);
+        if (!parsed.isOk()) return prefixed(parsed.status());
+        *values = std::move(parsed).value();
+    }
+    if (Status status = checkNormalization(v, mChannels); !status.isOk()) return prefixed(status);
     return {};
 }
 
@@ -153,8 +178,8 @@ void ImagePreprocessEditor::applyPreset(int index) {
     if (index <= 0) return;
     const Preset& p = kPresets[index - 1];
     mScale->setValue(p.scale);
-    mMean->setText(threeNumbers(p.mean));
-    mStd->setText(threeNumbers(p.stddev));
+    mMean->setText(QString::fromLatin1(p.mean));
+    mStd->setText(QString::fromLatin1(p.stddev));
     mPreset->setCurrentIndex(index);
 }
 
@@ -167,6 +192,7 @@ nlohmann::json ImagePreprocessEditor::toJson() const {
             {"order", static_cast<int>(v.order)},
             {"layout", static_cast<int>(v.layout)},
             {"scale", static_cast<double>(v.scale)},
+            {"padValue", static_cast<double>(v.padValue)},
             {"mean", mMean->text().toStdString()},
             {"std", mStd->text().toStdString()}};
 }
@@ -190,8 +216,9 @@ void ImagePreprocessEditor::setFromJson(const nlohmann::json& json) {
     v.order = static_cast<ChannelOrder>(static_cast<int>(number("order", static_cast<int>(defaults.order))));
     v.layout = static_cast<ImageLayout>(static_cast<int>(number("layout", static_cast<int>(defaults.layout))));
     v.scale = static_cast<float>(number("scale", static_cast<double>(defaults.scale)));
-    v.mean = parseThree(text("mean")).value_or(defaults.mean);
-    v.stddev = parseThree(text("std")).value_or(defaults.stddev);
+    v.padValue = static_cast<float>(number("padValue", static_cast<double>(defaults.padValue)));
+    v.mean = parseValues(text("mean")).value_or(defaults.mean);
+    v.stddev = parseValues(text("std")).value_or(defaults.stddev);
     setValue(v);
 }
 

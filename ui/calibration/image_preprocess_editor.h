@@ -1,7 +1,7 @@
 #pragma once
-// The image preprocessing of a folder of images, with the options of the CLI's DataSpec: resize (shorter side
-// then centre crop, or exact), size, RGB/BGR, scale, mean and std per channel, NCHW/NHWC. Presets fill
-// in the common normalisations (ImageNet, [0, 1], [-1, 1]).
+// The image preprocessing of a folder of images, with the options of the CLI's DataSpec: resize (centre crop,
+// stretch, or letterbox with its pad value), size, RGB/BGR, scale, mean and std (one value, or one per channel),
+// NCHW/NHWC. Presets fill in the common normalisations (ImageNet, [0, 1], [-1, 1]).
 #include <QGroupBox>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +23,9 @@ public:
 
     ImagePreprocess value() const;
     void setValue(const ImagePreprocess& value);
-    // Empty when valid, else what is wrong (e.g. a mean that is not three numbers).
+    // The model input's channel count, which the mean and std are checked against (1 value, or 1 per channel).
+    void setChannels(int channels) { mChannels = channels; }
+    // Empty when valid, else what is wrong (e.g. a mean of two values for three channels).
     QString validate() const;
 
     // The settings as JSON (project files) and in QSettings, under the same keys.
@@ -32,11 +34,16 @@ public:
     void save(QSettings& settings) const;
     void restore(const QSettings& settings);
 
+signals:
+    void changed();  // any setting, by the user or by setValue()
+
 private:
     void applyPreset(int index);
+    void updateEnabled();
 
     QComboBox* mResize;
     QSpinBox* mShorterSide;
+    QDoubleSpinBox* mPadValue;
     QSpinBox* mWidth;
     QSpinBox* mHeight;
     QComboBox* mOrder;
@@ -45,6 +52,7 @@ private:
     QLineEdit* mMean;
     QLineEdit* mStd;
     QComboBox* mPreset;
+    int mChannels = 3;
 };
 
 }  // namespace ql::ui

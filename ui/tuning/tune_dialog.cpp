@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/calibration/data_settings.h"
 #include "ui/dialog_folder.h"
 #include "ui/model_document.h"
 #include "ui/plan_edit_command.h"
@@ -39,6 +40,7 @@ TuneDialog::TuneDialog(ModelDocument* document, QWidget* parent)
     header->setWordWrap(true);
     mSettings->setDialogFolder(dialogFolder(document));
     mSettings->setProjectGpuProfile(document->gpuProfile());
+    startFromCalibrationData();
     mPages->addWidget(mSettings);
     mPages->addWidget(mResult);
     mError->setWordWrap(true);
@@ -89,6 +91,26 @@ QString TuneDialog::startPlanText() const {
     return plan + tr(" and calibration (%1 on %2 samples).")
                       .arg(QString::fromStdString(calibrationMethodName(calibration->config)))
                       .arg(calibration->samples);
+}
+
+// The data and labels just given to Calibrate for this model (its project's "data"), over whatever the last tune of
+// any model used: a tune measures what the calibration measured.
+void TuneDialog::startFromCalibrationData() {
+    const nlohmann::json calibration = dataSettingsOf(*mDocument);
+    const auto text = [&calibration](const char* key) {
+        const auto it = calibration.find(key);
+        return it != calibration.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    };
+    const auto paths = [&calibration](const char* key) {
+        QStringList list;
+        if (const auto it = calibration.find(key); it != calibration.end() && it->is_array())
+            for (const auto& path : *it)
+                list.append(path.is_string() ? QString::fromStdString(path.get<std::string>()) : QString());
+        return list;
+    };
+    QStringList data = paths("evaluation_data");
+    if (data.join(QString()).isEmpty()) data = paths("data");  // evaluation data left empty: the calibration data
+    mSettings->setEvaluationData(data, text("labels"), calibration.value("preprocess", nlohmann::json()));
 }
 
 bool TuneDialog::isShowingResult() const {

@@ -45,6 +45,7 @@ signals:
 
 private:
     QString startPlanText() const;
+    void startFromCalibrationData();
     void showError(const QString& message);
     void showSettings();
     void updateButtons();

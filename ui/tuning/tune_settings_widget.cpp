@@ -209,6 +209,13 @@ void TuneSettingsWidget::setDataPath(const QString& path) {
     mData->setPath(0, path);
 }
 
+void TuneSettingsWidget::setEvaluationData(const QStringList& paths, const QString& labels,
+                                           const nlohmann::json& preprocess) {
+    if (!paths.join(QString()).isEmpty()) mData->setPaths(paths);
+    if (!labels.isEmpty()) mLabels->setPath(labels);
+    if (preprocess.is_object()) mPreprocess->setFromJson(preprocess);
+}
+
 void TuneSettingsWidget::setLabelsPath(const QString& path) {
     mLabels->setPath(path);
 }

@@ -7,6 +7,7 @@
 // the first time it starts from the calibration dialog's evaluation data, labels and preprocessing.
 #include <QWidget>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "core/model/graph.h"
 #include "ui/tuning/tune_request.h"
@@ -42,6 +43,9 @@ public:
     // Chooses a GPU by its table name ("t4"), or the project's profile with "project"; false when not listed.
     bool setGpu(const QString& name);
     QString gpuName() const;  // the chosen GPU's table name
+    // The evaluation data (one path per input), its labels and its image preprocessing (ImagePreprocessEditor's
+    // JSON), e.g. the calibration's; an empty list or labels leaves that field as it is.
+    void setEvaluationData(const QStringList& paths, const QString& labels, const nlohmann::json& preprocess);
     // Where the data and labels pickers start while their fields are empty (dialog_folder.h: the model's folder).
     void setDialogFolder(const QString& folder);
 

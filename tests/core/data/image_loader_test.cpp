@@ -1,45 +1,21 @@
 #include "core/data/image_loader.h"
 
 #include <gtest/gtest.h>
-#include <stb/stb_image_write.h>
 
 #include <filesystem>
-#include <functional>
 
 #include "core/data/image_decoder.h"
 #include "core/data/open_data.h"
+#include "tests/core/data/image_test_util.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
 namespace {
 
+using test::imageInput;
+using test::loadSample;
 using test::TempDir;
-
-// Writes a w x h RGB image whose pixel (x, y) channel c is pixel(x, y, c).
-void writeImage(const std::string& path, int w, int h, const std::function<int(int, int, int)>& pixel) {
-    std::vector<unsigned char> rgb(static_cast<size_t>(w) * h * 3);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 3; ++c)
-                rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = static_cast<unsigned char>(pixel(x, y, c));
-    const bool png = path.ends_with(".png");
-    const int ok = png ? stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3)
-                       : stbi_write_bmp(path.c_str(), w, h, 3, rgb.data());
-    ASSERT_NE(ok, 0) << path;
-}
-
-InputSpec imageInput(std::vector<int64_t> dims) {
-    return {"image", DataType::Float, true, std::move(dims)};
-}
-
-Tensor load(const std::string& path, const InputSpec& spec, const ImagePreprocess& options) {
-    auto geometry = imageGeometry(spec, options);
-    EXPECT_TRUE(geometry.isOk()) << geometry.status().message();
-    if (!geometry.isOk()) return {};
-    auto t = loadImage(path, options, *geometry);
-    EXPECT_TRUE(t.isOk()) << t.status().message();
-    return t.isOk() ? *t : Tensor();
-}
+using test::writeImage;
 
 TEST(ImageLoader, ExactResizeIsBilinearWithHalfPixelCentres) {
     TempDir dir;
@@ -47,7 +23,7 @@ TEST(ImageLoader, ExactResizeIsBilinearWithHalfPixelCentres) {
     ImagePreprocess options;
     options.resize = ResizeMode::Exact;
     options.scale = 1.0f;
-    Tensor t = load(dir.file("a.png"), imageInput({1, 3, 1, 4}), options);
+    Tensor t = loadSample(dir.file("a.png"), imageInput({1, 3, 1, 4}), options);
     ASSERT_EQ(t.shape(), (Shape{3, 1, 4}));
     // Source x for output i: (i + 0.5) / 2 - 0.5 = -0.25 (clamped), 0.25, 0.75, 1.25 (clamped).
     const std::vector<float> expected = {0, 25, 75, 100};
@@ -60,7 +36,7 @@ TEST(ImageLoader, ShorterSideResizeThenCenterCrop) {
     ImagePreprocess options;
     options.shorterSide = 4;  // no scaling: the crop alone picks x 3..4, y 1..2
     options.scale = 1.0f;
-    Tensor t = load(dir.file("a.bmp"), imageInput({1, 3, 2, 2}), options);
+    Tensor t = loadSample(dir.file("a.bmp"), imageInput({1, 3, 2, 2}), options);
     ASSERT_EQ(t.shape(), (Shape{3, 2, 2}));
     const std::vector<float> expected = {31, 41, 32, 42};
     for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(t.data<float>()[i], expected[i]);
@@ -80,7 +56,7 @@ TEST(ImageLoader, ScaleMeanStdAndBgrOrder) {
     options.order = ChannelOrder::Bgr;
     options.mean = {0.5f, 0.2f, 0.0f};
     options.stddev = {0.5f, 0.1f, 2.0f};
-    Tensor t = load(dir.file("a.png"), imageInput({1, 3, 2, 2}), options);
+    Tensor t = loadSample(dir.file("a.png"), imageInput({1, 3, 2, 2}), options);
     ASSERT_EQ(t.shape(), (Shape{3, 2, 2}));
     EXPECT_FLOAT_EQ(t.data<float>()[0], (0.0f - 0.5f) / 0.5f);              // blue first
     EXPECT_NEAR(t.data<float>()[4], (51.0f / 255.0f - 0.2f) / 0.1f, 1e-5);  // green
@@ -93,7 +69,7 @@ TEST(ImageLoader, NhwcLayoutIsDetectedFromTheModel) {
     ImagePreprocess options;
     options.resize = ResizeMode::Exact;
     options.scale = 1.0f;
-    Tensor t = load(dir.file("a.png"), imageInput({1, 2, 2, 3}), options);
+    Tensor t = loadSample(dir.file("a.png"), imageInput({1, 2, 2, 3}), options);
     ASSERT_EQ(t.shape(), (Shape{2, 2, 3}));
     EXPECT_FLOAT_EQ(t.data<float>()[0], 0.0f);
     EXPECT_FLOAT_EQ(t.data<float>()[1], 100.0f);
@@ -106,7 +82,7 @@ TEST(ImageLoader, OneChannelModelGetsGrayscale) {
     ImagePreprocess options;
     options.resize = ResizeMode::Exact;
     options.scale = 1.0f;
-    Tensor t = load(dir.file("a.png"), imageInput({1, 1, 2, 2}), options);
+    Tensor t = loadSample(dir.file("a.png"), imageInput({1, 1, 2, 2}), options);
     ASSERT_EQ(t.shape(), (Shape{1, 2, 2}));
     EXPECT_FLOAT_EQ(t.data<float>()[0], 76.0f);  // stb's luma: (77 r + 150 g + 29 b) >> 8
 }
