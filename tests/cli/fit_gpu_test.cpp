@@ -174,6 +174,12 @@ TEST(FitGpuCliTest, TheProjectKeepsTheProfileForLaterPredictions) {
     EXPECT_NE(p.err.find("its GPU profile"), std::string::npos) << p.err;
     // --gpu overrides it.
     EXPECT_FALSE(runJson({"predict", model, "--calib", project, "--gpu", "t4", "--json"})["estimate"]["fitted"]);
+    // lint's latency rules time the engine on the project's profile too.
+    const auto l = test::runCli({"lint", model, "--calib", project, "--json"});
+    ASSERT_LE(l.exitCode, 1) << l.err;
+    const auto lj = nlohmann::json::parse(l.out);
+    EXPECT_EQ(lj["gpu"]["profile"], project);
+    EXPECT_TRUE(lj["gpu"]["estimate"]["fitted"]);
 }
 
 TEST(FitGpuCliTest, BadReportFilesExit2NamingTheFile) {
