@@ -5,35 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
-#include "tests/support/model_builder.h"
+#include "tests/support/control_flow_model.h"
 
 namespace ql {
 namespace {
 
-using test::ModelBuilder;
 using test::TempDir;
-
-// y = If(sr == 16000) then x + tw else -x: Silero VAD's form, small.
-void saveRateSwitch(const std::string& path) {
-    ModelBuilder thenB, elseB;
-    thenB.initializer("tw", {6}, test::seededFloats(6));
-    thenB.node("Add", {"x", "tw"}, {"t"}, "add");
-    thenB.output("t", DataType::Float, {6});
-    elseB.node("Neg", {"x"}, {"e"}, "neg");
-    elseB.output("e", DataType::Float, {6});
-    ModelBuilder b;
-    b.input("x", DataType::Float, {6});
-    b.input("sr", DataType::Int64, {});
-    b.initializer("rate", DataType::Int64, {}, {16000});
-    b.node("Equal", {"sr", "rate"}, {"c"}, "is16k");
-    b.node("If", {"c"}, {"y"}, "If_0").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
-    b.output("y", DataType::Float, {6});
-    b.save(path);
-}
 
 TEST(FoldCliTest, FixingTheRateFoldsTheIfIntoItsBranch) {
     TempDir dir;
-    saveRateSwitch(dir.file("vad.onnx"));
+    test::saveRateSwitchModel(dir.file("vad.onnx"));
     const auto r =
         test::runCli({"fold", dir.file("vad.onnx"), "--fix", "sr=16000", "-o", dir.file("16k.onnx"), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -48,7 +29,7 @@ TEST(FoldCliTest, FixingTheRateFoldsTheIfIntoItsBranch) {
 
 TEST(FoldCliTest, ABadValueExitsTwoNamingTheInputAndWritesNothing) {
     TempDir dir;
-    saveRateSwitch(dir.file("vad.onnx"));
+    test::saveRateSwitchModel(dir.file("vad.onnx"));
     for (const std::string fix : {"rate=16000", "sr=fast", "sr"}) {
         const auto r = test::runCli({"fold", dir.file("vad.onnx"), "--fix", fix, "-o", dir.file("out.onnx")});
         EXPECT_EQ(r.exitCode, 2) << fix;

@@ -49,4 +49,21 @@ std::unique_ptr<Model> nestedControlFlowModel() {
     return b.load();
 }
 
+void saveRateSwitchModel(const std::string& path) {
+    ModelBuilder thenB, elseB;
+    thenB.initializer("tw", {6}, seededFloats(6));
+    thenB.node("Add", {"x", "tw"}, {"t"}, "add");
+    thenB.output("t", DataType::Float, {6});
+    elseB.node("Neg", {"x"}, {"e"}, "neg");
+    elseB.output("e", DataType::Float, {6});
+    ModelBuilder b;
+    b.input("x", DataType::Float, {6});
+    b.input("sr", DataType::Int64, {});
+    b.initializer("rate", DataType::Int64, {}, {16000});
+    b.node("Equal", {"sr", "rate"}, {"c"}, "is16k");
+    b.node("If", {"c"}, {"y"}, "If_0").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
+    b.output("y", DataType::Float, {6});
+    b.save(path);
+}
+
 }  // namespace ql::test

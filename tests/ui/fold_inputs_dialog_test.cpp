@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 #include "tests/ui/window_test_util.h"
 #include "ui/fold_inputs_dialog.h"
@@ -24,23 +25,9 @@ private slots:
 
 namespace {
 
-// y = If(sr == 16000) then x + tw else -x.
 QString writeRateSwitch(const test::TempDir& dir) {
-    test::ModelBuilder thenB, elseB;
-    thenB.initializer("tw", {6}, test::seededFloats(6));
-    thenB.node("Add", {"x", "tw"}, {"t"}, "add");
-    thenB.output("t", DataType::Float, {6});
-    elseB.node("Neg", {"x"}, {"e"}, "neg");
-    elseB.output("e", DataType::Float, {6});
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {6});
-    b.input("sr", DataType::Int64, {});
-    b.initializer("rate", DataType::Int64, {}, {16000});
-    b.node("Equal", {"sr", "rate"}, {"c"}, "is16k");
-    b.node("If", {"c"}, {"y"}, "If_0").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
-    b.output("y", DataType::Float, {6});
     const std::string path = dir.file("vad.onnx");
-    b.save(path);
+    test::saveRateSwitchModel(path);
     return QString::fromStdString(path);
 }
 
