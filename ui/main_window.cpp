@@ -31,6 +31,7 @@
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
+#include "ui/engine/gpu_fit_controller.h"
 #include "ui/engine/latency_prediction_controller.h"
 #include "ui/fold_inputs_dialog.h"
 #include "ui/graph/graph_search_bar.h"
@@ -340,6 +341,9 @@ void MainWindow::createProjectActions() {
 void MainWindow::createEngineActions() {
     mEngine = new EngineController(mDocument, mGraphView, this);
     mImport->importMenu()->addAction(mEngine->importAction());
+    auto* gpuFit = new GpuFitController(mDocument, this);
+    mImport->importMenu()->addAction(gpuFit->action());
+    connect(gpuFit, &GpuFitController::message, this, &MainWindow::log);
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
     statusBar()->addPermanentWidget((new LatencyPredictionController(mDocument, this))->statusLabel());

@@ -29,6 +29,7 @@
 #include "app/cli/data_options.h"
 #include "app/cli/gpu_profile_options.h"
 #include "core/engine/prediction_report.h"
+#include "core/exec/input_shapes.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 #include "core/lint/lint_report.h"

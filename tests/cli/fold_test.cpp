@@ -6,6 +6,7 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/support/control_flow_model.h"
+#include "tests/support/model_builder.h"
 
 namespace ql {
 namespace {
