@@ -140,7 +140,15 @@ void LayerErrorPlot::rebuild() {
                 (mode == AnalysisMode::Accumulated ? row.accumulated : row.isolated) = layer;
             }
         }
-        for (auto& entry : rows) mRows.push_back(std::move(entry.second));
+        const Graph* graph = mDocument->model() ? &mDocument->model()->graph() : nullptr;
+        for (auto& [key, row] : rows) {
+            // The node's name, or its output's for a node exported without one.
+            if (graph) {
+                const std::string& name = graph->node(row.node).name;
+                row.name = QString::fromStdString(name.empty() ? graph->value(row.output).name : name);
+            }
+            mRows.push_back(std::move(row));
+        }
     }
     redraw();
 }
@@ -225,9 +233,8 @@ void LayerErrorPlot::labelPositions() {
     auto ticker = customPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker) return;
     ticker->clear();
-    if (mShown.empty() || !mDocument || !mDocument->model()) return;
+    if (mShown.empty()) return;
     const QCustomPlot* plot = customPlot();
-    const Graph& graph = mDocument->model()->graph();
     const QFontMetrics metrics(plot->xAxis->tickLabelFont());
     // The axis rect of the last layout (the plot's width before the first one).
     const int width = plot->axisRect()->width() > 0 ? plot->axisRect()->width() : plot->width();
@@ -237,12 +244,8 @@ void LayerErrorPlot::labelPositions() {
     // Exporters write long paths (/features/denseblock3/denselayer12/conv2/Conv): the end tells the layer apart, and
     // a quarter of the plot's height is left to the names so that the bars keep theirs.
     const int nameWidth = std::clamp(plot->height() / 4, 48, 200);
-    for (int position = 0; position < positionCount(); position += every) {
-        const Row& row = shownRow(position);
-        const std::string& name = graph.node(row.node).name;
-        const QString text = QString::fromStdString(name.empty() ? graph.value(row.output).name : name);
-        ticker->addTick(position, metrics.elidedText(text, Qt::ElideLeft, nameWidth));
-    }
+    for (int position = 0; position < positionCount(); position += every)
+        ticker->addTick(position, metrics.elidedText(shownRow(position).name, Qt::ElideLeft, nameWidth));
 }
 
 QString LayerErrorPlot::tickLabelAt(int position) const {

@@ -59,6 +59,9 @@ private:
     struct Row {
         NodeId node = kNoId;
         ValueId output = kNoId;
+        // Kept with the row: a new model's planChanged redraws before its analysisChanged rebuilds the rows, and
+        // the old rows' ids must not be looked up in the new graph.
+        QString name;
         std::optional<LayerError> accumulated, isolated;
     };
 

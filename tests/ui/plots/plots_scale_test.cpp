@@ -30,6 +30,7 @@ private slots:
     void layerErrorNamesLayersWhereTheyFit();
     void layerErrorZoomStaysWithinTheLayers();
     void controlsFitANarrowDock();
+    void layerErrorSurvivesAModelSwitch();
     void tuneStepsPastFiftyZoomAndShrinkTheirMarkers();
     void scatterSelectsEveryOutput();
     void projectKeepsEveryOutputsScatter();
@@ -230,6 +231,21 @@ void PlotsScaleTest::controlsFitANarrowDock() {
     ui::OutputScatterPlot scatter;
     scatter.setDocument(&mTwoOutputs);
     QVERIFY(scatter.minimumSizeHint().width() <= 280);
+}
+
+// A new model's planChanged comes before its analysisChanged: the redraw in between named the old rows' nodes in
+// the new graph (an out-of-range id threw).
+void PlotsScaleTest::layerErrorSurvivesAModelSwitch() {
+    ui::ModelDocument document;
+    load(document, mDir.file("chain.onnx"));
+    document.setAnalysis(AnalysisMode::Accumulated, chainReport(document.model()->graph()));
+    ui::LayerErrorPlot plot;
+    plot.setDocument(&document);
+    showAndReplot(plot, plot.customPlot(), 600);
+    QCOMPARE(plot.positionCount(), 50);
+    load(document, mDir.file("two_outputs.onnx"));  // 3 nodes
+    QCOMPARE(plot.positionCount(), 0);
+    QVERIFY(!plot.placeholderText().isEmpty());
 }
 
 void PlotsScaleTest::tuneStepsPastFiftyZoomAndShrinkTheirMarkers() {
