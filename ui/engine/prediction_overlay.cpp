@@ -46,7 +46,7 @@ void paintPredictionOverlay(GraphView& view, const ModelDocument& document) {
     const auto prediction = document.latencyPrediction();
     const Model* model = document.model();
     if (!prediction || !model) {
-        view.setLegendFillKeys(QObject::tr("Fill: choose a GPU to predict latency (precision table toolbar)"),
+        view.setLegendFillKeys(QObject::tr("Fill: choose a GPU to predict latency (Latency on, precision panel)"),
                                {{noLayerFill(), QObject::tr("no prediction")}});
         return;
     }

@@ -70,6 +70,7 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(createToolBar());
     layout->addWidget(createFilterBar());
+    layout->addWidget(createLatencyBar());
     layout->addWidget(mTable);
     createTableActions();
 
@@ -141,7 +142,12 @@ QWidget* PrecisionPanel::createFilterBar() {
     mAllNodesAction->setToolTip(
         tr("Also list the nodes that have no precision to choose: constants, Q/DQ, shape and index computations"));
     connect(mAllNodesAction, &QAction::toggled, mFilter, &PrecisionFilterModel::setShowAllNodes);
-    bar->addSeparator();
+    return bar;
+}
+
+// The GPU of the latency prediction gets a row of its own too: beside the filters it overflowed a 1280-pixel window.
+QWidget* PrecisionPanel::createLatencyBar() {
+    auto* bar = new QToolBar(this);
     bar->addWidget(new QLabel(tr("Latency on "), bar));
     mGpuChoice = new GpuChoiceBox(mDocument, bar);
     bar->addWidget(mGpuChoice);

@@ -4,7 +4,7 @@
 // selected rows to FP32/FP16/INT8 (Ctrl+1/2/3, one undo step) or every node of the current row's op type. In the
 // table, P cycles the selected rows' precision as in the graph, and the context menu has the same commands. Row
 // selection follows the graph and the other way round: selectNode() selects and scrolls without echoing,
-// nodeSelected() reports the user's row. The filter row ends with the GPU the latency prediction is for
+// nodeSelected() reports the user's row. A third row chooses the GPU the latency prediction is for
 // (GpuChoiceBox), which fills the Predicted ms and INT8 gain columns.
 #include <QList>
 #include <QWidget>
@@ -55,6 +55,7 @@ signals:
 private:
     QWidget* createToolBar();
     QWidget* createFilterBar();
+    QWidget* createLatencyBar();
     void createTableActions();
     void showContextMenu(const QPoint& pos);
     void currentRowChanged(const QModelIndex& current);

@@ -269,7 +269,8 @@ QVariant PrecisionTableModel::engineData(const Node& node, int column, int role)
 }
 
 // The Predicted ms and INT8 gain cells: empty without a prediction or for a node in no layer; a fused layer's
-// numbers on its first node only (its other nodes say where in the tool tip), so a column sums to the plan.
+// numbers on its first node only (its other nodes say where in the tool tip), so Predicted ms sums to the plan's
+// layers.
 QVariant PrecisionTableModel::predictionData(const Node& node, int column, int role) const {
     const auto prediction = mDocument->latencyPrediction();
     if (!prediction) {
@@ -316,7 +317,7 @@ QVariant PrecisionTableModel::predictionHeader(int section, int role) const {
     if (!prediction)
         return mDocument->gpuProfile()
                    ? tr("The engine's latency is being predicted for the current plan.")
-                   : tr("Choose a GPU in the toolbar above to predict the TensorRT engine's latency per layer.");
+                   : tr("Choose a GPU in the Latency on box above to predict the TensorRT engine's latency per layer.");
     const QString note = QString::fromStdString(estimateNote(prediction->profile));
     if (section == PredictedColumn)
         return tr("The time of the node's TensorRT layer in the engine the current plan builds, predicted on %1 "

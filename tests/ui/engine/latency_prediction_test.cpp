@@ -19,6 +19,7 @@
 #include "ui/model_document.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/panels/precision_table_model.h"
+#include "ui/project_controller.h"
 
 using namespace ql;
 using namespace ql::ui;
@@ -32,6 +33,8 @@ private slots:
     void theStatusBarComparesThePlanWithAllFp16AndAllInt8();
     void theOverlayPaintsAnIslandThatPaysGreenAndOneThatCostsRed();
     void aDynamicBatchIsSaidToCountAsOne();
+    void theChosenGpuIsKeptInTheProject();
+    void aFittedProfileIsOfferedAndQuotesItsError();
 };
 
 namespace {
@@ -179,6 +182,43 @@ void LatencyPredictionTest::aDynamicBatchIsSaidToCountAsOne() {
     QVERIFY(f.open(&b));
     QVERIFY(f.chooseAndWait("t4"));
     QVERIFY2(f.status().contains(QStringLiteral("open dims as 1")), qPrintable(f.status()));
+}
+
+// A table GPU is saved as its default profile; the reopened project predicts on it without asking.
+void LatencyPredictionTest::theChosenGpuIsKeptInTheProject() {
+    Fixture f;  // its folder keeps the model for the reopened project
+    QVERIFY(f.open());
+    QVERIFY(f.chooseAndWait("l4"));
+    const QString projectPath = QString::fromStdString(f.dir.path() + "/islands.qlproj");
+    QVERIFY(f.window.project()->saveProjectAs(projectPath));
+    MainWindow reopened;
+    QVERIFY(test::openAndWait(reopened, projectPath));
+    QCOMPARE(reopened.findChild<GpuChoiceBox*>()->currentText(), QStringLiteral("L4"));
+    QVERIFY(QTest::qWaitFor([&] { return reopened.document()->latencyPrediction() != nullptr; }, 10000));
+}
+
+// A profile fitted to engine reports (fit-gpu --project) is the box's second entry, chosen, and the numbers quote
+// its leave-one-out error instead of the unfitted model's.
+void LatencyPredictionTest::aFittedProfileIsOfferedAndQuotesItsError() {
+    Fixture f;
+    QVERIFY(f.open());
+    GpuProfile fitted = defaultGpuProfile(*findGpu("t4"));
+    fitted.classes[static_cast<size_t>(CostClass::Convolution)].computeEfficiency = 0.31;
+    FitQuality fit;
+    fit.layers = 40;
+    fit.totalError = 0.05;
+    fit.leaveOneOutError = 0.12;
+    fitted.fit = fit;
+    f.document->setGpuProfile(std::make_shared<const GpuProfile>(fitted));
+    QVERIFY(f.waitForPrediction());
+    auto* box = f.window.findChild<GpuChoiceBox*>();
+    QCOMPARE(box->currentIndex(), 1);
+    QCOMPARE(box->currentText(), QStringLiteral("T4 (fitted profile)"));
+    QVERIFY2(f.status().contains(QStringLiteral("\u00b112%")), qPrintable(f.status()));
+    // A table GPU replaces it; the fitted one stays in the list to go back to.
+    QVERIFY(f.chooseAndWait("t4"));
+    QVERIFY(!f.document->gpuProfile()->fit);
+    QCOMPARE(box->itemText(1), QStringLiteral("T4 (fitted profile)"));
 }
 
 QTEST_MAIN(LatencyPredictionTest)
