@@ -259,7 +259,8 @@ void PlotsScaleTest::tuneStepsPastFiftyZoomAndShrinkTheirMarkers() {
                             .value = 30.0 + i % 7,
                             .kept = i % 3 == 0,
                             .samples = 16,
-                            .why = {}});
+                            .why = {},
+                            .predictedMs = std::nullopt});
         return rows;
     };
     const TuneTarget target = *TuneTarget::parse("output-sqnr>=40");
