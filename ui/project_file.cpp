@@ -152,8 +152,8 @@ Status restoreWork(const nlohmann::json& project, const std::string& label, Load
                 for (OutputError& out : report.outputErrors)
                     out.pairs = outputPairsFromJson(*perOutput, graph.value(out.output).name);
             // A project from before per-output pairs: the first output's scatter is all it kept.
-            if (!report.outputErrors.empty() && report.outputErrors.front().pairs.empty() &&
-                !graph.outputs().empty() && report.outputErrors.front().output == graph.outputs().front())
+            if (!report.outputErrors.empty() && report.outputErrors.front().pairs.empty() && !graph.outputs().empty() &&
+                report.outputErrors.front().output == graph.outputs().front())
                 report.outputErrors.front().pairs = report.outputPairs;
             auto shared = std::make_shared<const AnalysisReport>(std::move(report));
             (shared->mode == AnalysisMode::Accumulated ? loaded.accumulated : loaded.isolated) = shared;
