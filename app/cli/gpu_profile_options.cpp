@@ -5,6 +5,7 @@
 
 #include "core/common/json_file.h"
 #include "core/common/json_util.h"
+#include "core/engine/gpu_specs.h"
 
 namespace ql::cli {
 
@@ -51,6 +52,13 @@ Result<std::optional<GpuProfile>> optionalGpuProfile(const std::string& gpu, con
     }
     QL_ASSIGN_OR_RETURN(GpuProfile profile, chosenGpuProfile(gpu, profileFile, calib));
     return std::optional<GpuProfile>(std::move(profile));
+}
+
+void addGpuOptions(CLI::App& command, std::string& gpu, std::string& profileFile, const std::string& purpose) {
+    command.add_option("--gpu", gpu, "The GPU " + purpose + ", from the table (" + knownGpuNames() + ")");
+    command.add_option("--gpu-profile", profileFile,
+                       "Instead of --gpu, a GPU profile (JSON, docs/performance-model.md: a GPU of the table with "
+                       "fitted terms, `fit-gpu` writes it); default: the one a project given as --calib keeps");
 }
 
 }  // namespace ql::cli

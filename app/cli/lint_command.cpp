@@ -202,12 +202,8 @@ void addLintCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--calib", options->calib,
                     "Calibration file (CALIB.json): also check its ranges (calib-* rules: clipping, dead ranges, ...)");
     cmd->add_option("--ignore", options->ignore, "Do not run this rule (repeatable); listed in the output");
-    cmd->add_option("--gpu", options->gpu,
-                    "The GPU the latency rules time the predicted engine on, from the table (" + knownGpuNames() +
-                        "); without a GPU they stay silent");
-    cmd->add_option("--gpu-profile", options->gpuProfile,
-                    "A GPU profile (JSON, `fit-gpu` writes it) for the latency rules; default: the one a project "
-                    "given as --calib keeps");
+    addGpuOptions(*cmd, options->gpu, options->gpuProfile,
+                  "the latency rules time the predicted engine on (without one they stay silent)");
     cmd->add_option("--shapes", options->shapes,
                     "Input dims to lint and predict for: NAME=DIMS,... (DIMS like 1x3x224x224)");
     cmd->add_flag("--json", options->json, "Print one JSON object");

@@ -87,10 +87,7 @@ void addPredictCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--trt", options->trt, "Target TensorRT version: 8.6, 10 or 11 (default 10)");
     cmd->add_option("--typing", options->typing,
                     "How the engine is built: strong or weak (default: weak on 8.6, strong on 10 and 11)");
-    cmd->add_option("--gpu", options->gpu, "The GPU to time it on, from the table (" + knownGpuNames() + ")");
-    cmd->add_option("--gpu-profile", options->gpuProfile,
-                    "A GPU profile (JSON, docs/performance-model.md): a GPU of the table with fitted efficiency terms "
-                    "(`fit-gpu` writes it); default: the one a project given as --calib keeps");
+    addGpuOptions(*cmd, options->gpu, options->gpuProfile, "to time it on");
     cmd->add_option("--shapes", options->shapes, "Input dims to predict for: NAME=DIMS,... (DIMS like 1x3x224x224)");
     cmd->add_flag("--json", options->json, "Print one JSON object");
     cmd->callback([options, &exitCode] { exitCode = runPredict(*options); });

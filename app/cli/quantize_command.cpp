@@ -285,9 +285,7 @@ void addQuantizeCommand(CLI::App& app, int& exitCode) {
         "--ab-scripts", options->abScripts,
         "Also write to DIR trtexec scripts that build and time, on your GPU, the plan, all-FP16 and the "
         "plan with each contested region in FP16, with the reports `fit-gpu DIR` imports (README.md there)");
-    cmd->add_option("--gpu", options->gpu, "With --ab-scripts: your GPU, from the table (" + knownGpuNames() + ")");
-    cmd->add_option("--gpu-profile", options->gpuProfile,
-                    "With --ab-scripts: your GPU's profile (`fit-gpu` writes it); default: a --calib project's");
+    addGpuOptions(*cmd, options->gpu, options->gpuProfile, "of the --ab-scripts (yours)");
     cmd->callback([options, &exitCode] { exitCode = runQuantize(*options); });
 }
 

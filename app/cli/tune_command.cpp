@@ -260,12 +260,8 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--objective", options->objective,
                     "accuracy (default): the plan closest to all-INT8 that meets the target; latency: the one with "
                     "the lowest predicted engine time on --gpu (INT8 only where it pays)");
-    cmd->add_option("--gpu", options->gpu,
-                    "The GPU to predict the engine's time on (--objective latency; with accuracy, times are "
-                    "reported): " +
-                        knownGpuNames());
-    cmd->add_option("--gpu-profile", options->gpuProfile,
-                    "A GPU profile (JSON, docs/performance-model.md) instead of --gpu");
+    addGpuOptions(*cmd, options->gpu, options->gpuProfile,
+                  "to predict the engine's time on (--objective latency; with accuracy, times are reported)");
     cmd->add_option("--shapes", options->shapes,
                     "Input dims the engine is timed at: NAME=DIMS,... (DIMS like 32x3x224x224; default: the model's, "
                     "an open dim as 1)");
