@@ -293,6 +293,15 @@ void ModelDocument::relint() {
                       {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
 }
 
+void ModelDocument::setLatencyFindings(std::vector<Finding> findings) {
+    std::vector<Finding>& all = mLint.findings;
+    std::erase_if(all, [](const Finding& f) { return isLatencyRule(f.ruleId); });
+    all.insert(all.end(), std::make_move_iterator(findings.begin()), std::make_move_iterator(findings.end()));
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity < b.severity; });
+    emit lintChanged();
+}
+
 void ModelDocument::setCalibration(std::shared_ptr<const CalibrationResult> calibration) {
     mCalibration = std::move(calibration);
     relint();  // the FP16 guard reads the new activations: effective precisions may move

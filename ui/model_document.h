@@ -89,6 +89,9 @@ public:
     // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
     const PrecisionPlan& plan() const { return mPlan; }
     const LintReport& lint() const { return mLint; }
+    // The latency rules' findings (core/lint/linter.h isLatencyRule) computed off the GUI thread with the GPU profile
+    // (LatencyPredictionController), merged into lint(); a relint drops them until the next ones arrive.
+    void setLatencyFindings(std::vector<Finding> findings);
     TrtTarget trtTarget() const { return mTrtTarget; }
     TrtVersion trtVersion() const { return mTrtTarget.version; }
     // Re-decides the effective precisions and the lint report for `target` (a typing its version cannot build

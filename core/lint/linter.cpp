@@ -92,6 +92,10 @@ bool isCalibrationRule(std::string_view ruleId) {
     return ruleId.starts_with("calib-");
 }
 
+bool isLatencyRule(std::string_view ruleId) {
+    return ruleId == "trt-int8-island-slower" || ruleId == "trt-fp16-island-reformats" || ruleId == "trt-int8-no-gain";
+}
+
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
     const LintContext context(graph, plan, options);
     LintReport report;

@@ -3,6 +3,7 @@
 // weighted layers: which run INT8 and which fall back, with the rule that says why.
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/lint/finding.h"
@@ -59,6 +60,10 @@ struct LintReport {
 // `plan` gives the requested precision of every node of `graph` (e.g. defaultPrecisionPlan(graph)); it is ignored
 // for models that already carry Q/DQ, where TensorRT follows the Q/DQ nodes.
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options = {});
+
+// The rules that time the predicted engine (LintOptions::gpu): trt-int8-island-slower, trt-fp16-island-reformats,
+// trt-int8-no-gain. The window runs lint with a GPU off the GUI thread and keeps only their findings.
+bool isLatencyRule(std::string_view ruleId);
 
 // Only the calib-* rules: what `calibrate` and `compare` print after their own output.
 std::vector<Finding> calibrationFindings(const Graph& graph, const PrecisionPlan& plan,

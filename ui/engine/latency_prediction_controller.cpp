@@ -5,6 +5,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/export/effective_plan.h"
+#include "core/lint/linter.h"
 #include "ui/engine/prediction_text.h"
 #include "ui/model_document.h"
 
@@ -20,7 +21,16 @@ struct PredictionJob {
     std::shared_ptr<const CalibrationResult> calibration;  // the FP16 guard the plan's precisions were decided with
 };
 
-std::shared_ptr<const PlanPrediction> runPrediction(const PredictionJob& job, std::stop_token stop) {
+// Lint with the GPU, as `lint --gpu` does, keeping the latency rules' findings (the rest the document has).
+std::vector<Finding> latencyFindings(const PredictionJob& job) {
+    LintOptions options{.version = job.target.version, .typing = job.target.typing};
+    options.gpu = job.profile.get();
+    std::vector<Finding> findings = lint(job.model->graph(), job.plan, options).findings;
+    std::erase_if(findings, [](const Finding& f) { return !isLatencyRule(f.ruleId); });
+    return findings;
+}
+
+std::shared_ptr<const PredictionOutcome> runPrediction(const PredictionJob& job, std::stop_token stop) {
     const Graph& graph = job.model->graph();
     // The rules the document applied to the plan (ModelDocument::decidePrecisions), for the plans compared with it.
     ApplyPolicies apply = [&](PrecisionPlan plan) {
@@ -33,8 +43,9 @@ std::shared_ptr<const PlanPrediction> runPrediction(const PredictionJob& job, st
                                    .profile = *job.profile,
                                    .apply = std::move(apply),
                                    .stopRequested = [&stop] { return stop.stop_requested(); }});
-    if (!prediction) return nullptr;
-    return std::make_shared<const PlanPrediction>(std::move(*prediction));
+    if (!prediction || stop.stop_requested()) return nullptr;
+    return std::make_shared<const PredictionOutcome>(
+        PredictionOutcome{std::make_shared<const PlanPrediction>(std::move(*prediction)), latencyFindings(job)});
 }
 
 }  // namespace
@@ -47,7 +58,7 @@ LatencyPredictionController::LatencyPredictionController(ModelDocument* document
     mRestart.setSingleShot(true);
     mRestart.setInterval(0);
     connect(&mRestart, &QTimer::timeout, this, &LatencyPredictionController::start);
-    connect(&mWatcher, &QFutureWatcher<std::shared_ptr<const PlanPrediction>>::finished, this,
+    connect(&mWatcher, &QFutureWatcher<std::shared_ptr<const PredictionOutcome>>::finished, this,
             &LatencyPredictionController::jobFinished);
     for (auto signal : {&ModelDocument::modelReplaced, &ModelDocument::planChanged, &ModelDocument::trtTargetChanged,
                         &ModelDocument::gpuProfileChanged})
@@ -69,7 +80,10 @@ void LatencyPredictionController::scheduleRestart() {
 
 void LatencyPredictionController::start() {
     if (!mDocument->model() || !mDocument->gpuProfile()) {
-        if (mDocument->latencyPrediction()) mDocument->setLatencyPrediction(nullptr);
+        if (mDocument->latencyPrediction()) {
+            mDocument->setLatencyPrediction(nullptr);
+            mDocument->setLatencyFindings({});  // no GPU: the latency rules say nothing
+        }
         showStatus();
         return;
     }
@@ -88,7 +102,10 @@ void LatencyPredictionController::jobFinished() {
         start();
         return;
     }
-    if (auto result = mWatcher.result()) mDocument->setLatencyPrediction(std::move(result));
+    if (auto result = mWatcher.result()) {
+        mDocument->setLatencyPrediction(result->prediction);
+        mDocument->setLatencyFindings(result->findings);
+    }
 }
 
 void LatencyPredictionController::showStatus() {

@@ -35,6 +35,7 @@ private slots:
     void aDynamicBatchIsSaidToCountAsOne();
     void theChosenGpuIsKeptInTheProject();
     void aFittedProfileIsOfferedAndQuotesItsError();
+    void theLatencyRulesFindingsJoinTheWindowsFindings();
 };
 
 namespace {
@@ -115,6 +116,25 @@ void LatencyPredictionTest::withAGpuTheColumnsFill() {
     QVERIFY(f.cell("big", PrecisionTableModel::GainColumn).startsWith(QLatin1Char('+')));
     QVERIFY(f.cell("small", PrecisionTableModel::GainColumn, Qt::ToolTipRole).contains(QStringLiteral("INT8 costs")));
     QVERIFY(!f.window.findChild<PrecisionPanel*>()->view()->isColumnHidden(PrecisionTableModel::GainColumn));
+}
+
+// What `lint --gpu` reports, the findings panel shows: the costly island, with its numbers, once a GPU is chosen.
+void LatencyPredictionTest::theLatencyRulesFindingsJoinTheWindowsFindings() {
+    Fixture f;
+    QVERIFY(f.open());
+    const auto islandFindings = [&] {
+        int count = 0;
+        for (const Finding& finding : f.document->lint().findings)
+            count += finding.ruleId == "trt-int8-island-slower" && finding.nodeName == "small";
+        return count;
+    };
+    QCOMPARE(islandFindings(), 0);  // no GPU: the latency rules say nothing
+    QVERIFY(f.chooseAndWait("t4"));
+    QVERIFY(QTest::qWaitFor([&] { return islandFindings() == 1; }, 10000));
+    // A plan edit relints: the old latency findings go until the new prediction's come.
+    f.document->setRequestedPrecision({f.node("small"), f.node("small_relu")}, Precision::Fp16);
+    QVERIFY(f.waitForPrediction());
+    QCOMPARE(islandFindings(), 0);  // the costly island is FP16 now
 }
 
 void LatencyPredictionTest::aPlanEditMarksThemStaleThenChangesThem() {
