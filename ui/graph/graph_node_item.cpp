@@ -16,6 +16,11 @@ constexpr double kOverviewPadding = 4;
 constexpr double kOverviewOverflow = 2.5;
 constexpr double kOverviewTitleHeight = 0.65;  // of the box's height: the font's pixel size
 
+// Plain text in the HTML tooltip, its line breaks kept (an overlay's verdict under the layer's own numbers).
+QString htmlLines(const QString& text) {
+    return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+}
+
 QString baseToolTip(const VisibleNode& node) {
     const QString title = QString::fromStdString(node.title).toHtmlEscaped();
     const QString subtitle = QString::fromStdString(node.subtitle).toHtmlEscaped();
@@ -74,7 +79,7 @@ double GraphNodeItem::titlePixelsAt(double lod) const {
 }
 
 void GraphNodeItem::addToolTipLine(const QString& line) {
-    mBaseToolTip += QStringLiteral("<br>") + line.toHtmlEscaped();
+    mBaseToolTip += QStringLiteral("<br>") + htmlLines(line);
     updateToolTip();
 }
 
@@ -110,9 +115,9 @@ void GraphNodeItem::updateToolTip() {
     if (mPrecision) tip += QStringLiteral("<br>Precision: %1").arg(precisionLabel(*mPrecision));
     if (mQuantized) tip += QStringLiteral("<br>Quantized by Q/DQ pairs");
     if (mBadge)
-        tip += QStringLiteral("<br><b>%1:</b> %2")
-                   .arg(QString::fromLatin1(severityName(*mBadge)), mBadgeText.toHtmlEscaped());
-    if (!mEngineText.isEmpty()) tip += QStringLiteral("<br>") + mEngineText.toHtmlEscaped();
+        tip +=
+            QStringLiteral("<br><b>%1:</b> %2").arg(QString::fromLatin1(severityName(*mBadge)), htmlLines(mBadgeText));
+    if (!mEngineText.isEmpty()) tip += QStringLiteral("<br>") + htmlLines(mEngineText);
     setToolTip(tip);
 }
 

@@ -223,9 +223,12 @@ void GraphViewTest::badgeIsShownOnTheNode() {
     GraphView view;
     view.setGraph(model->graph());
     QVERIFY(waitForLayout(view));
-    view.setNodeBadge(*view.graphScene()->snapshot().findNode("relu"), Severity::Warning, QStringLiteral("slow"));
+    view.setNodeBadge(*view.graphScene()->snapshot().findNode("relu"), Severity::Warning,
+                      QStringLiteral("slow <here>\nand why"));
     QCOMPARE(itemNamed(view, "relu")->badge(), std::optional<Severity>(Severity::Warning));
-    QVERIFY(itemNamed(view, "relu")->toolTip().contains(QStringLiteral("slow")));
+    // Escaped, its line break kept in the HTML tooltip.
+    QVERIFY2(itemNamed(view, "relu")->toolTip().contains(QStringLiteral("slow &lt;here&gt;<br>and why")),
+             qPrintable(itemNamed(view, "relu")->toolTip()));
     QVERIFY(!itemNamed(view, "conv")->badge());
     view.clearNodeBadges();
     QVERIFY(!itemNamed(view, "relu")->badge());
