@@ -343,7 +343,10 @@ void MainWindow::createEngineActions() {
     mImport->importMenu()->addAction(mEngine->importAction());
     auto* gpuFit = new GpuFitController(mDocument, this);
     mImport->importMenu()->addAction(gpuFit->action());
-    connect(gpuFit, &GpuFitController::message, this, &MainWindow::log);
+    connect(gpuFit, &GpuFitController::message, this, [this](const QString& text) {
+        log(text);
+        statusBar()->showMessage(text, 15000);
+    });
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
     statusBar()->addPermanentWidget((new LatencyPredictionController(mDocument, this))->statusLabel());

@@ -1,14 +1,17 @@
 // Renders the main window with the engine report fixture imported on the bundled sample (graph coloured by the
 // engine's precision, or by time with --time; the engine dock raised; the FP16 Conv selected) to a PNG, for
-// looking at it (not a test).
-//   QT_QPA_PLATFORM=offscreen ql_engine_snapshot OUT.png [--time] [--dark]
+// looking at it (not a test). --fit GPU then fits that GPU's profile to the report (File > Import > Fit GPU
+// Profile...) and shows the window with the prediction it gives.
+//   QT_QPA_PLATFORM=offscreen ql_engine_snapshot OUT.png [--time] [--dark] [--fit GPU]
 #include <QApplication>
 #include <QDockWidget>
+#include <QSignalSpy>
 #include <QtTest>
 #include <cstdio>
 
 #include "tests/ui/engine/engine_test_support.h"
 #include "ui/engine/engine_controller.h"
+#include "ui/engine/gpu_fit_controller.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "ui/theme.h"
@@ -31,6 +34,12 @@ int main(int argc, char** argv) {
     view->selectNode(ql::test::nodeNamed(window, "/block/block.3/Conv"));
     view->fitToWindow();
     window.findChild<QDockWidget*>(QStringLiteral("EngineDock"))->raise();
+    if (const int fit = args.indexOf(QStringLiteral("--fit")); fit > 0) {
+        auto* controller = window.findChild<ql::ui::GpuFitController*>();
+        QSignalSpy fitted(controller, &ql::ui::GpuFitController::fitted);
+        if (!controller->fitFor(args.value(fit + 1)) || !QTest::qWaitFor([&] { return !fitted.isEmpty(); }, 30000))
+            return 1;
+    }
     QTest::qWait(800);
     if (!window.grab().save(args[1])) return 1;
     std::printf("%s\n", qPrintable(args[1]));
