@@ -417,7 +417,7 @@ void GraphView::wheelEvent(QWheelEvent* event) {
         return;
     }
     const int delta = event->angleDelta().y();
-    if (delta != 0) zoomBy(std::pow(1.0015, delta));
+    if (delta != 0) zoomAt(std::pow(1.0015, delta), event->position());
     event->accept();
 }
 
@@ -432,6 +432,17 @@ void GraphView::zoomBy(double factor) {
     const double target = std::clamp(zoomFactor() * factor, kMinZoom, kMaxZoom);
     const double applied = target / zoomFactor();
     scale(applied, applied);
+}
+
+void GraphView::zoomAt(double factor, QPointF viewportPos) {
+    const QPointF anchor = mapToScene(viewportPos.toPoint());
+    const ViewportAnchor previous = transformationAnchor();
+    setTransformationAnchor(NoAnchor);
+    zoomBy(factor);
+    setTransformationAnchor(previous);
+    const QPointF moved = QPointF(mapFromScene(anchor)) - viewportPos;
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
 }
 
 void GraphView::zoomIn() {

@@ -174,6 +174,8 @@ private:
     void showMatch(std::optional<NodeId> node);
     void startSearch(const QString& text);
     void zoomBy(double factor);
+    // Zooms keeping the scene point under `viewportPos` there (the wheel's position: the last mouse move may be stale).
+    void zoomAt(double factor, QPointF viewportPos);
     void scrollBy(QPoint delta, bool horizontal);
     void placeOverlays();
     void expandBlock(GraphNodeItem* block);

@@ -2,6 +2,7 @@
 // supersedes an older one, search selects and centres, precision drives the outline, keyboard navigation,
 // collapsed scopes on big graphs, and both layout paths attach edges to boxes without overlapping them.
 #include <QSignalSpy>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "tests/support/model_builder.h"
@@ -22,6 +23,7 @@ private slots:
     void newerLayoutRequestSupersedesOlder();
     void newerGraphSupersedesOlderInTheScene();
     void searchSelectsAndCentres();
+    void ctrlWheelZoomsAnchoredAtTheCursor();
     void searchByTensorSelectsItsProducer();
     void precisionChangesTheOutline();
     void badgeIsShownOnTheNode();
@@ -148,6 +150,28 @@ void GraphViewTest::newerGraphSupersedesOlderInTheScene() {
     QTest::qWait(100);
     QCOMPARE(applied.count(), 1);
     QCOMPARE(view.graphScene()->nodeItems().size(), size_t{4});
+}
+
+// The scene point under the cursor stays under it while Ctrl+wheel zooms (the mouse need not have moved first).
+void GraphViewTest::ctrlWheelZoomsAnchoredAtTheCursor() {
+    auto model = test::chainModel(60);
+    QVERIFY(model);
+    GraphView view;
+    view.resize(600, 400);
+    view.show();
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    QVERIFY(view.findAndCenter(QStringLiteral("node_30")));
+    for (const QPoint cursor : {QPoint(300, 80), QPoint(300, 330)}) {
+        const QPointF before = view.mapToScene(cursor);
+        QWheelEvent wheel(cursor, view.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 240), Qt::NoButton,
+                          Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &wheel);
+        const QPointF after = view.mapToScene(cursor);
+        // The chain is narrower than the view: only y can scroll, so only y is held.
+        QVERIFY2(std::abs(after.y() - before.y()) < 2.0,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before.y()).arg(after.y())));
+    }
 }
 
 void GraphViewTest::searchSelectsAndCentres() {
