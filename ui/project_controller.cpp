@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/action_shortcut_keeper.h"
 #include "ui/dialog_folder.h"
 #include "ui/export_job.h"
 #include "ui/export_shapes_dialog.h"
@@ -70,6 +71,7 @@ void ProjectController::addFileActions(QMenu* file) {
     mExport = new QAction(tr("&Export for TensorRT..."), this);
     mExport->setShortcut(Qt::CTRL | Qt::Key_E);
     connect(mExport, &QAction::triggered, this, &ProjectController::chooseAndExport);
+    new ActionShortcutKeeper(mExport);  // Ctrl+E from the search bar too
     for (QAction* action : {openProject, mRecentMenu->menuAction()}) file->insertAction(quit ? quit : nullptr, action);
     file->insertSeparator(quit);
     for (QAction* action : {mSave, saveAs}) file->insertAction(quit, action);
