@@ -154,7 +154,7 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     mDataSettings = loaded.dataSettings.is_object() ? loaded.dataSettings : nlohmann::json::object();
     mUndoStack->clear();
     markSaved();
-    setResultsModified(loaded.modelRelocated);  // to be saved with the model's new place
+    setResultsModified(loaded.modelRelocated, tr("the model's new place"));  // saved with the project
     emit modelReplaced();
     emit trtTargetChanged();
     emit planChanged();
@@ -183,7 +183,7 @@ void ModelDocument::markLatencyPredictionStale() {
 void ModelDocument::setGpuProfile(std::shared_ptr<const GpuProfile> profile) {
     if (profile == mGpuProfile) return;
     mGpuProfile = std::move(profile);
-    setResultsModified(true);  // saved in the project
+    setResultsModified(true, tr("GPU profile"));  // saved in the project
     emit gpuProfileChanged();
 }
 
@@ -193,7 +193,7 @@ void ModelDocument::setRuleSilenced(const QString& ruleId, bool silenced) {
         mSilencedRules.append(ruleId);
     else
         mSilencedRules.removeAll(ruleId);
-    setResultsModified(true);  // saved in the project
+    setResultsModified(true, tr("silenced rules"));  // saved in the project
     emit silencedRulesChanged();
 }
 
@@ -202,7 +202,7 @@ void ModelDocument::setTrtTarget(TrtTarget target) {
     if (sameTarget(target, mTrtTarget)) return;
     mTrtTarget = target;
     relint();
-    setResultsModified(true);  // saved in the project; a no-op without a model
+    setResultsModified(true, tr("TensorRT target"));  // saved in the project; a no-op without a model
     emit trtTargetChanged();
     if (!mModel) return;
     emit planChanged();
@@ -305,7 +305,7 @@ void ModelDocument::setLatencyFindings(std::vector<Finding> findings) {
 void ModelDocument::setCalibration(std::shared_ptr<const CalibrationResult> calibration) {
     mCalibration = std::move(calibration);
     relint();  // the FP16 guard reads the new activations: effective precisions may move
-    setResultsModified(true);
+    setResultsModified(true, tr("calibration"));
     emit planChanged();
     emit calibrationChanged();
     emit lintChanged();
@@ -321,7 +321,7 @@ void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const Analysi
     mAnalysisPlan = measured ? *measured : mPlan;
     mAnalysisCalibration = mCalibration;
     mSavedStaleReason.clear();
-    setResultsModified(true);
+    setResultsModified(true, tr("error analysis"));
     emit analysisChanged();
 }
 
@@ -344,7 +344,7 @@ QString ModelDocument::analysisStaleReason() const {
 void ModelDocument::setDataSettings(nlohmann::json settings) {
     if (!settings.is_object() || settings == mDataSettings) return;
     mDataSettings = std::move(settings);
-    setResultsModified(true);
+    setResultsModified(true, tr("data settings"));
 }
 
 void ModelDocument::setTuneReport(std::shared_ptr<const TuneReport> report) {
@@ -354,7 +354,7 @@ void ModelDocument::setTuneReport(std::shared_ptr<const TuneReport> report) {
 
 void ModelDocument::setEngineRun(std::shared_ptr<const EngineRun> run) {
     mEngine = std::move(run);
-    setResultsModified(true);  // its files are saved in the project
+    setResultsModified(true, tr("engine report"));  // its files are saved in the project
     emit engineChanged();
 }
 
@@ -363,6 +363,13 @@ void ModelDocument::replanEngine() {
     const Graph& graph = mModel->graph();
     mEngine = replanEngineRun(*mEngine, graph, plannedFromPlan(graph, mPlan, mLint));
     emit engineChanged();
+}
+
+QStringList ModelDocument::unsavedChanges() const {
+    if (!isModified()) return {};
+    QStringList changes = mUnsavedChanges;
+    if (!mUndoStack->isClean()) changes.prepend(tr("precisions"));
+    return changes;
 }
 
 bool ModelDocument::isModified() const {
@@ -380,8 +387,10 @@ void ModelDocument::markSaved() {
     setResultsModified(false);
 }
 
-void ModelDocument::setResultsModified(bool modified) {
+void ModelDocument::setResultsModified(bool modified, const QString& what) {
     mResultsModified = modified;
+    if (!modified) mUnsavedChanges.clear();
+    if (modified && !what.isEmpty() && !mUnsavedChanges.contains(what)) mUnsavedChanges.append(what);
     const bool now = isModified();
     if (now != mLastModified) emit modifiedChanged(mLastModified = now);
 }

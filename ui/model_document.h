@@ -170,6 +170,9 @@ public:
 
     // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
     bool isModified() const;
+    // What isModified() stands for, for the unsaved-changes prompt: "precisions" (edits on the undo stack), then
+    // what else changed since the last save ("calibration", "TensorRT target", ...), each once.
+    QStringList unsavedChanges() const;
     void markSaved();
 
 signals:
@@ -198,7 +201,7 @@ signals:
 private:
     void relint();
     void replanEngine();
-    void setResultsModified(bool modified);
+    void setResultsModified(bool modified, const QString& what = {});
     void pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text);
 
     std::shared_ptr<Model> mModel;
@@ -220,6 +223,7 @@ private:
     QString mProjectPath;
     QStringList mSilencedRules;
     nlohmann::json mDataSettings = nlohmann::json::object();
+    QStringList mUnsavedChanges;    // what set mResultsModified, in order
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;
 };

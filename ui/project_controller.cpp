@@ -31,8 +31,8 @@ ProjectController::ProjectController(QWidget* window, ModelDocument* document)
     mPrompt = [this] {
         const auto answer = QMessageBox::warning(
             mWindow, tr("Unsaved changes"),
-            tr("%1 has unsaved changes (precisions, TensorRT target or calibration). Save them in a project?")
-                .arg(mDocument->fileName()),
+            tr("%1 has unsaved changes (%2). Save them in a project?")
+                .arg(mDocument->fileName(), mDocument->unsavedChanges().join(QStringLiteral(", "))),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         return answer == QMessageBox::Save      ? UnsavedChoice::Save
                : answer == QMessageBox::Discard ? UnsavedChoice::Discard

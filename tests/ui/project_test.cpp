@@ -271,6 +271,10 @@ void ProjectTest::cancelInTheUnsavedPromptKeepsTheDocument() {
     const Model* before = doc->model();
     doc->cyclePrecision({0});
     QVERIFY(doc->isModified());
+    // The prompt lists what changed, and only that.
+    QCOMPARE(doc->unsavedChanges(), QStringList{QStringLiteral("precisions")});
+    doc->setTrtTarget({TrtVersion::Trt11, TrtTyping::Strong});
+    QCOMPARE(doc->unsavedChanges(), (QStringList{QStringLiteral("precisions"), QStringLiteral("TensorRT target")}));
     int asked = 0;
     window.project()->setUnsavedPrompt([&] {
         ++asked;
@@ -288,9 +292,11 @@ void ProjectTest::cancelInTheUnsavedPromptKeepsTheDocument() {
     QCOMPARE(asked, 2);
     QVERIFY(doc->model() != before);
     QVERIFY(!doc->isModified());
+    QVERIFY(doc->unsavedChanges().isEmpty());
     doc->cyclePrecision({0});
     doc->undoStack()->undo();  // back to the saved state: nothing to ask
     QVERIFY(!doc->isModified());
+    QVERIFY(doc->unsavedChanges().isEmpty());
 }
 
 void ProjectTest::projectWithMissingModelIsReported() {
