@@ -1,7 +1,6 @@
 #include "ui/plots/latency_accuracy_plot.h"
 
 #include <qcustomplot.h>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -152,12 +151,7 @@ QString LatencyAccuracyPlot::toolTipFor(int step) const {
 }
 
 void LatencyAccuracyPlot::onMouseMove(QMouseEvent* event) {
-    const int step = stepAt(event->position());
-    if (step < 0) {
-        QToolTip::hideText();
-        return;
-    }
-    QToolTip::showText(event->globalPosition().toPoint(), toolTipFor(step), customPlot());
+    showHoverTip(event, toolTipFor(stepAt(event->position())));
 }
 
 }  // namespace ql::ui

@@ -3,7 +3,6 @@
 #include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -279,12 +278,7 @@ QString LayerErrorPlot::toolTipFor(int position) const {
 }
 
 void LayerErrorPlot::onMouseMove(QMouseEvent* event) {
-    const int position = positionAt(event->position());
-    if (position < 0) {
-        QToolTip::hideText();
-        return;
-    }
-    QToolTip::showText(event->globalPosition().toPoint(), toolTipFor(position), customPlot());
+    showHoverTip(event, toolTipFor(positionAt(event->position())));
 }
 
 void LayerErrorPlot::onMousePress(QMouseEvent* event) {

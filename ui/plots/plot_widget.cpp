@@ -12,10 +12,12 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextLayout>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -188,6 +190,14 @@ QComboBox* PlotWidget::addChoice(const QString& label, const std::vector<std::pa
     if (!label.isEmpty()) mControls->addWidget(new QLabel(label, this));
     mControls->addWidget(combo);
     return combo;
+}
+
+void PlotWidget::showHoverTip(const QMouseEvent* event, const QString& text) {
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), text, mPlot);
 }
 
 void PlotWidget::showKeyRange(double lower, double upper) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QComboBox;
+class QMouseEvent;
 class QCustomPlot;
 class QCPItemText;
 class QHBoxLayout;
@@ -69,6 +70,8 @@ protected:
     // Shows [lower, upper] on x and lets the wheel zoom and a drag pan along x only, never past those bounds (the
     // data's extent): with hundreds of layers or steps a user zooms in, and a free range lost the data off screen.
     void showKeyRange(double lower, double upper);
+    // The hover tip at the mouse of `event`: `text`, or none when it is empty (the mouse over no point).
+    void showHoverTip(const QMouseEvent* event, const QString& text);
     // The palette's colours for lines and text (light or dark theme).
     QColor textColor() const;
     QColor accentColor() const;

@@ -1,7 +1,6 @@
 #include "ui/plots/tune_steps_plot.h"
 
 #include <qcustomplot.h>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -171,12 +170,7 @@ QString TuneStepsPlot::toolTipFor(int step) const {
 }
 
 void TuneStepsPlot::onMouseMove(QMouseEvent* event) {
-    const int step = stepAt(event->position());
-    if (step < 0) {
-        QToolTip::hideText();
-        return;
-    }
-    QToolTip::showText(event->globalPosition().toPoint(), toolTipFor(step), customPlot());
+    showHoverTip(event, toolTipFor(stepAt(event->position())));
 }
 
 }  // namespace ql::ui
