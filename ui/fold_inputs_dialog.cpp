@@ -1,7 +1,5 @@
 #include "ui/fold_inputs_dialog.h"
 
-#include <onnx/onnx_pb.h>
-
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -12,7 +10,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "core/common/atomic_file.h"
 #include "core/export/input_folding.h"
 #include "ui/model_document.h"
 
@@ -102,11 +99,7 @@ void FoldInputsDialog::accept() {
     mWatcher.setFuture(QtConcurrent::run([model = mModel, fix, output]() -> Result<QString> {
         QL_ASSIGN_OR_RETURN(NamedTensors fixed, parseFixedInputs(*model, fix.toStdString()));
         QL_ASSIGN_OR_RETURN(FoldedModel folded, foldFixedInputs(*model, fixed));
-        const std::string bytes = folded.model->SerializeAsString();
-        QL_ASSIGN_OR_RETURN(auto reloaded, Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())),
-                                                                output.toStdString()));
-        (void)reloaded;
-        QL_RETURN_IF_ERROR(writeFileAtomically(output.toStdString(), bytes));
+        QL_RETURN_IF_ERROR(saveFoldedModel(folded, output.toStdString()));
         QString summary =
             QObject::tr("%1 node(s) in the main graph (was %2)").arg(folded.nodesAfter).arg(folded.nodesBefore);
         for (const std::string& text : folded.foldedIfs) summary += "; folded " + QString::fromStdString(text);

@@ -3,14 +3,11 @@
 // the branch it takes (core/export/input_folding.h). Silero VAD with --fix sr=16000 has its layers in the main
 // graph, where lint, calibrate, tune and quantize reach them. The output is written whole or not at all.
 // Exit: 0, 2 on bad usage or bad input (an unknown input, a value of the wrong type, a model that cannot be read).
-#include <onnx/onnx_pb.h>
-
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.h"
 #include "app/cli/commands.h"
-#include "core/common/atomic_file.h"
 #include "core/common/json_util.h"
 #include "core/export/input_folding.h"
 
@@ -31,11 +28,7 @@ int runFold(const FoldOptions& options) {
     if (!fixed) return failWith(fixed.status());
     auto folded = foldFixedInputs(*model, *fixed);
     if (!folded) return failWith(folded.status());
-    const std::string bytes = folded->model->SerializeAsString();
-    // Check that the result loads (checker and shape inference) before anything is written.
-    auto reloaded = Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), options.output);
-    if (!reloaded) return failWith(reloaded.status());
-    if (Status written = writeFileAtomically(options.output, bytes); !written.isOk()) return failWith(written);
+    if (Status saved = saveFoldedModel(*folded, options.output); !saved.isOk()) return failWith(saved);
     if (options.json) {
         nlohmann::json out = {{"output", options.output},
                               {"folded_ifs", folded->foldedIfs},

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/atomic_file.h"
 #include "core/data/npy.h"
 #include "core/exec/tensor_proto.h"
 
@@ -404,6 +405,14 @@ Result<FoldedModel> foldFixedInputs(const Model& model, const NamedTensors& fixe
     dropDeadNodes(*proto.mutable_graph());
     folded.nodesAfter = static_cast<size_t>(proto.graph().node_size());
     return folded;
+}
+
+Status saveFoldedModel(const FoldedModel& folded, const std::string& path) {
+    const std::string bytes = folded.model->SerializeAsString();
+    QL_ASSIGN_OR_RETURN(auto reloaded,
+                        Model::loadFromBytes(std::as_bytes(std::span(bytes.data(), bytes.size())), path));
+    (void)reloaded;
+    return writeFileAtomically(path, bytes);
 }
 
 }  // namespace ql

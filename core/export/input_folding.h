@@ -36,6 +36,9 @@ struct FoldedModel {
 // declared dims accept. Bodies nested inside a taken branch come along as they are (Ifs inside them are not folded).
 Result<FoldedModel> foldFixedInputs(const Model& model, const NamedTensors& fixed);
 
+// Writes the folded model to `path` whole or not at all, once it loads (the ONNX checker and shape inference pass).
+Status saveFoldedModel(const FoldedModel& folded, const std::string& path);
+
 // The graph inputs that decide an If of the main graph through constants alone (Silero VAD: `sr`): fixing them folds
 // that If. Empty when no If's condition follows from inputs and constants.
 std::vector<std::string> inputsDecidingIfs(const Model& model);
