@@ -45,6 +45,14 @@ bool waitForLayout(GraphView& view, int timeoutMs = 60000) {
                            timeoutMs);
 }
 
+// `view` at 600x400 showing `model`, laid out: a 60-node chain is taller than it and narrower.
+bool showLaidOut(GraphView& view, const Model& model) {
+    view.resize(600, 400);
+    view.show();
+    view.setGraph(model.graph());
+    return waitForLayout(view);
+}
+
 int countOperators(const GraphScene& scene) {
     int count = 0;
     for (const GraphNodeItem* item : scene.nodeItems()) count += item->kind() == VisibleKind::Operator ? 1 : 0;
@@ -157,10 +165,7 @@ void GraphViewTest::ctrlWheelZoomsAnchoredAtTheCursor() {
     auto model = test::chainModel(60);
     QVERIFY(model);
     GraphView view;
-    view.resize(600, 400);
-    view.show();
-    view.setGraph(model->graph());
-    QVERIFY(waitForLayout(view));
+    QVERIFY(showLaidOut(view, *model));
     QVERIFY(view.findAndCenter(QStringLiteral("node_30")));
     for (const QPoint cursor : {QPoint(300, 80), QPoint(300, 330)}) {
         const QPointF before = view.mapToScene(cursor);
@@ -178,10 +183,7 @@ void GraphViewTest::searchSelectsAndCentres() {
     auto model = test::chainModel(60);
     QVERIFY(model);
     GraphView view;
-    view.resize(600, 400);
-    view.show();
-    view.setGraph(model->graph());
-    QVERIFY(waitForLayout(view));
+    QVERIFY(showLaidOut(view, *model));
     QSignalSpy selected(&view, &GraphView::nodeSelected);
     QVERIFY(view.findAndCenter(QStringLiteral("node_40")));
     GraphNodeItem* item = itemNamed(view, "node_40");
