@@ -55,6 +55,10 @@ std::string nodeLabel(const onnx::NodeProto& node, size_t index) {
 Result<Graph> GraphBuilder::build(const onnx::ModelProto& model, ExternalDataResolver& externalData) {
     if (!model.has_graph()) return invalidModel("the file holds no graph (not an ONNX model?)");
     GraphBuilder builder(model, externalData);
+    const auto& g = model.graph();
+    const size_t valueCount = static_cast<size_t>(g.initializer_size() + g.input_size() + g.node_size());
+    builder.mGraph.mValues.reserve(valueCount);  // about one value per node: no rehash while adding 10^5 of them
+    builder.mGraph.mValueIndex.reserve(valueCount);
     for (const auto& opset : model.opset_import()) {
         const std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
         builder.mGraph.mOpsets[domain] = opset.version();
@@ -105,7 +109,7 @@ Status GraphBuilder::addInitializers() {
             init.byteSize = static_cast<size_t>(*byteSize);
         }
         if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-            auto bytes = mExternal.resolve(t, init.byteSize);
+            auto bytes = mExternal->resolve(t, init.byteSize);
             if (!bytes) return bytes.status().withContext("initializer '" + t.name() + "'");
             init.rawBytes = *bytes;
             init.external = true;
@@ -288,13 +292,31 @@ Status GraphBuilder::markOutputs() {
         auto it = mGraph.mValueIndex.find(output.name());
         if (it == mGraph.mValueIndex.end())
             return invalidModel("graph output '" + output.name() + "' is not produced by any node");
-        auto& value = mGraph.mValues[static_cast<size_t>(it->second)];
-        value.isGraphOutput = true;
-        const TensorType declared = tensorTypeFrom(output.type());
-        if (declared.dtype != DataType::Undefined || declared.hasShape) value.type = declared;
+        mGraph.mValues[static_cast<size_t>(it->second)].isGraphOutput = true;
         mGraph.mOutputs.push_back(it->second);
     }
+    applyOutputTypes();
     return Status::ok();
+}
+
+void GraphBuilder::applyOutputTypes() {
+    for (const auto& output : mModel.graph().output()) {
+        auto it = mGraph.mValueIndex.find(output.name());
+        if (it == mGraph.mValueIndex.end()) continue;
+        const TensorType declared = tensorTypeFrom(output.type());
+        if (declared.dtype != DataType::Undefined || declared.hasShape)
+            mGraph.mValues[static_cast<size_t>(it->second)].type = declared;
+    }
+}
+
+void GraphBuilder::retype(Graph& graph, const onnx::ModelProto& model) {
+    GraphBuilder builder(model, std::move(graph));
+    for (Value& value : builder.mGraph.mValues)
+        if (value.initializer < 0 && !value.isGraphInput) value.type = TensorType{};  // as build() finds them
+    builder.applyOutputTypes();
+    builder.applyValueInfo();
+    computeLayerCosts(builder.mGraph);
+    graph = std::move(builder.mGraph);
 }
 
 void GraphBuilder::applyValueInfo() {

@@ -17,20 +17,25 @@ class ExternalDataResolver;
 class GraphBuilder {
 public:
     static Result<Graph> build(const onnx::ModelProto& model, ExternalDataResolver& externalData);
+    // Takes the types of `model` again (after shape inference wrote its value_info and outputs) into a graph
+    // built from it: the graph then equals a new build, without building it again.
+    static void retype(Graph& graph, const onnx::ModelProto& model);
 
 private:
     GraphBuilder(const onnx::ModelProto& model, ExternalDataResolver& externalData)
-        : mModel(model), mExternal(externalData) {}
+        : mModel(model), mExternal(&externalData) {}
+    GraphBuilder(const onnx::ModelProto& model, Graph&& graph) : mModel(model), mGraph(std::move(graph)) {}
     Status addInitializers();
     Status addGraphInputs();
     Status addNodes();
     Status sortTopologically();
     Status markOutputs();
+    void applyOutputTypes();
     void applyValueInfo();
     ValueId valueFor(const std::string& name);
 
     const onnx::ModelProto& mModel;
-    ExternalDataResolver& mExternal;
+    ExternalDataResolver* mExternal = nullptr;  // null when retyping
     Graph mGraph;
 };
 

@@ -8,6 +8,7 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include "core/model/external_data.h"
 #include "core/model/graph_builder.h"
@@ -119,13 +120,26 @@ Result<std::unique_ptr<Model>> Model::finishLoading(std::unique_ptr<Model> model
         if (model->mProto->graph().node_size() == 0 && model->mProto->graph().output_size() == 0)
             return invalidModel("not an ONNX model: the graph has no nodes and no outputs");
         model->mUsesExternalData = hasExternalData(model->mProto->graph());
-        // Build the graph first: it validates external data paths before the checker touches them, and it
-        // refuses what cannot be shown at all (cycles, undefined inputs).
-        { QL_ASSIGN_OR_RETURN(Graph graph, GraphBuilder::build(*model->mProto, *model->mExternalData)); }
-        const auto diagnostics = runOnnxChecks(*model->mProto, model->mPath, model->mUsesExternalData,
-                                               options.runChecker, options.inferShapes);
-        model->mDiagnostics.insert(model->mDiagnostics.end(), diagnostics.begin(), diagnostics.end());
-        QL_ASSIGN_OR_RETURN(model->mGraph, GraphBuilder::build(*model->mProto, *model->mExternalData));
+        // With external data, the build validates the data paths before the checker touches them; otherwise it
+        // runs while the helper process checks and infers (reading the model is safe from both threads).
+        Result<Graph> graph = Graph{};
+        OnnxCheckResult checks;
+        if (model->mUsesExternalData) {
+            graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
+            if (!graph) return graph.status();
+            checks = checkOnnxModel(*model->mProto, model->mPath, true, options.runChecker, options.inferShapes);
+        } else {
+            auto checking = std::async(std::launch::async, [&] {
+                return checkOnnxModel(*model->mProto, model->mPath, false, options.runChecker, options.inferShapes);
+            });
+            graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
+            checks = checking.get();
+            if (!graph) return graph.status();  // what cannot be shown at all (cycles, undefined inputs)
+        }
+        model->mDiagnostics.insert(model->mDiagnostics.end(), checks.diagnostics.begin(), checks.diagnostics.end());
+        applyInferredTypes(checks, *model->mProto);
+        GraphBuilder::retype(*graph, *model->mProto);
+        model->mGraph = std::move(*graph);
         return model;
     } catch (const std::bad_alloc&) {
         return ioError("out of memory while loading the model");

@@ -140,21 +140,22 @@ Diagnostic crashDiagnostic(const std::string& what) {
 
 }  // namespace
 
-std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string& path, bool externalData,
-                                      bool runChecker, bool inferShapes) {
+OnnxCheckResult checkOnnxModel(const onnx::ModelProto& model, const std::string& path, bool externalData,
+                               bool runChecker, bool inferShapes) {
     if (!runChecker && !inferShapes) return {};
     std::string searched;
     const std::string helper = findHelper(searched);
     if (helper.empty())
-        return {{Diagnostic::Severity::Warning, "loader",
-                 std::string("the ONNX checker and shape inference did not run: their helper ") + kHelperName +
-                     " is not installed (looked for " + searched +
-                     "); reinstall QuantLens or set QUANTLENS_ONNX_CHECK to its path. Shapes are shown only where "
-                     "the file declares them"}};
+        return {{{Diagnostic::Severity::Warning, "loader",
+                  std::string("the ONNX checker and shape inference did not run: their helper ") + kHelperName +
+                      " is not installed (looked for " + searched +
+                      "); reinstall QuantLens or set QUANTLENS_ONNX_CHECK to its path. Shapes are shown only where "
+                      "the file declares them"}},
+                nullptr};
     // A socket, not a pipe: the send fails with EPIPE instead of raising SIGPIPE when the helper dies early.
     int channel[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
-        return {crashDiagnostic("could not start (socketpair failed)")};
+        return {{crashDiagnostic("could not start (socketpair failed)")}, nullptr};
     std::vector<std::string> args{runChecker ? "1" : "0", inferShapes ? "1" : "0"};
     if (externalData) args.push_back(path);
     // Spawned, not forked: a fork of this multi-threaded process could inherit a lock another thread held (the
@@ -163,7 +164,7 @@ std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string
     ::close(channel[1]);
     if (pid == 0) {
         ::close(channel[0]);
-        return {crashDiagnostic("could not start (" + helper + " could not be run)")};
+        return {{crashDiagnostic("could not start (" + helper + " could not be run)")}, nullptr};
     }
     const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kTimeoutMs);
     std::string bytes;
@@ -175,23 +176,36 @@ std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (timedOut) return {crashDiagnostic("did not finish within " + std::to_string(kTimeoutMs / 1000) + " s")};
-    if (WIFSIGNALED(status)) return {crashDiagnostic("crashed (signal " + std::to_string(WTERMSIG(status)) + ")")};
-    onnx::ModelProto reply;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !reply.ParseFromString(bytes))
-        return {crashDiagnostic("failed")};
-    std::vector<Diagnostic> diagnostics;
-    for (const auto& entry : reply.metadata_props()) {
+    if (timedOut)
+        return {{crashDiagnostic("did not finish within " + std::to_string(kTimeoutMs / 1000) + " s")}, nullptr};
+    if (WIFSIGNALED(status))
+        return {{crashDiagnostic("crashed (signal " + std::to_string(WTERMSIG(status)) + ")")}, nullptr};
+    auto reply = std::make_shared<onnx::ModelProto>();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !reply->ParseFromString(bytes))
+        return {{crashDiagnostic("failed")}, nullptr};
+    OnnxCheckResult result;
+    for (const auto& entry : reply->metadata_props()) {
         const auto bar = entry.key().find('|');
         const int severity = bar == std::string::npos ? 0 : std::atoi(entry.key().substr(0, bar).c_str());
-        diagnostics.push_back({static_cast<Diagnostic::Severity>(std::clamp(severity, 0, 2)),
-                               bar == std::string::npos ? entry.key() : entry.key().substr(bar + 1), entry.value()});
+        result.diagnostics.push_back({static_cast<Diagnostic::Severity>(std::clamp(severity, 0, 2)),
+                                      bar == std::string::npos ? entry.key() : entry.key().substr(bar + 1),
+                                      entry.value()});
     }
-    if (inferShapes && reply.has_graph()) {
-        takeInferredTypes(reply.graph(), *model.mutable_graph());
-        takeInferredBodyTypes(reply.graph(), *model.mutable_graph());
-    }
-    return diagnostics;
+    if (inferShapes && reply->has_graph()) result.inferred = std::move(reply);
+    return result;
+}
+
+void applyInferredTypes(const OnnxCheckResult& result, onnx::ModelProto& model) {
+    if (!result.inferred) return;
+    takeInferredTypes(result.inferred->graph(), *model.mutable_graph());
+    takeInferredBodyTypes(result.inferred->graph(), *model.mutable_graph());
+}
+
+std::vector<Diagnostic> runOnnxChecks(onnx::ModelProto& model, const std::string& path, bool externalData,
+                                      bool runChecker, bool inferShapes) {
+    OnnxCheckResult result = checkOnnxModel(model, path, externalData, runChecker, inferShapes);
+    applyInferredTypes(result, model);
+    return std::move(result.diagnostics);
 }
 
 }  // namespace ql
