@@ -3,6 +3,7 @@
 #include "core/lint/lint_latency.h"
 #include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
+#include "core/quant/static_ranges.h"
 
 namespace ql {
 
@@ -64,6 +65,11 @@ const LintLatency* LintContext::latency() const {
     if (!mLatency)
         mLatency = std::make_unique<LintLatency>(mGraph, mPlan, TrtTarget{mVersion, mTyping}, *mGpu, mExplicit);
     return mLatency.get();
+}
+
+const StaticRanges& LintContext::staticRanges() const {
+    if (!mStaticRanges) mStaticRanges = std::make_unique<StaticRanges>(mGraph);
+    return *mStaticRanges;
 }
 
 bool LintContext::runs(std::string_view ruleId) const {

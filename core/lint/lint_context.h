@@ -34,6 +34,7 @@ std::string joinInts(const std::vector<int64_t>& values);  // "[64,3,7,7]"
 std::optional<std::vector<float>> qdqScales(const Graph& graph, const Node& qdq);
 
 class LintLatency;
+class StaticRanges;
 
 class LintContext {
 public:
@@ -61,6 +62,9 @@ public:
     // The engine the plan builds, predicted and timed on the options' GPU (lint_latency.h), computed on the first
     // call; null without a GPU, and inside a subgraph (the prediction is of the whole model).
     const LintLatency* latency() const;
+    // The ranges the graph bounds by construction (core/quant/static_ranges.h), worked out once per lint for the
+    // rules that read them.
+    const StaticRanges& staticRanges() const;
     // Whether rule `id` runs (the options do not ignore it): a rule that leaves a case to another checks it does.
     bool runs(std::string_view ruleId) const;
     // The model already carries Q/DQ nodes: TensorRT uses explicit quantization and ignores the plan.
@@ -113,6 +117,7 @@ private:
     std::unordered_map<int64_t, const QdqLink*> mLinkByInput;  // key: layer * 4096 + slot
     const GpuProfile* mGpu = nullptr;
     mutable std::unique_ptr<LintLatency> mLatency;  // latency(): computed once
+    mutable std::unique_ptr<StaticRanges> mStaticRanges;
 };
 
 }  // namespace ql

@@ -79,7 +79,7 @@ public:
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
         const Graph& graph = context.graph();
-        const StaticRanges ranges(graph);
+        const StaticRanges& ranges = context.staticRanges();
         for (const CrushedTensor& t : crushedBoundedTensors(context, ranges)) {
             const std::string& name = graph.value(t.value).name;
             const std::string scale = shortNumber(t.scale);

@@ -106,7 +106,9 @@ Misaligned misalignedLayers(const LintContext& context) {
         }
         if (oddK) {
             counts += lintText(oddC ? ", " : "", "K=", ch->k);
-            (computesModelOutput(context, node) ? found.taskCounts : found.chosenCounts).insert(ch->k);
+            // A count some chosen layer has stays chosen whatever this one computes: no walk to the outputs.
+            const bool chosen = found.chosenCounts.contains(ch->k) || !computesModelOutput(context, node);
+            (chosen ? found.chosenCounts : found.taskCounts).insert(ch->k);
         }
         (ch->small() ? found.small : found.padded).push_back({&node, counts});
     }

@@ -89,14 +89,15 @@ std::optional<LayerChannels> layerChannels(const LintContext& context, const Nod
 bool computesModelOutput(const LintContext& context, const Node& node) {
     const Graph& graph = context.graph();
     std::vector<ValueId> pending(node.outputs.begin(), node.outputs.end());
-    std::set<NodeId> seen;
+    std::vector<NodeId> seen;  // at most kOutputSearch: a linear search beats a tree, once per layer of the model
     while (!pending.empty()) {
         const ValueId value = pending.back();
         pending.pop_back();
         if (value == kNoId) continue;
         if (graph.value(value).isGraphOutput) return true;
         for (const NodeId c : graph.value(value).consumers) {
-            if (!seen.insert(c).second) continue;
+            if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+            seen.push_back(c);
             if (static_cast<int>(seen.size()) > kOutputSearch) return false;
             const Node& consumer = graph.node(c);
             if (!isWeightedLayer(consumer))

@@ -68,10 +68,9 @@ public:
         // the bound the graph guarantees rather than a measured range: one Concat input, one finding (unless that
         // rule is ignored).
         std::set<ValueId> crushed;
-        if (context.runs("trt-bounded-range-codes")) {
-            const StaticRanges staticRanges(context.graph());
-            for (const CrushedTensor& t : crushedBoundedTensors(context, staticRanges)) crushed.insert(t.value);
-        }
+        if (context.runs("trt-bounded-range-codes"))
+            for (const CrushedTensor& t : crushedBoundedTensors(context, context.staticRanges()))
+                crushed.insert(t.value);
         for (const Node& node : context.graph().nodes()) {
             if (!isOp(node, "Concat") || node.outputs.empty() || node.outputs[0] == kNoId) continue;
             float shared = 0.0f;
