@@ -109,6 +109,11 @@ MainWindow::MainWindow(QWidget* parent)
                 {{tr("Graph"), mGraphView->keyActions()}, {tr("Precision table"), mPrecisionPanel->tableActions()}});
     restoreWindowState();
     connect(mLoader, &ModelLoader::loaded, this, &MainWindow::loadFinished);
+    connect(mLoader, &ModelLoader::previewReady, mGraphView, &GraphView::showPreview);
+    connect(mLoader, &ModelLoader::previewReady, this, [this] {
+        mStatusLabel->setText(mStatusLabel->text() +
+                              tr(" its structure is shown; shapes, precisions and findings follow"));
+    });
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::modelReplaced, this, &MainWindow::showDiagnostics);
     connect(mDocument, &ModelDocument::lintChanged, this, &MainWindow::showLintFindings);
@@ -469,6 +474,7 @@ void MainWindow::openModel(const QString& path, const QString& modelPath) {
 void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
     mBusyBar->hide();
     if (!outcome->model) {
+        mGraphView->endPreview();  // the graph shown is the open model's again
         mStatusLabel->setText(tr("Could not open %1").arg(QFileInfo(outcome->path).fileName()));
         emit modelFailedToOpen(outcome->path, outcome->error);
         if (!outcome->missingModel.isEmpty()) {

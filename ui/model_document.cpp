@@ -87,10 +87,11 @@ ModelDocument::ModelDocument(QObject* parent) : QObject(parent), mUndoStack(new 
 
 ModelDocument::~ModelDocument() = default;
 
-std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget target) {
+std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget target,
+                                                 const std::function<void(const Graph&)>& graphBuilt) {
     auto loaded = std::make_shared<LoadedModel>();
     loaded->path = path;
-    auto model = Model::load(path.toStdString());
+    auto model = Model::load(path.toStdString(), {.graphBuilt = graphBuilt});
     if (!model) {
         loaded->error = QString::fromStdString(model.status().message());
         return loaded;

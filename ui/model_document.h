@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -72,8 +73,10 @@ public:
     explicit ModelDocument(QObject* parent = nullptr);
     ~ModelDocument() override;
 
-    // Runs on any thread: load, default plan, TensorRT policies and lint.
-    static std::shared_ptr<LoadedModel> load(const QString& path, TrtTarget target = {});
+    // Runs on any thread: load, default plan, TensorRT policies and lint. `graphBuilt` (LoadOptions::graphBuilt):
+    // called with the graph's structure before the rest of the load runs.
+    static std::shared_ptr<LoadedModel> load(const QString& path, TrtTarget target = {},
+                                             const std::function<void(const Graph&)>& graphBuilt = {});
     // Effective precisions (TensorRT rules, FP16 guard with `loaded.calibration`) and lint report of
     // `loaded.plan`'s requested precisions. A typing `target.version` cannot build becomes the version's default.
     static void decidePrecisions(LoadedModel& loaded, TrtTarget target);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/exec/observed_costs.h"
+#include "ui/graph/graph_snapshot.h"
 #include "ui/model_document.h"
 #include "ui/project_file.h"
 
@@ -37,9 +38,21 @@ void ModelLoader::load(const QString& path, TrtTarget target, const QString& mod
         return;
     }
     mPending.reset();
+    // The structure goes to the GUI thread while the load goes on (queued: this object lives there, and a
+    // destroyed loader drops it).
+    auto preview = [this](const Graph& graph) {
+        if (graph.nodes().size() < kPreviewNodes) return;
+        auto structure = std::make_shared<GraphSnapshot>(GraphSnapshot::from(graph));
+        QMetaObject::invokeMethod(
+            this,
+            [this, structure] {
+                if (!mPending) emit previewReady(structure);
+            },
+            Qt::QueuedConnection);
+    };
     // A bare model takes the target the caller gives; a project brings its own.
-    mWatcher.setFuture(QtConcurrent::run([path, target, modelPath] {
-        auto loaded = isProjectPath(path) ? loadProject(path, modelPath) : ModelDocument::load(path, target);
+    mWatcher.setFuture(QtConcurrent::run([path, target, modelPath, preview] {
+        auto loaded = isProjectPath(path) ? loadProject(path, modelPath) : ModelDocument::load(path, target, preview);
         if (loaded->model) measureModelCosts(*loaded->model);
         return loaded;
     }));

@@ -20,6 +20,7 @@ class Model;
 namespace ql::ui {
 
 struct LoadedModel;
+struct GraphSnapshot;
 
 class ModelLoader : public QObject {
     Q_OBJECT
@@ -31,7 +32,14 @@ public:
     void load(const QString& path, TrtTarget target, const QString& modelPath = {});
     bool isLoading() const;
 
+    // Graphs of at least this many nodes are previewed (previewReady): below it the whole load is quick.
+    static constexpr size_t kPreviewNodes = 2000;
+
 signals:
+    // The structure of the model being loaded (a big one: kPreviewNodes), on the GUI thread, while the checker,
+    // shape inference and the precision decisions still run: a view may show it, without types or precisions, until
+    // `loaded` comes. Not sent for a request that a newer one will replace.
+    void previewReady(const std::shared_ptr<ql::ui::GraphSnapshot>& structure);
     // The newest request's outcome (a model, or an error), on the GUI thread. Nothing else keeps it.
     void loaded(const std::shared_ptr<ql::ui::LoadedModel>& outcome);
 

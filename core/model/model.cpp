@@ -127,12 +127,14 @@ Result<std::unique_ptr<Model>> Model::finishLoading(std::unique_ptr<Model> model
         if (model->mUsesExternalData) {
             graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
             if (!graph) return graph.status();
+            if (options.graphBuilt) options.graphBuilt(*graph);
             checks = checkOnnxModel(*model->mProto, model->mPath, true, options.runChecker, options.inferShapes);
         } else {
             auto checking = std::async(std::launch::async, [&] {
                 return checkOnnxModel(*model->mProto, model->mPath, false, options.runChecker, options.inferShapes);
             });
             graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
+            if (graph && options.graphBuilt) options.graphBuilt(*graph);
             checks = checking.get();
             if (!graph) return graph.status();  // what cannot be shown at all (cycles, undefined inputs)
         }

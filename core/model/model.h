@@ -2,6 +2,7 @@
 // A loaded ONNX model: the ModelProto (after shape inference), its Graph, and what the ONNX checker and
 // shape inference said about it. Loading fails only when the file is not a usable model; checker and
 // shape-inference problems become diagnostics so the user still sees what can be shown.
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -29,6 +30,9 @@ const char* severityName(Diagnostic::Severity severity);
 struct LoadOptions {
     bool runChecker = true;
     bool inferShapes = true;
+    // Called on the loading thread as soon as the graph is built, while the checker and shape inference still run:
+    // its structure (nodes, names, edges) is final, its types are not yet. A window shows big graphs from it early.
+    std::function<void(const Graph&)> graphBuilt = nullptr;
 };
 
 class Model {

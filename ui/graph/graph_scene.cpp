@@ -25,7 +25,16 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
 GraphScene::~GraphScene() = default;
 
 void GraphScene::setGraph(const Graph& graph) {
-    mSnapshot = GraphSnapshot::from(graph);
+    showSnapshot(GraphSnapshot::from(graph), false);
+}
+
+void GraphScene::setPreview(GraphSnapshot structure) {
+    showSnapshot(std::move(structure), true);
+}
+
+void GraphScene::showSnapshot(GraphSnapshot snapshot, bool preview) {
+    mSnapshot = std::move(snapshot);
+    mPreview = preview;
     mHasGraph = true;
     mAwaitingFirstLayout = true;
     mVisibility.expandedScopes.clear();
@@ -39,6 +48,7 @@ void GraphScene::setGraph(const Graph& graph) {
 void GraphScene::clearGraph() {
     mSnapshot = {};
     mHasGraph = false;
+    mPreview = false;
     mAwaitingFirstLayout = false;
     mPrecisions.clear();
     mBadges.clear();

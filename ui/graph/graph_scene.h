@@ -26,6 +26,10 @@ public:
 
     // Copies what the view needs from `graph` (no pointer into it is kept) and lays it out in the background.
     void setGraph(const Graph& graph);
+    // Shows the structure of a model still loading (ModelLoader::previewReady), without types or precisions, until
+    // the next setGraph() or clearGraph().
+    void setPreview(GraphSnapshot structure);
+    bool isPreview() const { return mPreview; }
     void clearGraph();
     bool hasGraph() const { return mHasGraph; }
     const GraphSnapshot& snapshot() const { return mSnapshot; }
@@ -106,6 +110,7 @@ protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
+    void showSnapshot(GraphSnapshot snapshot, bool preview);
     void relayout();
     void paintOverviewBadges(QPainter* painter, const QRectF& rect, double lod) const;
     void applyLayout(quint64 generation, std::shared_ptr<const GraphLayout> layout);
@@ -128,6 +133,7 @@ private:
     GraphLayoutEngine mEngine;
     GraphSnapshot mSnapshot;
     bool mHasGraph = false;
+    bool mPreview = false;  // the snapshot is a loading model's structure (setPreview)
     bool mAwaitingFirstLayout = false;
     VisibilityOptions mVisibility;
     std::map<std::string, size_t> mScopeSizes;  // for mVisibility

@@ -118,6 +118,7 @@ void GraphView::setGraph(const Graph& graph) {
     dropSubgraphs();
     mGraph = &graph;
     showCurrentLevel();
+    setInteractive(true);
     mScene->setGraph(graph);
     emit graphReplaced();
 }
@@ -126,8 +127,27 @@ void GraphView::clearGraph() {
     dropSubgraphs();
     mGraph = nullptr;
     showCurrentLevel();
+    setInteractive(true);
     mScene->clearGraph();
     emit graphReplaced();
+}
+
+void GraphView::showPreview(const std::shared_ptr<GraphSnapshot>& structure) {
+    dropSubgraphs();
+    mGraph = nullptr;
+    mSelectedNodes.clear();
+    showCurrentLevel();
+    setInteractive(false);  // its nodes are not the document's yet: nothing to select or set
+    mScene->setPreview(std::move(*structure));
+    emit graphReplaced();
+}
+
+void GraphView::endPreview() {
+    if (!isPreview()) return;
+    if (mDocument && mDocument->model())
+        setGraph(mDocument->model()->graph());
+    else
+        clearGraph();
 }
 
 void GraphView::clearNodeBadges() {

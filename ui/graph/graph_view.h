@@ -58,6 +58,11 @@ public:
     // the next setGraph() or clearGraph() (the document's model does).
     void setGraph(const Graph& graph);
     void clearGraph();
+    // Shows the structure of a model still loading (ModelLoader::previewReady): pan and zoom only, no selection,
+    // until setGraph() or clearGraph(). endPreview() goes back to the document's graph (the load failed).
+    void showPreview(const std::shared_ptr<ql::ui::GraphSnapshot>& structure);
+    void endPreview();
+    bool isPreview() const { return mScene->isPreview(); }
 
     // Opens body `attribute` of `node`, a node of the graph shown; false when it has none or it is malformed (then
     // subgraphOpenFailed says why).
