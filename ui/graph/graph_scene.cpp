@@ -95,7 +95,7 @@ std::vector<std::string> GraphScene::collapsibleScopes(const GraphNodeItem* item
     const VisibleNode& node = mLayout->graph.nodes[static_cast<size_t>(item->index())];
     std::vector<std::string> scopes;
     if (node.kind == VisibleKind::Operator)
-        scopes = scopePrefixes(mSnapshot.nodes[static_cast<size_t>(node.node)].name);
+        scopes = scopePrefixes(scopeSource(mSnapshot.nodes[static_cast<size_t>(node.node)]));
     else if (node.kind == VisibleKind::Block)
         scopes = scopePrefixes(node.scope);
     std::erase_if(scopes, [&](const std::string& scope) {
@@ -129,7 +129,7 @@ bool GraphScene::revealNode(NodeId node) {
     if (!mLayout || node < 0 || static_cast<size_t>(node) >= mLayout->graph.itemOfNode.size()) return false;
     const int item = mLayout->graph.itemOfNode[static_cast<size_t>(node)];
     if (item < 0 || mLayout->graph.nodes[static_cast<size_t>(item)].kind != VisibleKind::Block) return false;
-    for (const std::string& prefix : scopePrefixes(mSnapshot.nodes[static_cast<size_t>(node)].name)) {
+    for (const std::string& prefix : scopePrefixes(scopeSource(mSnapshot.nodes[static_cast<size_t>(node)]))) {
         mVisibility.collapsedScopes.erase(prefix);
         mVisibility.expandedScopes.insert(prefix);
     }

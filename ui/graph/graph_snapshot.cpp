@@ -58,6 +58,33 @@ void addSubgraphs(const Graph& graph, const Node& source, SnapshotNode& node) {
     addUnique(node.outerInputs, fromGraphLists);
 }
 
+bool hasScope(const std::string& name) {
+    const size_t slash = name.find('/', 1);
+    return slash != std::string::npos && slash + 1 < name.size();
+}
+
+// Ranges of graph order as scopes, for a big graph whose names mostly have none (a flat export): blocks of 1,000
+// nodes, inside blocks of 10,000, and so on while the graph is bigger.
+void addRangeScopes(GraphSnapshot& snapshot) {
+    const size_t n = snapshot.nodes.size();
+    if (n <= kRangeScopesAbove) return;
+    const auto scoped = std::count_if(snapshot.nodes.begin(), snapshot.nodes.end(),
+                                      [](const SnapshotNode& node) { return hasScope(node.name); });
+    if (static_cast<size_t>(scoped) * 2 >= n) return;
+    std::vector<size_t> sizes{1000};
+    while (sizes.back() * 10 < n) sizes.push_back(sizes.back() * 10);
+    std::reverse(sizes.begin(), sizes.end());  // outermost first
+    for (size_t i = 0; i < n; ++i) {
+        std::string path;
+        for (size_t size : sizes) {
+            const size_t first = i / size * size;
+            path += "/nodes " + std::to_string(first + 1) + "-" + std::to_string(std::min(n, first + size));
+        }
+        const std::string& name = snapshot.nodes[i].name;
+        snapshot.nodes[i].rangeScopedName = path + (name.starts_with('/') ? "" : "/") + name;
+    }
+}
+
 }  // namespace
 
 const SnapshotSubgraph* defaultSubgraph(const SnapshotNode& node) {
@@ -108,6 +135,7 @@ GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     snapshot.inputs = graph.inputs();
     snapshot.outputs = graph.outputs();
     markQdqLinks(graph, snapshot);
+    addRangeScopes(snapshot);
     return snapshot;
 }
 

@@ -23,6 +23,10 @@ struct SnapshotSubgraph {
 
 struct SnapshotNode {
     std::string name;
+    // Where the view reads the node's name scopes from when it is not `name` (scopeSource): a big graph whose names
+    // have no scopes is grouped in ranges of graph order instead, "/nodes 1-10000/nodes 1-1000/Conv_7", so that it
+    // collapses into blocks like a scoped one.
+    std::string rangeScopedName;
     std::string opType;
     std::vector<ValueId> inputs;              // kNoId for an omitted optional input
     std::vector<ValueId> outputs;             // kNoId for an omitted optional output
@@ -34,6 +38,14 @@ struct SnapshotNode {
     // that is also an explicit input is listed too. Empty for a node without bodies.
     std::vector<ValueId> outerInputs;
 };
+
+// The name the node's scopes are read from: its own, or its made-up range scopes (rangeScopedName).
+inline const std::string& scopeSource(const SnapshotNode& node) {
+    return node.rangeScopedName.empty() ? node.name : node.rangeScopedName;
+}
+
+// Graphs of more nodes than this whose names mostly have no scopes get range scopes (rangeScopedName).
+constexpr size_t kRangeScopesAbove = 2000;
 
 // The bodies of `node` that read `value` from outer scope ("then_branch", "else_branch"), in body order.
 std::vector<std::string> bodiesReading(const SnapshotNode& node, ValueId value);

@@ -78,7 +78,7 @@ public:
         std::vector<std::vector<std::string>> prefixes(n);
         for (size_t i = 0; i < n; ++i) {
             visible[i] = !isHidden(mGraph.nodes[i], mOptions);
-            if (visible[i]) prefixes[i] = scopePrefixes(mGraph.nodes[i].name);
+            if (visible[i]) prefixes[i] = scopePrefixes(scopeSource(mGraph.nodes[i]));
             mOut.operatorCount += visible[i] ? 1 : 0;
         }
         mOut.collapseDepth = chooseCollapseDepth(prefixes, visible, mOut.operatorCount, mOptions);
@@ -125,7 +125,9 @@ private:
             VisibleNode box;
             box.kind = VisibleKind::Block;
             box.scope = block;
-            box.title = block;
+            // A range's path repeats the ranges around it ("/nodes 1-10000/nodes 1-1000"): its own says it all.
+            const bool ranges = !mGraph.nodes[static_cast<size_t>(id)].rangeScopedName.empty();
+            box.title = ranges ? block.substr(block.rfind('/') + 1) : block;
             it->second = push(std::move(box));
         }
         mOut.nodes[static_cast<size_t>(it->second)].members.push_back(id);
@@ -209,7 +211,7 @@ std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const Visib
     std::map<std::string, size_t> sizes;
     for (const SnapshotNode& node : graph.nodes) {
         if (isHidden(node, options)) continue;
-        for (std::string& prefix : scopePrefixes(node.name)) ++sizes[std::move(prefix)];
+        for (std::string& prefix : scopePrefixes(scopeSource(node))) ++sizes[std::move(prefix)];
     }
     return sizes;
 }
