@@ -25,6 +25,13 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
 GraphScene::~GraphScene() = default;
 
 void GraphScene::setGraph(const Graph& graph) {
+    // The model a preview showed: its structure is there already (a 100k-node copy saved on the GUI thread).
+    if (mPreview && mSnapshot.takeTypes(graph)) {
+        const bool previewShown = !mAwaitingFirstLayout;
+        showSnapshot(std::move(mSnapshot), false);
+        mAwaitingFirstLayout = !previewShown;  // the view stays where the user took the preview
+        return;
+    }
     showSnapshot(GraphSnapshot::from(graph), false);
 }
 

@@ -139,6 +139,16 @@ GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     return snapshot;
 }
 
+bool GraphSnapshot::takeTypes(const Graph& graph) {
+    if (graph.nodes().size() != nodes.size() || graph.values().size() != values.size()) return false;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (graph.nodes()[i].name != nodes[i].name) return false;
+    for (size_t i = 0; i < values.size(); ++i)
+        if (graph.values()[i].name != values[i].name) return false;
+    for (size_t i = 0; i < values.size(); ++i) values[i].typeText = typeText(graph.values()[i].type);
+    return true;
+}
+
 std::optional<NodeId> GraphSnapshot::findNode(const std::string& name) const {
     auto it = mNodeIndex.find(name);
     if (it == mNodeIndex.end()) return std::nullopt;

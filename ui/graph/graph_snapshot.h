@@ -71,6 +71,9 @@ struct GraphSnapshot {
     std::vector<ValueId> outputs;  // graph outputs
 
     static GraphSnapshot from(const Graph& graph);
+    // When `graph` has this snapshot's structure (the same nodes and values by name, in order: the model a preview
+    // showed, now loaded), takes its tensor types and returns true; from() then gives what this is.
+    bool takeTypes(const Graph& graph);
     std::optional<NodeId> findNode(const std::string& name) const;
     std::optional<ValueId> findValue(const std::string& name) const;
 

@@ -1,6 +1,7 @@
 // A big model's structure is shown while it loads (ModelLoader::previewReady, issue 29): pan and zoom only, no
 // selection (its nodes are not the document's yet); the loaded model replaces it, and a failed load goes back to
 // the model the document holds.
+#include <QScrollBar>
 #include <QtTest>
 
 #include "tests/ui/graph/graph_test_models.h"
@@ -19,6 +20,8 @@ private slots:
     void theLoadedModelReplacesThePreview();
     void aFailedLoadGoesBackToTheDocumentsGraph();
     void aFailedLoadWithNoModelOpenClearsThePreview();
+    void theLoadedModelTakesItsTypesIntoThePreviewsStructure();
+    void theViewStaysWhereTheUserTookThePreview();
 };
 
 namespace {
@@ -92,6 +95,35 @@ void GraphPreviewTest::aFailedLoadWithNoModelOpenClearsThePreview() {
     QVERIFY(!view.graphScene()->hasGraph());
     QVERIFY(view.graphScene()->items().isEmpty());
     QVERIFY(view.isInteractive());
+}
+
+void GraphPreviewTest::theLoadedModelTakesItsTypesIntoThePreviewsStructure() {
+    const auto model = test::chainModel(40);
+    const GraphSnapshot loaded = GraphSnapshot::from(model->graph());
+    GraphSnapshot preview = loaded;
+    for (SnapshotValue& value : preview.values) value.typeText.clear();  // before shape inference
+    QVERIFY(preview.takeTypes(model->graph()));
+    for (size_t v = 0; v < loaded.values.size(); ++v) QCOMPARE(preview.values[v].typeText, loaded.values[v].typeText);
+    GraphSnapshot other = GraphSnapshot::from(test::chainModel(41)->graph());
+    QVERIFY(!other.takeTypes(model->graph()));  // another structure: built anew
+}
+
+void GraphPreviewTest::theViewStaysWhereTheUserTookThePreview() {
+    ModelDocument document;
+    GraphView view;
+    view.resize(600, 400);
+    view.show();
+    view.setDocument(&document);
+    view.showPreview(structureOf(*test::chainModel(60)));
+    QVERIFY(waitForLayout(view));
+    view.setTransform(QTransform::fromScale(2.0, 2.0));
+    view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 2);
+    const int scrolled = view.verticalScrollBar()->value();
+    document.replaceModel(std::shared_ptr<Model>(test::chainModel(60)));
+    QVERIFY(waitForLayout(view));
+    QVERIFY(!view.isPreview());
+    QCOMPARE(view.transform().m11(), 2.0);
+    QCOMPARE(view.verticalScrollBar()->value(), scrolled);
 }
 
 QTEST_MAIN(GraphPreviewTest)
