@@ -46,10 +46,11 @@ std::vector<NodeId> matches(const GraphSnapshot& graph, const QString& text) {
 
 }  // namespace
 
-int GraphSearch::start(const GraphSnapshot& graph, const QString& text) {
+int GraphSearch::start(const GraphSnapshot& graph, const QString& text, std::vector<BodyMatch> bodyMatches) {
     mText = text;
     mMatches = text.isEmpty() ? std::vector<NodeId>{} : matches(graph, text);
-    mCurrent = mMatches.empty() ? -1 : 0;
+    mBodyMatches = text.isEmpty() ? std::vector<BodyMatch>{} : std::move(bodyMatches);
+    mCurrent = count() == 0 ? -1 : 0;
     if (const auto exact = exactMatch(graph, text.toStdString())) {
         const auto it = std::find(mMatches.begin(), mMatches.end(), *exact);
         if (it != mMatches.end()) mCurrent = static_cast<int>(it - mMatches.begin());
@@ -60,12 +61,18 @@ int GraphSearch::start(const GraphSnapshot& graph, const QString& text) {
 void GraphSearch::clear() {
     mText.clear();
     mMatches.clear();
+    mBodyMatches.clear();
     mCurrent = -1;
 }
 
 std::optional<NodeId> GraphSearch::currentNode() const {
-    if (mCurrent < 0) return std::nullopt;
+    if (mCurrent < 0 || static_cast<size_t>(mCurrent) >= mMatches.size()) return std::nullopt;
     return mMatches[static_cast<size_t>(mCurrent)];
+}
+
+const BodyMatch* GraphSearch::currentBodyMatch() const {
+    if (mCurrent < 0 || static_cast<size_t>(mCurrent) < mMatches.size()) return nullptr;
+    return &mBodyMatches[static_cast<size_t>(mCurrent) - mMatches.size()];
 }
 
 std::optional<NodeId> GraphSearch::next() {
@@ -77,7 +84,7 @@ std::optional<NodeId> GraphSearch::previous() {
 }
 
 std::optional<NodeId> GraphSearch::step(int delta) {
-    if (mMatches.empty()) return std::nullopt;
+    if (count() == 0) return std::nullopt;
     mCurrent = (mCurrent + delta + count()) % count();
     return currentNode();
 }

@@ -316,44 +316,6 @@ QList<NodeId> GraphView::selectedNodes() const {
     return QList<NodeId>(nodes.begin(), nodes.end());
 }
 
-void GraphView::startSearch(const QString& text) {
-    mSearch.start(shownScene()->snapshot(), text);
-}
-
-bool GraphView::findAndCenter(const QString& text) {
-    if (!shownScene()->hasGraph()) return false;
-    startSearch(text.trimmed());
-    showMatch(mSearch.currentNode());
-    return mSearch.count() > 0;
-}
-
-void GraphView::findNext(const QString& text) {
-    if (text.trimmed() != mSearch.text()) {
-        findAndCenter(text);
-        return;
-    }
-    showMatch(mSearch.next());
-}
-
-void GraphView::findPrevious(const QString& text) {
-    if (text.trimmed() != mSearch.text()) {
-        findAndCenter(text);
-        return;
-    }
-    showMatch(mSearch.previous());
-}
-
-void GraphView::showMatch(std::optional<NodeId> node) {
-    emit searchChanged(mSearch.current(), mSearch.count());
-    if (!node) return;
-    GraphScene* shown = shownScene();
-    if (shown->layout() == nullptr || shown->isLayoutPending() || shown->revealNode(*node)) {
-        mPendingFocus = *node;  // selected when the layout that shows it arrives
-        return;
-    }
-    selectShownNode(*node);
-}
-
 void GraphView::selectNode(NodeId node) {
     if (mLevels.depth() > 0) returnTo(0);
     selectShownNode(node);

@@ -177,6 +177,8 @@ private:
     GraphNodeItem* currentItem() const;
     GraphNodeItem* neighbour(GraphNodeItem* item, int key) const;
     void showMatch(std::optional<NodeId> node);
+    // Opens the bodies `match` is in, from the level shown; its node there, nullopt when a body would not open.
+    std::optional<NodeId> openBodiesOf(const BodyMatch& match);
     void startSearch(const QString& text);
     void zoomBy(double factor);
     // Zooms keeping the scene point under `viewportPos` there (the wheel's position: the last mouse move may be stale).
@@ -191,6 +193,7 @@ private:
     SubgraphLevels mLevels;
     const Graph* mGraph = nullptr;  // the main graph (setGraph), read when a body of it opens
     GraphSearch mSearch;
+    int mSearchDepth = 0;  // the level the search was started on
     QPointer<ModelDocument> mDocument;
     QList<QMetaObject::Connection> mDocumentConnections;
     NodeId mPendingFocus = kNoId;  // select and centre it when the next layout arrives

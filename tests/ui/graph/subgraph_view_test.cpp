@@ -35,6 +35,7 @@ private slots:
     void insideABodyNoMainGraphIdIsAnnounced();
     void precisionRequestsDoNothingInsideABody();
     void searchWorksWithinTheBodyShown();
+    void searchLooksIntoBodiesAndOpensThem();
     void lintBadgesShowOnTheBodysNodes();
     void anotherModelShowsItsMainGraph();
     void theWindowShowsBodyNodesAndBodyFindings();
@@ -339,6 +340,34 @@ void SubgraphViewTest::searchWorksWithinTheBodyShown() {
     QCOMPARE(f.view.search().count(), 0);  // a new level starts without a search
     QVERIFY(f.view.findAndCenter(QStringLiteral("Add")));
     QCOMPARE(selectedName(f.view), QStringLiteral("accumulate"));
+}
+
+// Issue 29: Silero VAD does its work inside If bodies, where search did not look. A match in a body comes after the
+// graph's own, opens the bodies it is in and selects it; the next match goes back to the level searched.
+void SubgraphViewTest::searchLooksIntoBodiesAndOpensThem() {
+    ViewFixture f;
+    QVERIFY(f.show());
+    QVERIFY(f.view.findAndCenter(QStringLiteral("clamp")));  // in the Loop's body inside then_branch
+    QCOMPARE(f.view.search().count(), 1);
+    QCOMPARE(f.view.subgraphDepth(), 2);
+    QVERIFY(waitForLayout(f.view.shownScene()));
+    QCOMPARE(selectedName(f.view), QStringLiteral("clamp"));
+    f.view.closeSubgraphs(0);  // a search starts from the level shown
+    QVERIFY(f.view.findAndCenter(QStringLiteral("Relu")));  // "pre" in the main graph, then "clamp"
+    QCOMPARE(f.view.search().count(), 2);
+    QCOMPARE(f.view.subgraphDepth(), 0);
+    QVERIFY(waitForLayout(f.view.shownScene()));
+    QCOMPARE(selectedName(f.view), QStringLiteral("pre"));
+    f.view.findNext(QStringLiteral("Relu"));
+    QCOMPARE(f.view.subgraphDepth(), 2);
+    QCOMPARE(f.view.search().current(), 1);  // the search goes on in the body it opened
+    QVERIFY(waitForLayout(f.view.shownScene()));
+    QCOMPARE(selectedName(f.view), QStringLiteral("clamp"));
+    f.view.findNext(QStringLiteral("Relu"));
+    QCOMPARE(f.view.subgraphDepth(), 0);
+    QCOMPARE(selectedName(f.view), QStringLiteral("pre"));
+    QVERIFY(f.view.findAndCenter(QStringLiteral("negate")));  // else_branch
+    QCOMPARE(f.view.subgraphPath(), QStringLiteral("branch/else_branch/"));
 }
 
 void SubgraphViewTest::lintBadgesShowOnTheBodysNodes() {

@@ -1,0 +1,42 @@
+#include "ui/graph/body_search.h"
+
+#include "core/model/subgraph_model.h"
+
+namespace ql::ui {
+
+namespace {
+
+bool matches(const Node& node, const QString& text) {
+    return QString::fromStdString(node.name).contains(text, Qt::CaseInsensitive) ||
+           QString::fromStdString(node.opType).compare(text, Qt::CaseInsensitive) == 0;
+}
+
+void search(const Graph& graph, const QString& text, std::vector<BodyStep>& path, size_t limit,
+            std::vector<BodyMatch>& found) {
+    for (const Node& owner : graph.nodes()) {
+        for (const SubgraphInfo& info : owner.subgraphs) {
+            if (found.size() >= limit) return;
+            auto body = buildSubgraphModel(graph, owner, info.attribute);
+            if (!body) continue;
+            path.push_back({owner.name, info.attribute});
+            for (const Node& node : body->graph.nodes()) {
+                if (found.size() >= limit) break;
+                if (matches(node, text)) found.push_back({path, node.name});
+            }
+            search(body->graph, text, path, limit, found);
+            path.pop_back();
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<BodyMatch> searchBodies(const Graph& graph, const QString& text, size_t limit) {
+    std::vector<BodyMatch> found;
+    if (text.isEmpty()) return found;
+    std::vector<BodyStep> path;
+    search(graph, text, path, limit, found);
+    return found;
+}
+
+}  // namespace ql::ui
