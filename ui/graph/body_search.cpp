@@ -1,5 +1,7 @@
 #include "ui/graph/body_search.h"
 
+#include <algorithm>
+
 #include "core/model/subgraph_model.h"
 
 namespace ql::ui {
@@ -14,7 +16,13 @@ bool matches(const Node& node, const QString& text) {
 void search(const Graph& graph, const QString& text, std::vector<BodyStep>& path, size_t limit,
             std::vector<BodyMatch>& found) {
     for (const Node& owner : graph.nodes()) {
-        for (const SubgraphInfo& info : owner.subgraphs) {
+        // then_branch first, as the view lists bodies (exporters write else_branch first too).
+        std::vector<const SubgraphInfo*> bodies;
+        for (const SubgraphInfo& info : owner.subgraphs) bodies.push_back(&info);
+        std::stable_partition(bodies.begin(), bodies.end(),
+                              [](const SubgraphInfo* info) { return info->attribute == "then_branch"; });
+        for (const SubgraphInfo* each : bodies) {
+            const SubgraphInfo& info = *each;
             if (found.size() >= limit) return;
             auto body = buildSubgraphModel(graph, owner, info.attribute);
             if (!body) continue;

@@ -73,8 +73,9 @@ int main(int argc, char** argv) {
             view.setTransform(QTransform::fromScale(z, z));
         }
         if (args[i] == QLatin1String("--find") && i + 1 < args.size()) {
-            view.findAndCenter(args[++i]);
-            (void)QTest::qWaitFor([&] { return !view.graphScene()->isLayoutPending(); }, 600000);
+            view.findAndCenter(args[++i]);  // may open the bodies its match is in
+            (void)QTest::qWaitFor([&] { return view.shownScene()->layout() && !view.shownScene()->isLayoutPending(); },
+                                  600000);
             QCoreApplication::processEvents();
         }
     }
