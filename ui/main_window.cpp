@@ -28,6 +28,7 @@
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/dialog_folder.h"
+#include "ui/engine/ab_import_controller.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
 #include "ui/engine/engine_panel.h"
@@ -352,6 +353,9 @@ void MainWindow::createEngineActions() {
         log(text);
         statusBar()->showMessage(text, 15000);
     });
+    auto* abImport = new AbImportController(mDocument, this);
+    mImport->importMenu()->addAction(abImport->action());
+    connect(abImport, &AbImportController::message, gpuFit, &GpuFitController::message);  // the log, the status bar
     if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) view->addMenu(mEngine->coloringMenu());
     statusBar()->addPermanentWidget(mEngine->statusWidget());
     statusBar()->addPermanentWidget((new LatencyPredictionController(mDocument, this))->statusLabel());

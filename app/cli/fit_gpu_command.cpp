@@ -24,6 +24,7 @@
 #include "core/common/json_file.h"
 #include "core/common/json_util.h"
 #include "core/engine/ab_comparison.h"
+#include "core/engine/ab_import.h"
 #include "core/engine/ab_scripts.h"
 #include "core/engine/gpu_profile_fit.h"
 #include "core/engine/layer_info_reader.h"
@@ -53,30 +54,13 @@ bool isFolder(const std::string& path) {
     return std::filesystem::is_directory(path, error);
 }
 
-// The (model, layers, profile) triples of a folder `quantize --ab-scripts` wrote, in name order; a model whose
-// reports are not there yet (its script did not run) is named on stderr.
+// The (model, layers, profile) triples of a folder `quantize --ab-scripts` wrote; a model whose reports are not there
+// yet (its script did not run) is named on stderr.
 Result<std::vector<FitReportFiles>> folderReports(const std::string& folder) {
-    std::vector<std::filesystem::path> models;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(folder, error))
-        if (entry.path().extension() == ".onnx") models.push_back(entry.path());
-    if (error) return invalidArgument(folder + ": cannot list the folder (" + error.message() + ")");
-    std::sort(models.begin(), models.end());
-    std::vector<FitReportFiles> reports;
-    for (const auto& model : models) {
-        const std::string stem = (model.parent_path() / model.stem()).string();
-        FitReportFiles files{model.string(), abLayersFile(stem), abProfileFile(stem)};
-        if (std::filesystem::exists(files.layers, error) && std::filesystem::exists(files.profile, error))
-            reports.push_back(std::move(files));
-        else
-            std::cerr << model.string() << ": no " << files.layers << " and " << files.profile
-                      << " beside it (its script did not run?): left out" << std::endl;
-    }
-    if (reports.empty())
-        return invalidArgument(folder +
-                               ": no model with its engine reports (X.onnx with X.layers.json and "
-                               "X.profile.json): run the scripts `quantize --ab-scripts` wrote there first");
-    return reports;
+    QL_ASSIGN_OR_RETURN(AbFolderReports found, abFolderReports(folder));
+    for (const std::string& model : found.notRun)
+        std::cerr << model << ": no engine reports beside it (its script did not run?): left out" << std::endl;
+    return std::move(found.reports);
 }
 
 // Models, each followed by its layer information and profile in either order (a JSON array is a profile), or
@@ -122,29 +106,6 @@ Result<std::vector<FitReportFiles>> groupReports(const std::vector<std::string>&
     return reports;
 }
 
-Result<EngineReport> loadReport(const FitReportFiles& files) {
-    QL_ASSIGN_OR_RETURN(EngineReport report, readLayerInfo(files.layers, "layer information"));
-    QL_ASSIGN_OR_RETURN(const auto entries, readProfile(files.profile, "profile"));
-    QL_RETURN_IF_ERROR(applyProfile(report, entries, "profile " + files.profile));
-    report.profileFile = files.profile;
-    return report;
-}
-
-Result<FitSample> loadSample(const FitReportFiles& files, const FitGpuCliOptions& options) {
-    QL_ASSIGN_OR_RETURN(const EngineReport report, loadReport(files));
-    QL_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::load(files.model));
-    // The shapes of dynamic dims as one inference sees them (MACs, bytes); a model that cannot run keeps its own.
-    (void)measureLayerCosts(*model);
-    // The report's own schema says 11.x; otherwise --trt, else 10.
-    const std::string version = !options.trt.empty()                      ? options.trt
-                                : report.schema == LayerInfoSchema::Trt11 ? "11"
-                                                                          : "10";
-    QL_ASSIGN_OR_RETURN(const TrtTarget target, trtTargetOption(version, options.typing));
-    // Where the report says nothing of a node: what the model carries (Q/DQ, float16), else the default placement.
-    QL_ASSIGN_OR_RETURN(const PrecisionPlan fallback, writtenPlan(*model));
-    return fitSample(model->graph(), fallback, report, target, files);
-}
-
 std::string percent(double share) {
     return std::to_string(static_cast<int>(std::lround(share * 100))) + "%";
 }
@@ -187,7 +148,7 @@ int runFitGpu(const FitGpuCliOptions& options) {
     if (!grouped) return failWith(grouped.status());
     std::vector<FitSample> samples;
     for (const FitReportFiles& files : *grouped) {
-        auto sample = loadSample(files, options);
+        auto sample = loadFitSample(files, options.trt, options.typing);
         if (!sample) return failWith(sample.status());
         samples.push_back(std::move(sample).value());
     }

@@ -9,110 +9,21 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "core/engine/ab_import.h"
+#include "core/engine/gpu_specs.h"
+#include "tests/cli/ab_builds_fixture.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
 namespace {
 
+using test::readText;
 using test::TempDir;
-
-// "conv3": appended piece by piece (GCC 12's -Wrestrict misreads "conv" + std::to_string(i)).
-std::string numbered(const char* prefix, size_t i) {
-    std::string name(prefix);
-    name += std::to_string(i);
-    return name;
-}
-
-void conv(test::ModelBuilder& b, const std::string& name, const std::string& in, const std::string& out, int64_t cin,
-          int64_t cout) {
-    b.initializer(name + ".w", {cout, cin, 3, 3}, test::seededFloats(static_cast<size_t>(cout * cin * 9), 7));
-    b.node("Conv", {in, name + ".w"}, {out}, name).ints("pads", {1, 1, 1, 1});
-}
-
-// Convolutions large and small, with pools between: enough layers of each kind to fit.
-std::string writeModel(const TempDir& dir, const std::string& name, int64_t width) {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 16, width, width});
-    const std::vector<int64_t> channels = {16, 32, 32, 64, 64, 128, 16, 8};
-    std::string in = "x";
-    for (size_t i = 1; i < channels.size(); ++i) {
-        const std::string out = numbered("c", i);
-        conv(b, numbered("conv", i), in, out, channels[i - 1], channels[i]);
-        b.node("Relu", {out}, {numbered("r", i)}, numbered("relu", i));
-        in = numbered("r", i);
-        if (i == 2 || i == 4) {
-            b.node("MaxPool", {in}, {numbered("p", i)}, numbered("pool", i))
-                .ints("kernel_shape", {2, 2})
-                .ints("strides", {2, 2});
-            in = numbered("p", i);
-        }
-    }
-    b.node("Identity", {in}, {"y"}, "out");
-    b.output("y");
-    const std::string path = dir.file(name + ".onnx");
-    b.save(path);
-    return path;
-}
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string truthProfile(const TempDir& dir) {
-    const std::string path = dir.file("truth.json");
-    test::writeFile(path, R"({"format": "quantlens-gpu-profile", "version": 1, "gpu": "rtx3060-laptop",
-        "classes": {"convolution": {"compute_efficiency": 0.3, "overhead_us": 6}}})");
-    return path;
-}
-
-std::string formatOf(const std::string& precision) {
-    return precision == "int8" ? "Int8" : precision == "fp16" ? "Half" : "Float";
-}
-
-// The reports trtexec would write for `model` as `predict` sees it, each layer timed with `profile`:
-// STEM.layers.json and STEM.profile.json.
-void writeReports(const std::string& model, const std::string& profile, const std::string& stem,
-                  const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {"predict", model, "--gpu-profile", profile, "--json"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const auto r = test::runCli(args);
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto predicted = nlohmann::json::parse(r.out);
-    nlohmann::json layers = nlohmann::json::array(), times = nlohmann::json::array({{{"count", 10}}});
-    for (const auto& l : predicted["layers"]) {
-        nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
-        for (const auto& t : l["inputs"])
-            inputs.push_back({{"Name", t["tensor"].is_string() ? t["tensor"].get<std::string>() : std::string()},
-                              {"Format/Datatype", formatOf(t["precision"])}});
-        for (const auto& t : l["outputs"])
-            outputs.push_back({{"Name", t["tensor"].is_string() ? t["tensor"].get<std::string>() : std::string()},
-                               {"Format/Datatype", formatOf(t["precision"])}});
-        layers.push_back({{"Name", l["name"]},
-                          {"LayerType", l["kind"] == "reformat" ? "Reformat" : "CaskConvolution"},
-                          {"Inputs", inputs},
-                          {"Outputs", outputs}});
-        const double ms = l["time_ms"].get<double>();
-        times.push_back({{"name", l["name"]}, {"timeMs", ms * 10}, {"averageMs", ms}, {"medianMs", ms}});
-    }
-    test::writeFile(stem + ".layers.json", nlohmann::json({{"Layers", layers}, {"Bindings", {}}}).dump());
-    test::writeFile(stem + ".profile.json", times.dump());
-}
-
-std::string writeCalibration(const TempDir& dir) {
-    nlohmann::json calib = {{"format", "quantlens-calibration"},
-                            {"version", 1},
-                            {"method", "minmax"},
-                            {"samples", 4},
-                            {"activations", nlohmann::json::object()},
-                            {"weights", nlohmann::json::object()}};
-    for (const char* tensor :
-         {"x", "c1", "r1", "c2", "r2", "p2", "c3", "r3", "c4", "r4", "p4", "c5", "r5", "c6", "r6", "c7", "r7", "y"})
-        calib["activations"][tensor] = {{"amax", 4.0}, {"min", -4.0}, {"max", 4.0}, {"nonFinite", 0}};
-    test::writeFile(dir.file("calib.json"), calib.dump());
-    return dir.file("calib.json");
-}
+using test::truthProfile;
+using test::writeCalibration;
+using test::writeModel;
+using test::writeReports;
 
 nlohmann::json runJson(const std::vector<std::string>& args) {
     const auto r = test::runCli(args);
@@ -126,8 +37,8 @@ TEST(FitGpuCliTest, FitsKnownTermsAndPredictSaysFitted) {
     const std::string small = writeModel(dir, "small", 32), large = writeModel(dir, "large", 64);
     const auto fp16Plan = dir.file("fp16.plan.json");
     test::writeFile(fp16Plan, R"({"format": "quantlens-plan", "version": 1, "default": "fp16", "nodes": {}})");
-    writeReports(small, truth, dir.file("small"), {"--plan", fp16Plan});
-    writeReports(large, truth, dir.file("large"));  // the default INT8 placement
+    ASSERT_TRUE(writeReports(small, truth, dir.file("small"), {"--plan", fp16Plan}));
+    ASSERT_TRUE(writeReports(large, truth, dir.file("large")));  // the default INT8 placement
     // Either order of a model's two reports.
     const auto r = test::runCli({"fit-gpu", "--gpu", "rtx3060-laptop", "-o", dir.file("fitted.json"), small,
                                  dir.file("small.profile.json"), dir.file("small.layers.json"), large,
@@ -155,7 +66,7 @@ TEST(FitGpuCliTest, FitsKnownTermsAndPredictSaysFitted) {
 TEST(FitGpuCliTest, TheProjectKeepsTheProfileForLaterPredictions) {
     TempDir dir;
     const std::string model = writeModel(dir, "m", 32);
-    writeReports(model, truthProfile(dir), dir.file("m"));
+    ASSERT_TRUE(writeReports(model, truthProfile(dir), dir.file("m")));
     const std::string project = dir.file("work.qlproj");
     nlohmann::json work = {{"format", "quantlens-project"}, {"version", 1}, {"model", "m.onnx"}, {"trt", "10.x"}};
     work["calibration"] = nlohmann::json::parse(readText(writeCalibration(dir)));
@@ -185,7 +96,7 @@ TEST(FitGpuCliTest, TheProjectKeepsTheProfileForLaterPredictions) {
 TEST(FitGpuCliTest, BadReportFilesExit2NamingTheFile) {
     TempDir dir;
     const std::string model = writeModel(dir, "m", 32);
-    writeReports(model, truthProfile(dir), dir.file("m"));
+    ASSERT_TRUE(writeReports(model, truthProfile(dir), dir.file("m")));
     const std::string layers = dir.file("m.layers.json"), profile = dir.file("m.profile.json");
     const auto fit = [&](const std::vector<std::string>& files) {
         std::vector<std::string> args = {"fit-gpu", "--gpu", "rtx3060-laptop", "-o", dir.file("out.json")};
@@ -264,7 +175,7 @@ TEST_P(AbScriptsCliTest, ScriptsLintCleanNameTheirReportsAndImport) {
     const std::string truth = truthProfile(dir);
     for (const auto& variant : manifest["variants"]) {
         const std::string name = variant["name"];
-        writeReports(ab + "/" + name + ".onnx", truth, ab + "/" + name, {"--trt", trt});
+        ASSERT_TRUE(writeReports(ab + "/" + name + ".onnx", truth, ab + "/" + name, {"--trt", trt}));
     }
     const auto fit = test::runCli({"fit-gpu", "--gpu", "rtx3060-laptop", "--trt", trt, "-o", dir.file("gpu.json"), ab});
     ASSERT_EQ(fit.exitCode, 0) << fit.err;
@@ -272,6 +183,21 @@ TEST_P(AbScriptsCliTest, ScriptsLintCleanNameTheirReportsAndImport) {
     EXPECT_NE(fit.out.find("plan vs fp16"), std::string::npos) << fit.out;
     const auto fitted = nlohmann::json::parse(readText(dir.file("gpu.json")));
     EXPECT_EQ(fitted["fit"]["reports"].size(), manifest["variants"].size());
+
+    // The window's import (core/engine/ab_import.h): the manifest's GPU, version and typing, the same verdicts.
+    const auto imported = importAbFolder(ab);
+    ASSERT_TRUE(imported) << imported.status().message();
+    EXPECT_EQ(imported->fitted.gpu.name, "rtx3060-laptop");
+    ASSERT_TRUE(imported->fitted.fit);
+    EXPECT_EQ(imported->fitted.fit->reports.size(), manifest["variants"].size());
+    EXPECT_TRUE(imported->notRun.empty());
+    ASSERT_FALSE(imported->outcomes.empty());
+    EXPECT_NE(abOutcomesText(imported->outcomes).find("plan vs fp16"), std::string::npos);
+    // A profile of another GPU is not refined: the fit starts from the manifest's GPU.
+    const GpuProfile t4 = defaultGpuProfile(*findGpu("t4"));
+    const auto other = importAbFolder(ab, &t4);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->fitted.gpu.name, "rtx3060-laptop");
 }
 
 INSTANTIATE_TEST_SUITE_P(Trt, AbScriptsCliTest, ::testing::Values("10", "11"));
