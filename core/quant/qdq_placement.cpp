@@ -53,8 +53,8 @@ bool isWeighted(const Node& node) {
 
 class Placer {
 public:
-    Placer(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax, const QdqOptions& options)
-        : mGraph(graph), mPrecisions(precisions), mAmax(amax), mOptions(options) {
+    Placer(const Graph& graph, std::vector<Precision> precisions, const AmaxByName& amax, const QdqOptions& options)
+        : mGraph(graph), mPrecisions(std::move(precisions)), mAmax(amax), mOptions(options) {
         buildConcatGroups();
     }
 
@@ -75,8 +75,8 @@ public:
 
 private:
     Precision precisionOf(const Node& node) const {
-        auto it = mPrecisions.find(node.name);
-        return it == mPrecisions.end() ? Precision::Fp32 : it->second;
+        const auto i = static_cast<size_t>(node.id);
+        return i < mPrecisions.size() ? mPrecisions[i] : Precision::Fp32;
     }
 
     // Every tensor of an INT8 Concat (inputs and output) joins one group whose amax is the largest member's;
@@ -281,7 +281,7 @@ private:
     }
 
     const Graph& mGraph;
-    const PrecisionByName& mPrecisions;
+    const std::vector<Precision> mPrecisions;  // by NodeId
     const AmaxByName& mAmax;
     const QdqOptions& mOptions;
     std::unordered_map<ValueId, float> mGroupAmax;
@@ -323,7 +323,17 @@ Result<AmaxByName> activationAmax(const CalibrationResult& calibration, const Pr
 
 Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
                               const QdqOptions& options) {
-    return Placer(graph, precisions, amax, options).run();
+    std::vector<Precision> byNode(graph.nodes().size(), Precision::Fp32);
+    for (const Node& node : graph.nodes()) {
+        const auto it = precisions.find(node.name);
+        if (it != precisions.end()) byNode[static_cast<size_t>(node.id)] = it->second;
+    }
+    return placeQdq(graph, std::move(byNode), amax, options);
+}
+
+Result<QdqPlacement> placeQdq(const Graph& graph, std::vector<Precision> precisions, const AmaxByName& amax,
+                              const QdqOptions& options) {
+    return Placer(graph, std::move(precisions), amax, options).run();
 }
 
 }  // namespace ql

@@ -80,5 +80,8 @@ bool placesOwnQdq(const Node& node);
 
 Result<QdqPlacement> placeQdq(const Graph& graph, const PrecisionByName& precisions, const AmaxByName& amax,
                               const QdqOptions& options);
+// The same with the precisions by NodeId (a node past the end: FP32), without a map of 10^5 names on big graphs.
+Result<QdqPlacement> placeQdq(const Graph& graph, std::vector<Precision> precisions, const AmaxByName& amax,
+                              const QdqOptions& options);
 
 }  // namespace ql

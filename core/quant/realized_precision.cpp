@@ -123,10 +123,10 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
         std::vector<bool> fixed(n, false);
         for (size_t i = 0; i < n; ++i) fixed[i] = candidate[i] && ownQdq[i];
         int8 = closeInt8(graph, candidate, fixed);
-        PrecisionByName precisions;
-        for (const Node& node : graph.nodes())
-            precisions[node.name] = int8[static_cast<size_t>(node.id)] ? Precision::Int8 : Precision::Fp32;
-        auto placed = placeQdq(graph, precisions, amax, options);
+        std::vector<Precision> precisions(n, Precision::Fp32);
+        for (size_t i = 0; i < n; ++i)
+            if (int8[i]) precisions[i] = Precision::Int8;
+        auto placed = placeQdq(graph, std::move(precisions), amax, options);
         if (!placed) return;  // the export will say what is wrong
         placement = std::move(placed).value();
         std::vector<bool> hasEdge(n, false);
