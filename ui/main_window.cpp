@@ -28,6 +28,7 @@
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
 #include "ui/dialog_folder.h"
+#include "ui/dock_layout.h"
 #include "ui/engine/ab_import_controller.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/engine_files.h"
@@ -104,7 +105,7 @@ MainWindow::MainWindow(QWidget* parent)
     createProjectActions();
     createEngineActions();
     createLogDock();
-    arrangeDocks();
+    arrangeDocks(*this);
     addPanelsMenu();
     addHelpMenu(this,
                 {{tr("Graph"), mGraphView->keyActions()}, {tr("Precision table"), mPrecisionPanel->tableActions()}});
@@ -397,38 +398,6 @@ void MainWindow::log(const QString& text) {
         QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
 }
 
-// The first-run arrangement: findings over node properties on the right; along the bottom, the tables
-// (precision, nodes, diagnostics, log) tabbed on the left and the plots beside them.
-void MainWindow::arrangeDocks() {
-    auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
-    QDockWidget* findings = dock("LintDock");
-    QDockWidget* properties = dock("NodePropertiesDock");
-    QDockWidget* precision = dock("PrecisionDock");
-    QDockWidget* histogram = dock("HistogramDock");
-    QDockWidget* layers = dock("LayerErrorDock");
-    if (!findings || !properties || !precision || !histogram || !layers) return;
-    for (QDockWidget* d : findChildren<QDockWidget*>()) removeDockWidget(d);
-    addDockWidget(Qt::RightDockWidgetArea, findings);
-    addDockWidget(Qt::RightDockWidgetArea, properties);
-    splitDockWidget(findings, properties, Qt::Vertical);
-    addDockWidget(Qt::BottomDockWidgetArea, precision);
-    // Split before tabbing: splitting a tabbed dock adds a tab instead.
-    splitDockWidget(precision, histogram, Qt::Horizontal);
-    splitDockWidget(histogram, layers, Qt::Horizontal);
-    for (const char* name : {"NodesDock", "DiagnosticsDock", "LogDock"})
-        if (QDockWidget* d = dock(name)) tabifyDockWidget(precision, d);
-    if (QDockWidget* scatter = dock("OutputScatterDock")) tabifyDockWidget(layers, scatter);
-    if (QDockWidget* engine = dock("EngineDock")) tabifyDockWidget(findings, engine);
-    for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
-    precision->raise();
-    layers->raise();
-    findings->raise();
-    resizeDocks({findings, properties}, {240, 360}, Qt::Vertical);  // properties: tree + histogram
-    resizeDocks({findings}, {400}, Qt::Horizontal);
-    resizeDocks({precision}, {270}, Qt::Vertical);
-    resizeDocks({precision, histogram, layers}, {560, 360, 360}, Qt::Horizontal);
-}
-
 // View > Panels: every dock can be brought back after it was closed.
 void MainWindow::addPanelsMenu() {
     QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
@@ -441,7 +410,7 @@ void MainWindow::restoreWindowState() {
     resize(1280, 800);
     const QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) sizeDocksWhenShown(*this);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

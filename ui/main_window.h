@@ -72,7 +72,6 @@ private:
     void createProjectActions();
     void createEngineActions();
     void createLogDock();
-    void arrangeDocks();
     void addPanelsMenu();
     void restoreWindowState();
     void chooseAndOpenModel();

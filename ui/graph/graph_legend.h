@@ -1,7 +1,9 @@
 #pragma once
 // The legend drawn over the graph view: precision outlines, badges and op family colours, as a strip along
 // the bottom of the view that wraps into as few rows as the width allows (a tall box would hide the graph in
-// small windows). A child widget of the view (not of its viewport, whose children scroll with the scene).
+// small windows). A child widget of the view (not of its viewport, whose children scroll with the scene). A small
+// toggle at its start collapses it to that toggle alone (the rows go back to the graph) and expands it again;
+// the choice is remembered (QSettings "graph/legendCollapsed").
 #include <QColor>
 #include <QString>
 #include <QStringList>
@@ -27,17 +29,29 @@ public:
     // The dashed edge of a value that If/Loop/Scan bodies read from the graph around them: listed only while the
     // shown graph has one (most models have none).
     void setShowsOuterScopeEdges(bool shows);
+    // The entries' labels (not the toggle's).
     QStringList labels() const;
+    // Collapsed: only the toggle shows. Remembered for the next window; the view is told to place the legend again.
+    void setCollapsed(bool collapsed);
+    bool isCollapsed() const { return mCollapsed; }
+    // Where the toggle is, in the legend's coordinates.
+    QRect toggleRect() const;
     // Sizes the strip for `width` pixels: the entries wrap into rows.
     void fitToWidth(int width);
     QSize sizeHint() const override;
     int rowCount() const { return mRows; }
 
+signals:
+    void collapsedChanged(bool collapsed);
+
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
-    enum class Shape { Box, Dot, Ring, Text, DashedLine };
+    enum class Shape { Box, Dot, Ring, Text, DashedLine, Toggle };
     struct Entry {
         Shape shape;
         QColor fill, outline;
@@ -52,6 +66,7 @@ private:
     QString mTitle;
     QVector<FillKey> mKeys;
     bool mOuterScopeEdges = false;
+    bool mCollapsed = false;
     int mRows = 1;
 };
 

@@ -102,6 +102,9 @@ NodePropertiesPanel::NodePropertiesPanel(ModelDocument* document, QWidget* paren
     connect(document, &ModelDocument::modelAboutToBeReplaced, this, &NodePropertiesPanel::clear);
     connect(document, &ModelDocument::lintChanged, this, &NodePropertiesPanel::rebuild);  // after every plan change too
     connect(document, &ModelDocument::engineChanged, this, &NodePropertiesPanel::rebuild);
+    // The minimum with the weight histogram shown, whether it is or not: it shows for nodes with constant inputs
+    // only, and the grown minimum made the window take the height from the docks below on a click (issue 29).
+    setMinimumHeight(minimumSizeHint().height());
     clear();
 }
 

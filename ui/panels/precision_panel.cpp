@@ -14,6 +14,8 @@
 #include "ui/engine/gpu_choice_box.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
+#include "ui/panels/column_chooser.h"
+#include "ui/panels/frozen_column_table.h"
 #include "ui/panels/precision_delegate.h"
 #include "ui/panels/precision_filter_model.h"
 #include "ui/panels/precision_table_model.h"
@@ -24,6 +26,27 @@ namespace {
 
 constexpr Precision kPrecisions[] = {Precision::Fp32, Precision::Fp16, Precision::Int8};
 
+// Every column but the node's can be hidden from the header's context menu. Shown by default: what a user
+// reads or edits to choose precisions, fitting beside the plots in a 1280x800 window with the node's name frozen.
+std::vector<ChoosableColumn> choosableColumns() {
+    using M = PrecisionTableModel;
+    auto column = [](int c, const char* key, bool shown) {
+        return ChoosableColumn{c, QString::fromLatin1(key), M::columnTitle(c), shown};
+    };
+    return {column(M::OpColumn, "op", true),
+            column(M::RequestedColumn, "requested", true),
+            column(M::EffectiveColumn, "effective", true),
+            column(M::ReasonColumn, "reason", true),
+            column(M::MacsColumn, "macs", true),
+            column(M::SensitivityColumn, "isolatedSqnr", true),
+            column(M::SqnrColumn, "sqnr", true),
+            column(M::TuneColumn, "tune", true),
+            column(M::EngineColumn, "engine", true),
+            column(M::TimeColumn, "time", true),
+            column(M::PredictedColumn, "predicted", true),
+            column(M::GainColumn, "gain", true)};
+}
+
 }  // namespace
 
 PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
@@ -31,7 +54,7 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
       mDocument(document),
       mModel(new PrecisionTableModel(document, this)),
       mFilter(new PrecisionFilterModel(this)),
-      mTable(new QTableView(this)) {
+      mTable(new FrozenColumnTableView(this)) {
     mFilter->setSourceModel(mModel);
     mTable->setObjectName(QStringLiteral("PrecisionTable"));
     mTable->setModel(mFilter);
@@ -56,12 +79,18 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
                         header->visualIndex(PrecisionTableModel::EffectiveColumn) + 1);
     header->moveSection(header->visualIndex(PrecisionTableModel::TimeColumn),
                         header->visualIndex(PrecisionTableModel::EngineColumn) + 1);
-    // The predicted time and INT8 gain beside the MACs they follow from.
+    // The analysis numbers (what decides a precision) next to the precisions, before the costs: at 1280x800 the
+    // MACs and predicted times pushed them out of view. The predicted time and INT8 gain beside the MACs they
+    // follow from.
+    header->moveSection(header->visualIndex(PrecisionTableModel::MacsColumn),
+                        header->visualIndex(PrecisionTableModel::TuneColumn));
     header->moveSection(header->visualIndex(PrecisionTableModel::PredictedColumn),
                         header->visualIndex(PrecisionTableModel::MacsColumn) + 1);
     header->moveSection(header->visualIndex(PrecisionTableModel::GainColumn),
                         header->visualIndex(PrecisionTableModel::PredictedColumn) + 1);
     header->setStretchLastSection(true);
+    mColumns = new ColumnChooser(mTable, QStringLiteral("precisionTable/columns"), choosableColumns(), this);
+    connect(mColumns, &ColumnChooser::columnShown, mTable, &QTableView::resizeColumnToContents);
     showEngineColumns();
     showPredictionColumns();
 
@@ -237,27 +266,22 @@ void PrecisionPanel::updateActions() {
 
 void PrecisionPanel::showEngineColumns() {
     const bool shown = mDocument->engineRun() != nullptr;
-    for (int column : {PrecisionTableModel::EngineColumn, PrecisionTableModel::TimeColumn}) {
-        const bool wasHidden = mTable->isColumnHidden(column);
-        mTable->setColumnHidden(column, !shown);
-        if (shown && wasHidden) mTable->resizeColumnToContents(column);
-    }
+    for (int column : {PrecisionTableModel::EngineColumn, PrecisionTableModel::TimeColumn})
+        mColumns->setAvailable(column, shown);
 }
 
 // Without a GPU there is no gain to show: the Predicted column stays, its header saying to choose one.
 void PrecisionPanel::showPredictionColumns() {
-    const bool shown = mDocument->latencyPrediction() != nullptr;
-    const bool wasHidden = mTable->isColumnHidden(PrecisionTableModel::GainColumn);
-    mTable->setColumnHidden(PrecisionTableModel::GainColumn, !shown);
-    if (shown && wasHidden) mTable->resizeColumnToContents(PrecisionTableModel::GainColumn);
+    mColumns->setAvailable(PrecisionTableModel::GainColumn, mDocument->latencyPrediction() != nullptr);
     mTable->resizeColumnToContents(PrecisionTableModel::PredictedColumn);
 }
 
 void PrecisionPanel::resizeColumns() {
     mTable->resizeColumnsToContents();
-    // Names can be very long paths; the reason column takes what is left.
+    // Names can be very long paths, and the frozen name column takes its width from every scroll position; the
+    // reason column takes what is left.
     const int nameWidth = mTable->columnWidth(PrecisionTableModel::NodeColumn);
-    mTable->setColumnWidth(PrecisionTableModel::NodeColumn, std::min(nameWidth, 260));
+    mTable->setColumnWidth(PrecisionTableModel::NodeColumn, std::min(nameWidth, 220));
     updateActions();
 }
 

@@ -5,7 +5,8 @@
 // table, P cycles the selected rows' precision as in the graph, and the context menu has the same commands. Row
 // selection follows the graph and the other way round: selectNode() selects and scrolls without echoing,
 // nodeSelected() reports the user's row. A third row chooses the GPU the latency prediction is for
-// (GpuChoiceBox), which fills the Predicted ms and INT8 gain columns.
+// (GpuChoiceBox), which fills the Predicted ms and INT8 gain columns. The Node column stays in view while the
+// others scroll (FrozenColumnTableView), and the header's context menu chooses the other columns (ColumnChooser).
 #include <QList>
 #include <QWidget>
 
@@ -19,6 +20,7 @@ class QToolButton;
 
 namespace ql::ui {
 
+class ColumnChooser;
 class GpuChoiceBox;
 class ModelDocument;
 class PrecisionFilterModel;
@@ -32,7 +34,10 @@ public:
     PrecisionTableModel* tableModel() const { return mModel; }
     PrecisionFilterModel* filterModel() const { return mFilter; }
     GpuChoiceBox* gpuChoice() const { return mGpuChoice; }
+    // The table; its Node column stays in view while the others scroll (FrozenColumnTableView).
     QTableView* view() const { return mTable; }
+    // The header's context menu of the columns to show.
+    ColumnChooser* columnChooser() const { return mColumns; }
 
     // The nodes of the selected rows, in row order.
     QList<NodeId> selectedNodes() const;
@@ -68,6 +73,7 @@ private:
     PrecisionTableModel* mModel;
     PrecisionFilterModel* mFilter;
     QTableView* mTable;
+    ColumnChooser* mColumns = nullptr;
     QLineEdit* mFilterEdit = nullptr;
     QToolButton* mOpTypeButton = nullptr;
     GpuChoiceBox* mGpuChoice = nullptr;

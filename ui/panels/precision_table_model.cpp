@@ -74,6 +74,9 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
         mSqnr.clear();
         mRemedies.clear();
         mStale = false;
+        mOpenDims = false;
+        if (const Model* model = mDocument->model())
+            for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
@@ -364,10 +367,16 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
                 return tr("The precision TensorRT will use");
             case SensitivityColumn:
                 return tr(
-                    "SQNR of the node's output with only this node quantized (isolated analysis); "
-                    "low means sensitive");
+                    "SQNR (dB) of the node's output with only this node at its planned precision (INT8 or FP16) "
+                    "and everything before it in FP32: the layer's own error, one layer at a time (the isolated "
+                    "analysis, quantlens-cli compare --mode isolated). Higher is better: a high value means the "
+                    "layer quantizes well; the lowest values mark the sensitive layers, candidates for FP16.");
             case SqnrColumn:
-                return tr("SQNR of the node's output with the whole plan applied (accumulated analysis)");
+                return tr(
+                    "SQNR (dB) of the node's output with the whole plan applied (the accumulated analysis): its own "
+                    "error and everything upstream's. Higher is better.");
+            case MacsColumn:
+                return macsHeaderToolTip();
             case TuneColumn:
                 return tr(
                     "The remedy the last Quantize > Tune gave the layer, and its output SQNR with it alone "
@@ -387,15 +396,37 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
     }
     if (role == Qt::InitialSortOrderRole) return static_cast<int>(Qt::AscendingOrder);
     if (role != Qt::DisplayRole) return {};
-    static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Node"),        QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),   QT_TR_NOOP("Effective"),
-        QT_TR_NOOP("Reason"),      QT_TR_NOOP("MACs"),   QT_TR_NOOP("Sensitivity"), QT_TR_NOOP("SQNR"),
-        QT_TR_NOOP("Tune"),        QT_TR_NOOP("Engine"), QT_TR_NOOP("Time"),        QT_TR_NOOP("Predicted ms"),
-        QT_TR_NOOP("INT8 gain ms")};
     if (section < 0 || section >= ColumnCount) return {};
     // Stale analysis numbers must not look current.
-    if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(tr(kTitles[section]));
-    return tr(kTitles[section]);
+    if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(columnTitle(section));
+    if (section == MacsColumn && mOpenDims) return tr("MACs (open dims = 1)");
+    return columnTitle(section);
+}
+
+QString PrecisionTableModel::columnTitle(int column) {
+    static const char* const kTitles[ColumnCount] = {
+        QT_TR_NOOP("Node"),        QT_TR_NOOP("Op"),     QT_TR_NOOP("Requested"),     QT_TR_NOOP("Effective"),
+        QT_TR_NOOP("Reason"),      QT_TR_NOOP("MACs"),   QT_TR_NOOP("Isolated SQNR"), QT_TR_NOOP("SQNR"),
+        QT_TR_NOOP("Tune"),        QT_TR_NOOP("Engine"), QT_TR_NOOP("Time"),          QT_TR_NOOP("Predicted ms"),
+        QT_TR_NOOP("INT8 gain ms")};
+    return column >= 0 && column < ColumnCount ? tr(kTitles[column]) : QString();
+}
+
+// The graph inputs with a dimension the model leaves open, and what the MAC counts make of them.
+QString PrecisionTableModel::macsHeaderToolTip() const {
+    const QString what = tr("Multiply-accumulates of one inference of the node.");
+    if (!mOpenDims) return what;
+    QStringList inputs;
+    const Graph& graph = mDocument->model()->graph();
+    for (ValueId id : graph.inputs()) {
+        const Value& value = graph.value(id);
+        if (!value.type.fullyKnown())
+            inputs << QString::fromStdString(value.name) + QLatin1Char(' ') +
+                          QString::fromStdString(value.type.shapeString());
+    }
+    return tr("%1 The model leaves some dimensions open (%2): each was counted as 1, so a count marked \u2248 is "
+              "for those dimensions at 1 and grows with their real sizes.")
+        .arg(what, inputs.isEmpty() ? tr("inside the graph") : inputs.join(QStringLiteral(", ")));
 }
 
 void PrecisionTableModel::planChanged() {

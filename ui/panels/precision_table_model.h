@@ -1,7 +1,8 @@
 #pragma once
 // The precision table: one row per node of the document's model, in graph order, with its requested and
-// effective precision (and the TensorRT reason when they differ), its MACs, its sensitivity (isolated SQNR of
-// its output), its accumulated SQNR, and the remedy the last tune gave it (the Tune column, which sorts by the
+// effective precision (and the TensorRT reason when they differ), its MACs (the header says when open dimensions
+// were counted as 1), its sensitivity (the "Isolated SQNR" of its output with it alone at its precision: higher is
+// less sensitive), its accumulated SQNR, and the remedy the last tune gave it (the Tune column, which sorts by the
 // tune's output sensitivity: least robust first). The two analysis columns are marked stale once the plan
 // differs from the one the analysis measured. `requested` is editable: setData pushes an undoable edit on the
 // document. Plan and analysis changes update the cells in place (dataChanged), so views keep their selection and
@@ -39,7 +40,7 @@ public:
         EffectiveColumn,
         ReasonColumn,
         MacsColumn,
-        SensitivityColumn,
+        SensitivityColumn,  // titled "Isolated SQNR": each layer alone at its precision; higher is less sensitive
         SqnrColumn,
         TuneColumn,
         EngineColumn,
@@ -71,6 +72,9 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // The column's title without the state the header adds ("(stale)", "choose a GPU"), as in the column chooser.
+    static QString columnTitle(int column);
+
     // A precision from an edit value: a Precision as int, or its name in any case ("int8", "FP16").
     static std::optional<Precision> precisionFromVariant(const QVariant& value);
 
@@ -89,6 +93,7 @@ private:
     QVariant predictionHeader(int section, int role) const;
     void latencyPredictionChanged();
     void updateStale();
+    QString macsHeaderToolTip() const;
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
 
     ModelDocument* mDocument;
@@ -96,6 +101,7 @@ private:
     std::vector<double> mSensitivity;
     std::vector<double> mSqnr;
     bool mStale = false;                      // the analysis measured another plan
+    bool mOpenDims = false;                   // some MAC count took an open dimension as 1
     std::map<NodeId, LayerRemedy> mRemedies;  // of the last tune
     QIcon mSwatches[3];                       // per Precision
 };
