@@ -118,7 +118,8 @@ void GraphMinimap::render() {
     timer.start();
     mRenderTimer.stop();
     GraphScene* scene = mView->shownScene();
-    if (scene != mRenderedScene.data()) connect(scene, &GraphScene::decorationsChanged, this, &GraphMinimap::scheduleRender);
+    if (scene != mRenderedScene.data())
+        connect(scene, &GraphScene::decorationsChanged, this, &GraphMinimap::scheduleRender);
     mRenderedScene = scene;
     mRenderedLayout = scene->layout();
     mStale = false;
