@@ -36,6 +36,16 @@ size_t layeredWork(const VisibleGraph& graph) {
     return work;
 }
 
+namespace {
+
+bool fitsWrapArea(const GraphLayout& layout, const LayoutOptions& options) {
+    return options.wrapWidth <= 0 || options.wrapHeight <= 0 ||
+           (layout.width <= options.wrapWidth && layout.height <= options.wrapHeight);
+}
+
+}  // namespace
+
+// Dot's layout is kept unless it is too long for the wrap area and the layered layout wraps it into columns.
 GraphLayout layoutGraph(VisibleGraph graph, const LayoutOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     GraphLayout layout;
@@ -44,7 +54,13 @@ GraphLayout layoutGraph(VisibleGraph graph, const LayoutOptions& options) {
     if (!layout.graph.nodes.empty() && layout.graph.nodes.size() <= options.dotLimit &&
         layeredWork(layout.graph) <= options.dotWorkLimit)
         dot = dotLayout(layout, options);
-    GraphLayout result = dot ? std::move(*dot) : layeredLayout(std::move(layout), options);
+    GraphLayout result;
+    if (dot && fitsWrapArea(*dot, options)) {
+        result = std::move(*dot);
+    } else {
+        result = layeredLayout(std::move(layout), options);
+        if (dot && result.columns == 1) result = std::move(*dot);
+    }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }

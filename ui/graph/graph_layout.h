@@ -38,6 +38,7 @@ struct GraphLayout {
     double width = 0;
     double height = 0;
     double seconds = 0;  // time spent laying out
+    int columns = 1;     // side-by-side columns a long layered layout was wrapped into (LayoutOptions::wrapWidth)
 };
 
 struct LayoutOptions {
@@ -47,10 +48,17 @@ struct LayoutOptions {
     size_t dotWorkLimit = 4000;
     double nodeSeparation = 24;
     double rankSeparation = 36;
+    // A layout that does not fit wrapWidth x wrapHeight (scene units: the viewport at the smallest readable zoom) is
+    // laid out by the layered layout wrapped into side-by-side columns, as many as give the largest fitted zoom.
+    // 0: never wrapped. Fit to Window sets it for a long graph (graph_fit.h).
+    double wrapWidth = 0;
+    double wrapHeight = 0;
+    double columnGap = 60;  // between wrapped columns: the edges from one column to the next run up in it
 };
 
 // Graphviz dot for graphs within options.dotLimit and dotWorkLimit (falling back to the layered layout if dot
-// fails), the layered layout above.
+// fails), the layered layout above; the layered layout wrapped into columns when options.wrapWidth is set and the
+// unwrapped layout does not fit it.
 GraphLayout layoutGraph(VisibleGraph graph, const LayoutOptions& options);
 
 // Boxes plus the ranks crossed by long edges, with ranks by longest path (edges closing a cycle count once).

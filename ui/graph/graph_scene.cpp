@@ -12,12 +12,6 @@
 
 namespace ql::ui {
 
-namespace {
-
-constexpr double kSceneMargin = 40;
-
-}  // namespace
-
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     connect(&mEngine, &GraphLayoutEngine::layoutFinished, this, &GraphScene::applyLayout);
 }
@@ -42,6 +36,9 @@ void GraphScene::setPreview(GraphSnapshot structure) {
 void GraphScene::showSnapshot(GraphSnapshot snapshot, bool preview) {
     mSnapshot = std::move(snapshot);
     mPreview = preview;
+    // Columns were for the last graph's fit.
+    mLayoutOptions.wrapWidth = 0;
+    mLayoutOptions.wrapHeight = 0;
     mHasGraph = true;
     mAwaitingFirstLayout = true;
     mVisibility.expandedScopes.clear();
@@ -126,6 +123,20 @@ void GraphScene::collapseAll() {
     relayout();
 }
 
+void GraphScene::collapseToLevel(int level) {
+    const size_t whole = mLayout ? mLayout->graph.operatorCount : 0;
+    mVisibility.expandedScopes.clear();
+    mVisibility.collapsedScopes.clear();
+    for (const auto& [scope, size] : mScopeSizes) {
+        const int depth = scopeLevel(scope);
+        if (depth == level && size >= 2 && size < whole)
+            mVisibility.collapsedScopes.insert(scope);
+        else if (depth <= level)
+            mVisibility.expandedScopes.insert(scope);
+    }
+    relayout();
+}
+
 void GraphScene::expandAll() {
     mVisibility.collapsedScopes.clear();
     for (const auto& entry : mScopeSizes) mVisibility.expandedScopes.insert(entry.first);
@@ -150,9 +161,14 @@ void GraphScene::setCollapseThresholds(size_t collapseAbove, size_t collapsedBud
     if (mHasGraph) relayout();
 }
 
-void GraphScene::setLayoutOptions(const LayoutOptions& options) {
+void GraphScene::setLayoutOptions(const LayoutOptions& options, bool relayout) {
     mLayoutOptions = options;
-    if (mHasGraph) relayout();
+    if (!mHasGraph || !relayout) return;
+    // The same boxes, unless others are on their way: building them again from a 100k-node graph took 100 ms.
+    if (mLayout && !mEngine.isBusy())
+        mEngine.requestLayout(mLayout->graph, mLayoutOptions);
+    else
+        this->relayout();
 }
 
 void GraphScene::relayout() {
@@ -312,6 +328,7 @@ void GraphScene::paintOverviewBadges(QPainter* painter, const QRectF& rect, doub
 void GraphScene::setNodePrecision(NodeId node, Precision precision) {
     mPrecisions[node] = precision;
     refreshDecorationsOf(node);
+    emit decorationsChanged();
 }
 
 void GraphScene::setNodePrecisions(const std::vector<Precision>& precisions) {
@@ -319,16 +336,19 @@ void GraphScene::setNodePrecisions(const std::vector<Precision>& precisions) {
     mPrecisions.reserve(precisions.size());
     for (size_t node = 0; node < precisions.size(); ++node) mPrecisions[static_cast<NodeId>(node)] = precisions[node];
     for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    emit decorationsChanged();
 }
 
 void GraphScene::clearNodePrecision(NodeId node) {
     mPrecisions.erase(node);
     refreshDecorationsOf(node);
+    emit decorationsChanged();
 }
 
 void GraphScene::clearNodePrecisions() {
     mPrecisions.clear();
     for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    emit decorationsChanged();
 }
 
 std::optional<Precision> GraphScene::nodePrecision(NodeId node) const {
@@ -355,11 +375,13 @@ void GraphScene::clearNodeBadges() {
 void GraphScene::setNodeEngineMark(NodeId node, const EngineMark& mark) {
     mEngineMarks[node] = mark;
     refreshDecorationsOf(node);
+    emit decorationsChanged();
 }
 
 void GraphScene::clearEngineMarks() {
     mEngineMarks.clear();
     for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    emit decorationsChanged();
 }
 
 void GraphScene::refreshEngineMark(GraphNodeItem* item, const std::vector<NodeId>& nodes) const {

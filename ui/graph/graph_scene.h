@@ -56,11 +56,20 @@ public:
     // every scope (also those a big graph collapses on its own).
     void collapseAll();
     void expandAll();
+    // Collapses every scope at nesting `level` (1: "/a", 2: "/a/b") and opens those above it, the user's choices
+    // dropped (Fit to Window's readable overview; expanding a block undoes it).
+    void collapseToLevel(int level);
+    // The operators shown per name scope (scopeSizes()).
+    const std::map<std::string, size_t>& shownScopeSizes() const { return mScopeSizes; }
     // Expands the blocks that hide `node`; false when it is already visible (no new layout).
     bool revealNode(NodeId node);
     // Thresholds (tests use small ones); keeps the user's expanded/collapsed scopes.
     void setCollapseThresholds(size_t collapseAbove, size_t collapsedBudget);
-    void setLayoutOptions(const LayoutOptions& options);
+    // Lays the graph out again unless `relayout` is false (the next change does).
+    void setLayoutOptions(const LayoutOptions& options, bool relayout = true);
+    const LayoutOptions& layoutOptions() const { return mLayoutOptions; }
+    // Around the laid-out graph, in scene units.
+    static constexpr double kSceneMargin = 40;
 
     void setNodePrecision(NodeId node, Precision precision);
     // Every node's at once (indexed by NodeId), each box refreshed once: a block of a 100k-node graph holds
@@ -104,6 +113,8 @@ signals:
     void layoutAboutToBeApplied();
     // The items now show a new layout; `newGraph` when it is the first layout of a graph set by setGraph().
     void layoutApplied(bool newGraph);
+    // Precisions or engine marks changed (what the overview colours boxes by).
+    void decorationsChanged();
 
 protected:
     // The edges' shape labels, above every node (View > Show Tensor Shapes), and the lint badges when zoomed out.

@@ -10,7 +10,9 @@
 #include <functional>
 
 #include "ui/graph/graph_edge_item.h"
+#include "ui/graph/graph_fit.h"
 #include "ui/graph/graph_legend.h"
+#include "ui/graph/graph_minimap.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/model_document.h"
 
@@ -34,7 +36,9 @@ GraphView::GraphView(QWidget* parent)
     : QGraphicsView(parent),
       mScene(new GraphScene(this)),
       mLegend(new GraphLegend(this)),
-      mBreadcrumb(new SubgraphBreadcrumb(this)) {
+      mBreadcrumb(new SubgraphBreadcrumb(this)),
+      mMinimap(new GraphMinimap(this)),
+      mFit(new GraphFit(this)) {
     setScene(mScene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setDragMode(ScrollHandDrag);
@@ -45,6 +49,7 @@ GraphView::GraphView(QWidget* parent)
     connectScene(mScene);
     mBreadcrumb->hide();
     connect(mBreadcrumb, &SubgraphBreadcrumb::levelRequested, this, &GraphView::closeSubgraphs);
+    connect(mMinimap, &GraphMinimap::expandedChanged, this, &GraphView::placeOverlays);
     createKeyActions();
     placeOverlays();
 }
@@ -274,7 +279,7 @@ void GraphView::showInitialView() {
     const QRectF scene = shown->sceneRect();
     const double fit = std::min(viewport()->width() / scene.width(), viewport()->height() / scene.height());
     if (fit >= kSmallestFitOnOpen) {
-        fitToWindow();
+        fitWholeScene();
         return;
     }
     setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
@@ -436,6 +441,10 @@ void GraphView::zoomOut() {
 }
 
 void GraphView::fitToWindow() {
+    mFit->fitReadably();
+}
+
+void GraphView::fitWholeScene() {
     if (!shownScene()->layout()) return;
     fitInView(shownScene()->sceneRect(), Qt::KeepAspectRatio);
     // Small graphs: do not blow the boxes up.
@@ -548,15 +557,16 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 }
 
 // The breadcrumb and the legend get strips of their own above and under the viewport (viewport margins), so they
-// never cover a box, whatever the zoom or scroll position.
+// never cover a box, whatever the zoom or scroll position; the overview sits at the right end of the legend's.
 void GraphView::placeOverlays() {
-    mLegend->fitToWidth(viewport()->width() - 2 * kLegendMargin);
-    const int bottom = mLegend->isHidden() ? 0 : mLegend->height() + 2 * kLegendMargin;
+    mLegend->fitToWidth(viewport()->width() - 3 * kLegendMargin - mMinimap->width());
+    const int bottom = std::max(mLegend->isHidden() ? 0 : mLegend->height(), mMinimap->height()) + 2 * kLegendMargin;
     const int top = mBreadcrumb->isHidden() ? 0 : mBreadcrumb->sizeHint().height();
     if (viewportMargins() != QMargins(0, top, 0, bottom)) setViewportMargins(0, top, 0, bottom);
     const QRect area = viewport()->geometry();
     mLegend->move(area.left() + kLegendMargin, area.bottom() + 1 + kLegendMargin);
     mLegend->raise();
+    mMinimap->move(area.right() + 1 - kLegendMargin - mMinimap->width(), area.bottom() + 1 + kLegendMargin);
     mBreadcrumb->setGeometry(area.left(), area.top() - top, area.width(), top);
     mBreadcrumb->raise();
 }

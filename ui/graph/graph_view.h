@@ -39,6 +39,8 @@ class QMenu;
 
 namespace ql::ui {
 
+class GraphFit;
+class GraphMinimap;
 class GraphNodeItem;
 class ModelDocument;
 
@@ -122,7 +124,12 @@ public:
 
     void zoomIn();
     void zoomOut();
+    // A readable overview (graph_fit.h): may wrap the graph into columns or collapse it to a scope level.
     void fitToWindow();
+    // The shown scene whole in the viewport as it is laid out, however small.
+    void fitWholeScene();
+    GraphFit* fit() const { return mFit; }
+    GraphMinimap* minimap() const { return mMinimap; }
     double zoomFactor() const { return transform().m11(); }
     // The mouse wheel scrolls and Ctrl+wheel zooms; true swaps them (View > Mouse Wheel Zooms).
     void setWheelZooms(bool zooms) { mWheelZooms = zooms; }
@@ -190,6 +197,8 @@ private:
     GraphScene* mScene;
     GraphLegend* mLegend;
     SubgraphBreadcrumb* mBreadcrumb;
+    GraphMinimap* mMinimap;
+    GraphFit* mFit;
     SubgraphLevels mLevels;
     const Graph* mGraph = nullptr;  // the main graph (setGraph), read when a body of it opens
     GraphSearch mSearch;

@@ -5,6 +5,8 @@
 #include <QSettings>
 #include <functional>
 
+#include "ui/graph/graph_fit.h"
+#include "ui/graph/graph_minimap.h"
 #include "ui/graph/graph_search_bar.h"
 #include "ui/graph/graph_view.h"
 
@@ -40,6 +42,13 @@ void addGraphViewActions(QMenu* menu, GraphView* view, GraphSearchBar* search) {
     addSetting(menu, QObject::tr("Mouse &Wheel Zooms"), kWheelZoomsSetting, [view](bool on) {
         view->setWheelZooms(on);
     })->setObjectName(QStringLiteral("WheelZoomsAction"));
+    // Fit to Window may wrap a long graph into columns (graph_fit.h): this one fits it in one column, as laid out.
+    menu->addAction(QObject::tr("Fit to Window &As Laid Out"), view, [view] { view->fit()->fitAsLaidOut(); });
+    QAction* overview = view->minimap()->showAction();
+    overview->setChecked(QSettings().value(QLatin1String(kShowOverviewSetting), true).toBool());
+    QObject::connect(overview, &QAction::toggled, menu,
+                     [](bool on) { QSettings().setValue(QLatin1String(kShowOverviewSetting), on); });
+    menu->addAction(overview);
     menu->addSeparator();
 }
 

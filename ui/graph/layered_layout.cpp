@@ -248,32 +248,146 @@ private:
 
     void placeYAndRoute() {
         const VisibleGraph& g = mLayout.graph;
-        double minX = 0;
-        double maxX = 0;
-        for (size_t v = 0; v < mL.x.size(); ++v) {
-            minX = std::min(minX, mL.x[v] - mL.width[v] / 2);
-            maxX = std::max(maxX, mL.x[v] + mL.width[v] / 2);
-        }
-        std::vector<double> rankTop(mL.order.size(), 0);
-        std::vector<double> rankHeight(mL.order.size(), 0);
+        mRankTop.assign(mL.order.size(), 0);
+        mRankHeight.assign(mL.order.size(), 0);
         for (int v = 0; v < mRealCount; ++v) {
-            double& h = rankHeight[static_cast<size_t>(mL.rank[static_cast<size_t>(v)])];
+            double& h = mRankHeight[static_cast<size_t>(mL.rank[static_cast<size_t>(v)])];
             h = std::max(h, g.nodes[static_cast<size_t>(v)].height);
         }
         for (size_t r = 1; r < mL.order.size(); ++r)
-            rankTop[r] = rankTop[r - 1] + rankHeight[r - 1] + mOptions.rankSeparation;
+            mRankTop[r] = mRankTop[r - 1] + mRankHeight[r - 1] + mOptions.rankSeparation;
+        mRankMinX.assign(mL.order.size(), 0);
+        mRankMaxX.assign(mL.order.size(), 0);
+        for (size_t r = 0; r < mL.order.size(); ++r) {
+            if (mL.order[r].empty()) continue;
+            mRankMinX[r] = mRankMaxX[r] = mL.x[static_cast<size_t>(mL.order[r].front())];
+            for (int v : mL.order[r]) {
+                const double half = mL.width[static_cast<size_t>(v)] / 2;
+                mRankMinX[r] = std::min(mRankMinX[r], mL.x[static_cast<size_t>(v)] - half);
+                mRankMaxX[r] = std::max(mRankMaxX[r], mL.x[static_cast<size_t>(v)] + half);
+            }
+        }
+        placeColumns(chooseColumns());
         mLayout.nodeRects.resize(static_cast<size_t>(mRealCount));
         for (int v = 0; v < mRealCount; ++v) {
             const VisibleNode& node = g.nodes[static_cast<size_t>(v)];
             const size_t r = static_cast<size_t>(mL.rank[static_cast<size_t>(v)]);
-            mLayout.nodeRects[static_cast<size_t>(v)] = {mL.x[static_cast<size_t>(v)] - minX - node.width / 2,
-                                                         rankTop[r] + (rankHeight[r] - node.height) / 2, node.width,
+            mLayout.nodeRects[static_cast<size_t>(v)] = {shiftedX(v) - node.width / 2,
+                                                         rankTopY(r) + (mRankHeight[r] - node.height) / 2, node.width,
                                                          node.height};
         }
-        mLayout.width = maxX - minX;
-        mLayout.height = mL.order.empty() ? 0 : rankTop.back() + rankHeight.back();
-        route(rankTop, rankHeight, minX);
+        route();
     }
+
+    // Wrapping (LayoutOptions::wrapWidth): the ranks are cut into runs of about equal height laid out as columns side
+    // by side, as many as give the largest zoom that fits the whole into the wrap area. Returns the first rank of
+    // each column.
+    std::vector<size_t> chooseColumns() const {
+        const size_t ranks = mL.order.size();
+        if (mOptions.wrapWidth <= 0 || mOptions.wrapHeight <= 0 || ranks < 2) return {0};
+        const auto fittedZoom = [&](const std::vector<size_t>& starts) {
+            const Extent e = extent(starts);
+            return std::min(mOptions.wrapWidth / e.width, mOptions.wrapHeight / e.height);
+        };
+        std::vector<size_t> best{0};
+        double bestZoom = fittedZoom(best);
+        if (bestZoom >= 1) return best;  // fits unwrapped
+        for (size_t k = 2; k <= ranks; ++k) {
+            std::vector<size_t> starts = cutRanks(k);
+            const Extent e = extent(starts);
+            const double zoom = std::min(mOptions.wrapWidth / e.width, mOptions.wrapHeight / e.height);
+            if (zoom > bestZoom) {
+                bestZoom = zoom;
+                best = std::move(starts);
+            }
+            // More columns only make it wider: once the width alone allows less than the best, stop.
+            if (mOptions.wrapWidth / e.width < bestZoom) break;
+        }
+        return best;
+    }
+
+    // The first ranks of `k` columns of about equal height.
+    std::vector<size_t> cutRanks(size_t k) const {
+        const double total = mRankTop.back() + mRankHeight.back();
+        std::vector<size_t> starts{0};
+        for (size_t r = 1; r < mRankTop.size() && starts.size() < k; ++r) {
+            if (mRankTop[r] >= total * static_cast<double>(starts.size()) / static_cast<double>(k)) starts.push_back(r);
+        }
+        return starts;
+    }
+
+    struct Extent {
+        double width = 0;
+        double height = 0;
+    };
+
+    struct Column {
+        size_t firstRank = 0;
+        size_t endRank = 0;
+        double minX = 0;
+        double maxX = 0;
+        double left = 0;  // in the layout
+    };
+
+    Column column(size_t firstRank, size_t endRank) const {
+        Column c{firstRank, endRank, mRankMinX[firstRank], mRankMaxX[firstRank], 0};
+        for (size_t r = firstRank; r < endRank; ++r) {
+            c.minX = std::min(c.minX, mRankMinX[r]);
+            c.maxX = std::max(c.maxX, mRankMaxX[r]);
+        }
+        return c;
+    }
+
+    double columnHeight(size_t firstRank, size_t endRank) const {
+        return mRankTop[endRank - 1] + mRankHeight[endRank - 1] - mRankTop[firstRank];
+    }
+
+    // The size of the layout wrapped at `starts`, with the margins above and below the columns that the edges from
+    // one column to the next run in.
+    Extent extent(const std::vector<size_t>& starts) const {
+        Extent e;
+        for (size_t c = 0; c < starts.size(); ++c) {
+            const size_t end = c + 1 < starts.size() ? starts[c + 1] : mRankTop.size();
+            const Column col = column(starts[c], end);
+            e.width += col.maxX - col.minX + (c > 0 ? mOptions.columnGap : 0);
+            e.height = std::max(e.height, columnHeight(starts[c], end));
+        }
+        if (starts.size() > 1) e.height += 2 * mOptions.rankSeparation;
+        e.width = std::max(e.width, 1.0);
+        e.height = std::max(e.height, 1.0);
+        return e;
+    }
+
+    // Places the columns left to right; each rank's x and y move with its column.
+    void placeColumns(const std::vector<size_t>& starts) {
+        mColumns.clear();
+        mColumnOf.assign(mRankTop.size(), 0);
+        const double margin = starts.size() > 1 ? mOptions.rankSeparation : 0;
+        double left = 0;
+        double height = 0;
+        for (size_t c = 0; c < starts.size(); ++c) {
+            const size_t end = c + 1 < starts.size() ? starts[c + 1] : mRankTop.size();
+            Column col = column(starts[c], end);
+            col.left = left;
+            left += col.maxX - col.minX + mOptions.columnGap;
+            height = std::max(height, columnHeight(starts[c], end));
+            for (size_t r = starts[c]; r < end; ++r) mColumnOf[r] = c;
+            mColumns.push_back(col);
+        }
+        mMargin = margin;
+        mLayout.columns = static_cast<int>(mColumns.size());
+        mLayout.width = left - mOptions.columnGap;
+        mLayout.height = mL.order.empty() ? 0 : height + 2 * margin;
+    }
+
+    double shiftedX(int v) const {
+        const Column& col = mColumns[mColumnOf[static_cast<size_t>(mL.rank[static_cast<size_t>(v)])]];
+        return mL.x[static_cast<size_t>(v)] - col.minX + col.left;
+    }
+
+    // The top of rank `r` in the layout.
+    double rankTopY(size_t r) const { return mRankTop[r] - mRankTop[mColumns[mColumnOf[r]].firstRank] + mMargin; }
+    double rankBottomY(size_t r) const { return rankTopY(r) + mRankHeight[r]; }
 
     // Where a chain leaves or enters a real node: spread along its bottom / top edge in the order of the
     // neighbours' x, so that edges do not all meet in one point.
@@ -290,21 +404,51 @@ private:
                (rect.width - 2 * margin) * static_cast<double>(index) / static_cast<double>(nb.size() - 1);
     }
 
-    void route(const std::vector<double>& rankTop, const std::vector<double>& rankHeight, double minX) {
+    int rankOf(int v) const { return mL.rank[static_cast<size_t>(v)]; }
+
+    // An edge from the last rank of column `c` to the first of the next: down under column c, right into the gap,
+    // up above the columns and right to `to`. The `slot`-th of `count` such edges keeps to lanes of its own.
+    void addCrossing(std::vector<LayoutPoint>& points, size_t c, LayoutPoint to, size_t slot, size_t count) const {
+        const double lane = static_cast<double>(slot + 1) / static_cast<double>(count + 1);
+        const Column& col = mColumns[c];
+        const double under = rankBottomY(col.endRank - 1) + mMargin * lane;
+        const double gapX = col.left + (col.maxX - col.minX) + mOptions.columnGap * lane;
+        const double above = mMargin * (1 - lane);
+        const LayoutPoint from = points.back();
+        points.push_back({from.x, under});
+        points.push_back({gapX, under});
+        points.push_back({gapX, above});
+        points.push_back({to.x, above});
+    }
+
+    void route() {
+        // Lanes for the edges that cross from each column to the next.
+        std::vector<size_t> crossings(mColumns.size(), 0);
+        for (const std::vector<int>& chain : mChains) {
+            for (size_t i = 0; i + 1 < chain.size(); ++i)
+                if (mColumnOf[static_cast<size_t>(rankOf(chain[i]))] !=
+                    mColumnOf[static_cast<size_t>(rankOf(chain[i + 1]))])
+                    ++crossings[mColumnOf[static_cast<size_t>(rankOf(chain[i]))]];
+        }
+        std::vector<size_t> used(mColumns.size(), 0);
         mLayout.edgeRoutes.resize(mChains.size());
         for (size_t e = 0; e < mChains.size(); ++e) {
             const std::vector<int>& chain = mChains[e];
             EdgeRoute& route = mLayout.edgeRoutes[e];
-            const LayoutRect& top = mLayout.nodeRects[static_cast<size_t>(chain.front())];
-            const LayoutRect& bottom = mLayout.nodeRects[static_cast<size_t>(chain.back())];
-            route.points.push_back({portX(chain.front(), chain[1], true), top.y + top.height});
-            for (size_t i = 1; i + 1 < chain.size(); ++i) {
-                const size_t r = static_cast<size_t>(mL.rank[static_cast<size_t>(chain[i])]);
-                const double x = mL.x[static_cast<size_t>(chain[i])] - minX;
-                route.points.push_back({x, rankTop[r]});
-                route.points.push_back({x, rankTop[r] + rankHeight[r]});
+            const LayoutRect& first = mLayout.nodeRects[static_cast<size_t>(chain.front())];
+            route.points.push_back({portX(chain.front(), chain[1], true), first.y + first.height});
+            for (size_t i = 1; i < chain.size(); ++i) {
+                const int v = chain[i];
+                const size_t r = static_cast<size_t>(rankOf(v));
+                const bool last = i + 1 == chain.size();
+                const LayoutPoint entry =
+                    last ? LayoutPoint{portX(v, chain[i - 1], false), mLayout.nodeRects[static_cast<size_t>(v)].y}
+                         : LayoutPoint{shiftedX(v), rankTopY(r)};
+                const size_t from = mColumnOf[static_cast<size_t>(rankOf(chain[i - 1]))];
+                if (from != mColumnOf[r]) addCrossing(route.points, from, entry, used[from]++, crossings[from]);
+                route.points.push_back(entry);
+                if (!last) route.points.push_back({shiftedX(v), rankBottomY(r)});
             }
-            route.points.push_back({portX(chain.back(), chain[chain.size() - 2], false), bottom.y});
             if (mReversed[e]) std::reverse(route.points.begin(), route.points.end());
             route.hasArrowTip = true;
             route.arrowTip = route.points.back();
@@ -317,6 +461,13 @@ private:
     std::vector<bool> mReversed;
     std::vector<std::vector<int>> mChains;
     Layer mL;
+    std::vector<double> mRankTop;  // unwrapped
+    std::vector<double> mRankHeight;
+    std::vector<double> mRankMinX;  // the left and right ends of each rank's boxes and edge bends
+    std::vector<double> mRankMaxX;
+    std::vector<Column> mColumns;
+    std::vector<size_t> mColumnOf;  // per rank
+    double mMargin = 0;             // above and below the columns, for the edges between columns
 };
 
 }  // namespace

@@ -207,6 +207,18 @@ std::vector<std::string> scopePrefixes(const std::string& nodeName) {
     return prefixes;
 }
 
+int scopeLevel(const std::string& scope) {
+    return static_cast<int>(scopePrefixes(scope).size()) + 1;
+}
+
+size_t boxesCollapsedAt(const std::map<std::string, size_t>& scopeSizes, size_t operatorCount, int level) {
+    size_t boxes = operatorCount;
+    for (const auto& [scope, size] : scopeSizes) {
+        if (size >= 2 && size < operatorCount && scopeLevel(scope) == level) boxes -= size - 1;
+    }
+    return boxes;
+}
+
 std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const VisibilityOptions& options) {
     std::map<std::string, size_t> sizes;
     for (const SnapshotNode& node : graph.nodes) {

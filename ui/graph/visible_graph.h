@@ -65,4 +65,12 @@ std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const Visib
 // The name-scope prefixes of a node name, outermost first: "/a/b/Conv" -> {"/a", "/a/b"}.
 std::vector<std::string> scopePrefixes(const std::string& nodeName);
 
+// The nesting level of a scope: 1 for "/a", 2 for "/a/b".
+int scopeLevel(const std::string& scope);
+
+// The boxes the view shows (inputs and outputs aside) when every scope at `level` is collapsed, the user's choices
+// ignored, from scopeSizes() and the operators shown: a scope of one operator shows the operator, and a scope that
+// holds every operator is left open (one block of everything shows nothing).
+size_t boxesCollapsedAt(const std::map<std::string, size_t>& scopeSizes, size_t operatorCount, int level);
+
 }  // namespace ql::ui

@@ -2,7 +2,7 @@
 // load, lay out and first paint. For looking at the view, not a test.
 //
 //   ql_graph_snapshot MODEL.onnx OUT.png [--size 1600x1000] [--fit] [--qdq] [--zoom Z] [--find NAME]
-//   ql_graph_snapshot --generate 5000 OUT.png ...
+//   ql_graph_snapshot --generate 5000 OUT.png ...   (scoped; --chain 5000: a flat chain)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QTextStream>
@@ -10,6 +10,8 @@
 #include <cstdio>
 
 #include "tests/ui/graph/graph_test_models.h"
+#include "ui/graph/graph_fit.h"
+#include "ui/graph/graph_minimap.h"
 #include "ui/graph/graph_view.h"
 
 using namespace ql;
@@ -19,8 +21,8 @@ int main(int argc, char** argv) {
     QStringList args = app.arguments();
     QTextStream out(stdout);
     if (args.size() < 3) {
-        out << "usage: ql_graph_snapshot MODEL.onnx|--generate N OUT.png [--size WxH] [--fit] [--qdq] [--zoom Z] "
-               "[--find NAME] [--no-collapse] [--layered] [--demo]\n";
+        out << "usage: ql_graph_snapshot MODEL.onnx|--generate N|--chain N OUT.png [--size WxH] [--fit] [--qdq] "
+               "[--zoom Z] [--find NAME] [--no-collapse] [--layered] [--demo]\n";
         return 2;
     }
     QElapsedTimer timer;
@@ -32,6 +34,9 @@ int main(int argc, char** argv) {
         next = 2;
     } else if (args[1] == QLatin1String("--generate")) {
         model = test::scopedModel(args[2].toInt());
+        next = 3;
+    } else if (args[1] == QLatin1String("--chain")) {
+        model = test::chainModel(args[2].toInt());
         next = 3;
     } else {
         auto loaded = Model::load(args[1].toStdString());
@@ -67,7 +72,14 @@ int main(int argc, char** argv) {
     (void)QTest::qWaitFor([&] { return view.graphScene()->layout() && !view.graphScene()->isLayoutPending(); }, 600000);
     const qint64 laidOut = timer.elapsed();
     for (int i = next + 1; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--fit")) view.fitToWindow();
+        if (args[i] == QLatin1String("--fit")) {
+            QElapsedTimer fitTimer;
+            fitTimer.start();
+            view.fitToWindow();
+            (void)QTest::qWaitFor([&] { return !view.fit()->isFitting(); }, 600000);
+            out << "fit: " << fitTimer.elapsed() << " ms, " << view.graphScene()->layout()->graph.nodes.size()
+                << " boxes in " << view.graphScene()->layout()->columns << " columns\n";
+        }
         if (args[i] == QLatin1String("--zoom") && i + 1 < args.size()) {
             const double z = args[++i].toDouble();
             view.setTransform(QTransform::fromScale(z, z));
@@ -90,6 +102,8 @@ int main(int argc, char** argv) {
         }
         if (!nodes.empty()) view.selectNode(0);
     }
+    view.minimap()->renderIfChanged();
+    out << "minimap render: " << view.minimap()->lastRenderMs() << " ms\n";
     const QPixmap shot = view.grab();
     const qint64 painted = timer.elapsed();
     const ui::GraphLayout& layout = *view.graphScene()->layout();
