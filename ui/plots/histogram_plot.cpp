@@ -290,16 +290,17 @@ QString HistogramPlot::notesOf(const TensorRange& range) const {
     // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so, why, and
     // whether it matters: only when the plan now quantizes it.
     if (range.samples > 0) {
-        const QString measured = tr("Measured on %1 of the %2 samples, spread over the run: at calibration this "
-                                    "tensor lay inside a layer TensorRT fuses (a Conv before its activation), "
-                                    "which never reads its range, so it was counted on 1 sample in %3 to save time.")
-                                     .arg(range.samples)
-                                     .arg(calibration.samples)
-                                     .arg(CalibrationOptions::kFusedAwayShare);
+        const QString measured =
+            tr("Measured on %1 of the %2 samples, spread over the run: at calibration this "
+               "tensor lay inside a layer TensorRT fuses (a Conv before its activation), "
+               "which never reads its range, so the calibration looked at 1 sample in %3 to save time.")
+                .arg(range.samples)
+                .arg(calibration.samples)
+                .arg(CalibrationOptions::kFusedAwayShare);
         notes.append(diagnosis && diagnosis->find(range.name)
                          ? measured + QLatin1Char(' ') +
                                tr("This plan quantizes it, so its range rests on those samples alone: "
-                                  "`quantlens-cli calibrate --full-statistics` counts it on all.")
+                                  "`quantlens-cli calibrate --full-statistics` measures it on every sample.")
                          : measured + QLatin1Char(' ') + tr("The histogram shows its shape; nothing depends on it."));
     }
     // auto's criterion, beside its choice (the line marked \u25B6): the numbers shown decide it.
