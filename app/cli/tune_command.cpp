@@ -120,14 +120,19 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
                     valueText(t, s.score).c_str(), s.kept ? "yes" : "no", static_cast<long long>(s.samples),
                     msText(s.predictedMs).c_str(), s.why.c_str());
     }
-    std::string keptOut;
+    // The layers the --plan kept out of INT8 (left so) count with the tune's.
+    std::string keptOut, byPlan;
     for (NodeId n : r.keptOut) keptOut += (keptOut.empty() ? "" : ", ") + graph.node(n).name;
+    for (NodeId n : r.planKeptOut) byPlan += (byPlan.empty() ? "by --plan: " : ", ") + graph.node(n).name;
+    if (!keptOut.empty() && !byPlan.empty()) keptOut += "; ";
+    keptOut += byPlan;
     std::printf(
         "%s: %s %s on %lld samples (start %s); %zu of %zu layers kept out of INT8%s%s%s; INT8 share of MACs "
         "%.1f%%; %lld trials in %.1f s\n",
         r.met ? "target met" : "target NOT met", t.name().c_str(), valueText(t, r.finalScore).c_str(),
-        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size(),
-        static_cast<size_t>(r.startUnits), keptOut.empty() ? "" : " (", keptOut.c_str(), keptOut.empty() ? "" : ")",
+        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size() + r.planKeptOut.size(),
+        static_cast<size_t>(r.startUnits) + r.planKeptOut.size(), keptOut.empty() ? "" : " (", keptOut.c_str(),
+        keptOut.empty() ? "" : ")",
         r.totalMacs ? 100.0 * static_cast<double>(r.int8Macs) / static_cast<double>(r.totalMacs) : 0.0,
         static_cast<long long>(r.trials), r.seconds);
     if (!r.latency || gpu == nullptr) return;

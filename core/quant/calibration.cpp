@@ -201,12 +201,14 @@ public:
 private:
     TensorRange rangeOf(const HistogramObserver& o, const std::string& name) const {
         const MethodAmax byMethod = amaxByMethod(o, mConfig);
-        const CalibrationMethod method =
-            mConfig.method == CalibrationMethod::Auto
-                ? bestExpectedMethod(foldToAbsolute(o.histogram()), byMethod, mConfig.levels)
-                : mConfig.method;
-        return {name,    byMethod.of(method), method,   o.min(),
-                o.max(), o.nonFiniteCount(),  byMethod, coarsened(o.histogram(), kPlotHistogramBins)};
+        Histogram kept = coarsened(o.histogram(), kPlotHistogramBins);
+        // auto weighs the methods on the histogram kept, the one the diagnosis and the window read: the method it
+        // chooses is the one they show with the highest expected SQNR (on the finer one, methods within a
+        // fraction of a dB ranked the other way round).
+        const CalibrationMethod method = mConfig.method == CalibrationMethod::Auto
+                                             ? bestExpectedMethod(foldToAbsolute(kept), byMethod, mConfig.levels)
+                                             : mConfig.method;
+        return {name, byMethod.of(method), method, o.min(), o.max(), o.nonFiniteCount(), byMethod, std::move(kept)};
     }
 
     // y = clamp(x, lo, hi) (Relu, Clip) of a float x. While `derived`, y's observer would have x's range

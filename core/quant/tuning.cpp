@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/quant/default_placement.h"
 #include "core/quant/qdq_placement.h"
 #include "core/quant/tuning_evaluator.h"
 
@@ -63,6 +64,23 @@ Result<std::vector<TuneUnit>> findUnits(const Graph& graph, const PrecisionPlan&
         units.push_back(std::move(unit));
     }
     return units;
+}
+
+// The units of the default placement whose layer `plan` requests out of INT8 (planKeptOutLayers).
+Result<std::vector<TuneUnit>> planKeptOutUnits(const Graph& graph, const PrecisionPlan& plan,
+                                               const CalibrationResult& calibration) {
+    if (plan.size() != graph.nodes().size()) return invalidArgument("the precision plan was made for another model");
+    const PrecisionPlan placement = defaultPrecisionPlan(graph);
+    QL_ASSIGN_OR_RETURN(std::vector<TuneUnit> units, findUnits(graph, placement, calibration));
+    std::erase_if(units, [&plan](const TuneUnit& unit) { return plan.requested(unit.layer) == Precision::Int8; });
+    return units;
+}
+
+// `plan` with `units` (their layer and the nodes fused after it) back in INT8, as the default placement has them.
+PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units) {
+    for (const TuneUnit& unit : units)
+        for (NodeId n : unit.nodes) plan.setRequested(n, Precision::Int8);
+    return plan;
 }
 
 class Tuner {
@@ -446,7 +464,13 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     QL_RETURN_IF_ERROR(prepare(data));
     mReport.target = mOptions.target;
     mReport.objective = mOptions.objective;
-    mPlan = applied(start);
+    // Where the default placement cannot be placed on this calibration, there is nothing to tell apart: the start
+    // plan is tuned as it is.
+    Result<std::vector<TuneUnit>> found = planKeptOutUnits(mGraph, start, mCalibration);
+    const std::vector<TuneUnit> planKeptOut = found.isOk() ? std::move(found).value() : std::vector<TuneUnit>{};
+    if (mOptions.keepPlanKeptOut)
+        for (const TuneUnit& unit : planKeptOut) mReport.planKeptOut.push_back(unit.layer);
+    mPlan = applied(mOptions.keepPlanKeptOut ? start : released(start, planKeptOut));
     QL_ASSIGN_OR_RETURN(const std::vector<TuneUnit> startUnits, findUnits(mGraph, mPlan, mCalibration));
     QL_RETURN_IF_ERROR(scoreStart());
     mReport.trials = 1;
@@ -535,6 +559,14 @@ const char* tuneActionName(TuneStep::Action action) {
 
 const char* tuneObjectiveName(TuneObjective objective) {
     return objective == TuneObjective::Latency ? "latency" : "accuracy";
+}
+
+Result<std::vector<NodeId>> planKeptOutLayers(const Graph& graph, const PrecisionPlan& plan,
+                                              const CalibrationResult& calibration) {
+    QL_ASSIGN_OR_RETURN(const std::vector<TuneUnit> units, planKeptOutUnits(graph, plan, calibration));
+    std::vector<NodeId> layers;
+    for (const TuneUnit& unit : units) layers.push_back(unit.layer);
+    return layers;
 }
 
 std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan) {

@@ -68,6 +68,10 @@ struct TuneOptions {
     OutputMetricFn metric;        // metric, metric-drop
     // Applied to the plan after every change (TensorRT's fallbacks: LintPolicy), so effective precisions hold.
     std::vector<const PrecisionPolicy*> policies;
+    // The layers the start plan keeps out of INT8 where the default placement runs them INT8 (planKeptOut: a
+    // user's FP16 or FP32 choices) stay as they are; false: they start INT8 (as the default placement has them)
+    // and are tuned like the rest.
+    bool keepPlanKeptOut = true;
 };
 
 struct TuneUnit {
@@ -134,6 +138,9 @@ struct TuneReport {
     std::vector<TensorSensitivity> tensors;  // least robust first
     std::vector<NodeId> keptOut;             // units INT8 in the start plan and not at the end
     int64_t startUnits = 0;                  // units of the start plan
+    // Kept out of INT8 by the start plan itself and left so (TuneOptions::keepPlanKeptOut): not units, but layers
+    // out of INT8 all the same; "N of M layers kept out" counts them with keptOut.
+    std::vector<NodeId> planKeptOut;
     int64_t int8Macs = 0, totalMacs = 0;
     int64_t trials = 0;
     double seconds = 0.0;
@@ -146,6 +153,12 @@ struct TuneReport {
 Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const CalibrationResult& calibration,
                         DataSource& data, const TuneOptions& options, const TuneProgressFn& progress = {},
                         std::stop_token stop = {});
+
+// The layers `plan` requests out of INT8 (FP16, FP32) where the default placement (default_placement.h) runs them
+// INT8 and quantizes their inputs, in graph order: a user's choices, which a tune leaves alone unless told
+// (TuneOptions::keepPlanKeptOut).
+Result<std::vector<NodeId>> planKeptOutLayers(const Graph& graph, const PrecisionPlan& plan,
+                                              const CalibrationResult& calibration);
 
 // The INT8 share of the model's MACs (node costs) under a plan's effective precisions.
 std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan);

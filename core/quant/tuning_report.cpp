@@ -47,8 +47,7 @@ nlohmann::json latencyJson(const Graph& graph, const TuneReport& report) {
 }  // namespace
 
 nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
-    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), tensors = nlohmann::json::array(),
-                   keptOut = nlohmann::json::array();
+    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), tensors = nlohmann::json::array();
     for (size_t i = 0; i < report.steps.size(); ++i) steps.push_back(stepJson(graph, report, report.steps[i], i));
     for (const TuneUnit& u : report.units) {
         nlohmann::json nodes = nlohmann::json::array();
@@ -64,10 +63,14 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
                            {"method", amaxMethodKey(t.method)},
                            {"amax", t.amax},
                            {"output_sqnr_db", t.outputSqnrDb}});
-    for (NodeId n : report.keptOut)
-        keptOut.push_back({{"layer", graph.node(n).name},
-                           {"op", graph.node(n).opType},
-                           {"precision", precisionName(report.plan.effective(n))}});
+    const auto keptOutJson = [&](const std::vector<NodeId>& nodes) {
+        nlohmann::json layers = nlohmann::json::array();
+        for (NodeId n : nodes)
+            layers.push_back({{"layer", graph.node(n).name},
+                              {"op", graph.node(n).opType},
+                              {"precision", precisionName(report.plan.effective(n))}});
+        return layers;
+    };
     nlohmann::json j = {
         {"target", report.target.text()},
         {"objective", tuneObjectiveName(report.objective)},
@@ -78,7 +81,8 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
         {"final", report.target.valueOf(report.finalScore)},
         {"steps", steps},
         {"sensitivity", {{"layers", layers}, {"tensors", tensors}}},
-        {"kept_out", keptOut},
+        {"kept_out", keptOutJson(report.keptOut)},
+        {"kept_out_by_plan", keptOutJson(report.planKeptOut)},
         {"int8_macs", report.int8Macs},
         {"total_macs", report.totalMacs},
         {"int8_mac_share",

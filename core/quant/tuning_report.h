@@ -13,7 +13,8 @@
 //                                                      the latency-vs-accuracy plot
 //     "sensitivity": { "layers": [ { "layer", "op", "nodes": [...], "output_sqnr_db", "macs" } ],
 //                      "tensors": [ { "tensor", "method", "amax", "output_sqnr_db" } ] },
-//     "kept_out": [ { "layer", "op", "precision" } ], "int8_mac_share": 0.97, "int8_macs", "total_macs",
+//     "kept_out": [ { "layer", "op", "precision" } ], "kept_out_by_plan": [ the same: the start plan's ],
+//     "int8_mac_share": 0.97, "int8_macs", "total_macs",
 //     "trials": 14, "seconds": 12.3, "sensitivity_passes": 2.4,
 //     "latency": {                                  with a GPU (--gpu, --gpu-profile)
 //       "gpu": "rtx3060-laptop", "start_ms", "fp16_ms", "final_ms",   predicted: start plan, all-FP16, the result

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "ui/engine/engine_run.h"
 #include "ui/engine/prediction_overlay.h"
@@ -37,16 +38,18 @@ QVector<GraphLegendFillKey> precisionKeys(const EngineRun& run) {
     return keys;
 }
 
-QVector<GraphLegendFillKey> heatKeys(double slowestMs) {
+// Every key in ms; one key when every timed node took the same time.
+QVector<GraphLegendFillKey> heatKeys(const HeatScale& scale) {
     QVector<GraphLegendFillKey> keys;
-    for (double key : kHeatKeys)
-        keys.append({heatColor(key), key == 1.0 ? QObject::tr("%1 ms").arg(slowestMs, 0, 'g', 3)
-                                                : QStringLiteral("%1%").arg(key * 100, 0, 'f', 0)});
+    for (double key : kHeatKeys) {
+        if (scale.fastestMs == scale.slowestMs && key < 1.0) continue;
+        keys.append({heatColor(key), QObject::tr("%1 ms").arg(scale.msAt(key), 0, 'g', 2)});
+    }
     keys.append({noLayerFill(), QObject::tr("not timed")});
     return keys;
 }
 
-GraphScene::EngineMark markOf(const EngineRun& run, NodeId node, NodeColoring coloring, double slowestMs) {
+GraphScene::EngineMark markOf(const EngineRun& run, NodeId node, NodeColoring coloring, const HeatScale& scale) {
     GraphScene::EngineMark mark;
     mark.mismatch = !run.mismatchesOf(node).empty();
     const NodeRun* nodeRun = run.run(node);
@@ -62,7 +65,7 @@ GraphScene::EngineMark markOf(const EngineRun& run, NodeId node, NodeColoring co
     }
     const double time = nodeRun->timeMs.value_or(-1.0);
     mark.weight = time;
-    mark.fill = time < 0.0 || slowestMs <= 0.0 ? noLayerFill() : heatColor(time / slowestMs);
+    mark.fill = time < 0.0 || scale.isEmpty() ? noLayerFill() : heatColor(scale.fraction(time));
     return mark;
 }
 
@@ -110,6 +113,27 @@ QColor heatColor(double fraction) {
     return t < 0.5 ? mix(cold, warm, t * 2) : mix(warm, hot, (t - 0.5) * 2);
 }
 
+double HeatScale::fraction(double ms) const {
+    if (isEmpty() || ms >= slowestMs) return 1.0;
+    if (ms <= fastestMs) return 0.0;
+    return std::log(ms / fastestMs) / std::log(slowestMs / fastestMs);
+}
+
+double HeatScale::msAt(double fraction) const {
+    return fastestMs * std::pow(slowestMs / fastestMs, std::clamp(fraction, 0.0, 1.0));
+}
+
+HeatScale heatScaleOf(const EngineRun& run) {
+    HeatScale scale;
+    for (const NodeRun& node : run.analysis.nodes) {
+        const double ms = node.timeMs.value_or(0.0);
+        if (ms <= 0.0) continue;
+        scale.fastestMs = scale.isEmpty() ? ms : std::min(scale.fastestMs, ms);
+        scale.slowestMs = std::max(scale.slowestMs, ms);
+    }
+    return scale;
+}
+
 QString engineNodeSummary(const EngineRun& run, NodeId node) {
     const NodeRun* nodeRun = run.run(node);
     if (!nodeRun) return {};
@@ -138,13 +162,13 @@ void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColo
         view.setLegendFillKeys({}, {});
         return;
     }
-    const double slowest = run->maxNodeTimeMs();
+    const HeatScale scale = heatScaleOf(*run);
     for (const Node& node : model->graph().nodes())
-        view.setNodeEngineMark(node.id, markOf(*run, node.id, coloring, slowest));
+        view.setNodeEngineMark(node.id, markOf(*run, node.id, coloring, scale));
     if (coloring == NodeColoring::EnginePrecision)
         view.setLegendFillKeys(QObject::tr("Fill: engine ran"), precisionKeys(*run));
-    else if (slowest > 0.0)
-        view.setLegendFillKeys(QObject::tr("Fill: time of slowest"), heatKeys(slowest));
+    else if (!scale.isEmpty())
+        view.setLegendFillKeys(QObject::tr("Fill: engine time (log scale)"), heatKeys(scale));
     else
         view.setLegendFillKeys(QObject::tr("Fill: no profile, no times"), {{noLayerFill(), QObject::tr("not timed")}});
 }

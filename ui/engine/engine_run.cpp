@@ -59,12 +59,6 @@ NodeId EngineRun::nodeOfLayer(size_t layer) const {
     return mapped.feeds ? nodeOfLayer(*mapped.feeds) : kNoId;
 }
 
-double EngineRun::maxNodeTimeMs() const {
-    double slowest = 0.0;
-    for (const NodeRun& nodeRun : analysis.nodes) slowest = std::max(slowest, nodeRun.timeMs.value_or(0.0));
-    return slowest;
-}
-
 EngineLoad loadEngineRun(const QStringList& paths, const std::shared_ptr<const Model>& model,
                          const PlannedPrecisions& planned) {
     EngineLoad load;

@@ -36,8 +36,6 @@ struct EngineRun {
     std::vector<const PrecisionMismatch*> mismatchesOf(NodeId node) const;
     // The first compute node of the model that engine layer `layer` holds (or the layer it feeds), kNoId if none.
     NodeId nodeOfLayer(size_t layer) const;
-    // The slowest node time, for the heat scale (0 without a profile).
-    double maxNodeTimeMs() const;
 };
 
 // What the engine was planned to run, from the document's plan: ql::plannedFromPlan (core/engine/planned_precision.h),

@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <algorithm>
@@ -284,14 +285,30 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
 // What else a user should know about the numbers shown, in sentences.
 QString HistogramPlot::notesOf(const TensorRange& range) const {
     QStringList notes;
-    // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so, and why
-    // that is enough.
-    if (range.samples > 0)
-        notes.append(tr("Measured on %1 of the %2 samples: TensorRT computes this tensor inside a fused layer and "
-                        "never uses its range.")
-                         .arg(range.samples)
-                         .arg(mDocument->calibration()->samples));
     const auto diagnosis = mDocument->diagnosis();
+    const CalibrationResult& calibration = *mDocument->calibration();
+    // A tensor the fusion hides is counted on fewer samples (CalibrationOptions::fullStatistics): say so, why, and
+    // whether it matters: only when the plan now quantizes it.
+    if (range.samples > 0) {
+        const QString measured =
+            tr("Measured on %1 of the %2 samples, spread over the run: at calibration this "
+               "tensor lay inside a layer TensorRT fuses (a Conv before its activation), "
+               "which never reads its range, so the calibration looked at 1 sample in %3 to save time.")
+                .arg(range.samples)
+                .arg(calibration.samples)
+                .arg(CalibrationOptions::kFusedAwayShare);
+        notes.append(diagnosis && diagnosis->find(range.name)
+                         ? measured + QLatin1Char(' ') +
+                               tr("This plan quantizes it, so its range rests on those samples alone: "
+                                  "`quantlens-cli calibrate --full-statistics` measures it on every sample.")
+                         : measured + QLatin1Char(' ') + tr("The histogram shows its shape; nothing depends on it."));
+    }
+    // auto's criterion, beside its choice (the line marked \u25B6): the numbers shown decide it.
+    bool overridden = false;
+    const std::optional<CalibrationMethod> inUse = methodInUse(&overridden);
+    if (calibration.config.method == CalibrationMethod::Auto && !overridden)
+        notes.append(tr("auto chose %1: of the four methods, the highest expected SQNR on this histogram (\u25B6).")
+                         .arg(QString::fromUtf8(amaxMethodKey(range.method))));
     if (diagnosis && !diagnosis->find(range.name)) {
         // No Q/DQ reads the tensor. Its layer may still run INT8, fused with the next one (Conv+Relu, Conv+SiLU):
         // "not quantized" beside an Effective INT8 read as a contradiction.
@@ -315,9 +332,7 @@ QString HistogramPlot::notesOf(const TensorRange& range) const {
                              .arg(s->ratio, 0, 'f', 0)
                              .arg(s->medianSteps, 0, 'g', 2)
                              .arg(s->sqnrLossDb, 0, 'f', 1));
-    bool fromPlan = false;
-    const std::optional<CalibrationMethod> inUse = methodInUse(&fromPlan);
-    if (fromPlan && inUse)
+    if (overridden && inUse)
         notes.append(
             tr("Range from %1, chosen for this tensor (the calibration used %2).")
                 .arg(QString::fromUtf8(amaxMethodKey(*inUse)), QString::fromUtf8(amaxMethodKey(range.method))));
@@ -330,12 +345,16 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
     const auto diagnosis = mDocument->diagnosis();
     std::vector<MethodLine> lines = methodLines(range, config, diagnosis ? diagnosis->find(range.name) : nullptr);
     const std::optional<CalibrationMethod> inUse = methodInUse();
-    // Labels stacked from the top in amax order, so close lines do not print over each other.
+    // Labels stacked from the top in amax order, one row of text each (in pixels, whatever the plot's height), so
+    // close lines never print over each other.
     std::stable_sort(lines.begin(), lines.end(),
                      [](const MethodLine& a, const MethodLine& b) { return a.amax < b.amax; });
     const QCPRange x = plot->xAxis->range();
     QColor labelBackground = palette().color(QPalette::Base);
     labelBackground.setAlpha(210);
+    QFont boldFont = font();
+    boldFont.setBold(true);
+    const int rowHeight = QFontMetrics(boldFont).height() + 6;  // the text, its padding and frame, a gap
     for (size_t k = 0; k < lines.size(); ++k) {
         const MethodLine& line = lines[k];
         const bool chosen = line.method == inUse;
@@ -351,8 +370,9 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
 
         auto* text = new QCPItemText(plot);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(line.amax, 0.03 + 0.09 * static_cast<double>(k));
+        text->position->setTypeY(QCPItemPosition::ptAbsolute);
+        text->position->setParentAnchorY(item->point1);  // pixels below the top of the plot
+        text->position->setCoords(line.amax, 4.0 + static_cast<double>(k) * rowHeight);
         // Right of the line, or left of it near the right edge.
         const bool flip = line.amax > x.lower + 0.7 * x.size();
         text->setPositionAlignment((flip ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
@@ -361,9 +381,7 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
         text->setColor(textColor());
         text->setBrush(labelBackground);
         text->setPen(QPen(color));
-        QFont font = this->font();
-        font.setBold(chosen);
-        text->setFont(font);
+        text->setFont(chosen ? boldFont : font());
     }
 }
 

@@ -274,6 +274,21 @@ void PlotWidget::changeEvent(QEvent* event) {
 
 void PlotWidget::applyPalette() {
     applyPlotPalette(mPlot, palette());
+    // Texts drawn in the previous theme's colours (the placeholder, labels on a Base background) follow the new
+    // one: after View > Theme dark -> light the placeholder was light grey on white.
+    const QColor text = textColor(), base = palette().color(QPalette::Base);
+    for (int i = 0; i < mPlot->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPItemText*>(mPlot->item(i));
+        if (!item) continue;
+        if (item->color() == mAppliedText) item->setColor(text);
+        if (item->brush().style() != Qt::NoBrush && item->brush().color().rgb() == mAppliedBase.rgb()) {
+            QColor background = base;
+            background.setAlpha(item->brush().color().alpha());
+            item->setBrush(background);
+        }
+    }
+    mAppliedText = text;
+    mAppliedBase = base;
 }
 
 void applyPlotPalette(QCustomPlot* plot, const QPalette& palette) {

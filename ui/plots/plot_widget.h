@@ -5,6 +5,7 @@
 //
 // qcustomplot.h costs ~19 s per translation unit: only the plot .cpp files include it (with a
 // precompiled header); this header forward-declares QCustomPlot.
+#include <QColor>
 #include <QPointer>
 #include <QString>
 #include <QWidget>
@@ -89,6 +90,7 @@ private:
     QLabel* mNote;
     QString mPlaceholder;
     QPointer<QCPItemText> mPlaceholderItem;  // deleted with the plot's items by clearPlot()
+    QColor mAppliedText, mAppliedBase;       // the palette's text and base colours the items were drawn in
     QPointer<const ModelDocument> mDialogDocument;
     QString mStaleReason;
     std::pair<double, double> mKeyBounds{0.0, 0.0};  // lower >= upper: no bounds

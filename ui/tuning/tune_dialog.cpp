@@ -40,7 +40,11 @@ TuneDialog::TuneDialog(ModelDocument* document, QWidget* parent)
     header->setWordWrap(true);
     mSettings->setDialogFolder(dialogFolder(document));
     mSettings->setProjectGpuProfile(document->gpuProfile());
+    mSettings->setPlanKeptOut(planKeptOut());
     startFromCalibrationData();
+    const auto followTarget = [this] { mSettings->setTrtTyping(mDocument->trtTarget().typing); };
+    followTarget();
+    connect(document, &ModelDocument::trtTargetChanged, this, followTarget);
     mPages->addWidget(mSettings);
     mPages->addWidget(mResult);
     mError->setWordWrap(true);
@@ -91,6 +95,18 @@ QString TuneDialog::startPlanText() const {
     return plan + tr(" and calibration (%1 on %2 samples).")
                       .arg(QString::fromStdString(calibrationMethodName(calibration->config)))
                       .arg(calibration->samples);
+}
+
+QList<std::pair<QString, Precision>> TuneDialog::planKeptOut() const {
+    QList<std::pair<QString, Precision>> layers;
+    const Graph& graph = mDocument->model()->graph();
+    const auto calibration = mDocument->calibration();
+    if (!calibration) return layers;
+    const auto found = planKeptOutLayers(graph, mDocument->plan(), *calibration);
+    if (!found.isOk()) return layers;  // the tune itself reports what is wrong
+    for (NodeId node : *found)
+        layers.append({QString::fromStdString(graph.node(node).name), mDocument->plan().requested(node)});
+    return layers;
 }
 
 // The data and labels just given to Calibrate for this model (its project's "data"), over whatever the last tune of
@@ -154,10 +170,17 @@ void TuneDialog::runFinished() {
         mResult->showReport(mDocument->model()->graph(), *report);
         mPages->setCurrentWidget(mResult);
         resize(std::max(width(), 960), std::max(height(), 680));  // room for the plot and the steps
-        emit statusMessage(report->met ? tr("Tuning met the target; Apply takes the tuned plan.")
-                                       : tr("Tuning did not meet the target; the best plan found is shown."));
     }
     updateButtons();
+    if (!report || !isShowingResult()) return;
+    // Apply is named only when it can do what the message says.
+    if (report->met)
+        emit statusMessage(mApply->isEnabled() ? tr("Tuning met the target; Apply takes the tuned plan.")
+                                               : tr("Tuning met the target with the plan as it is: nothing to apply."));
+    else
+        emit statusMessage(mApply->isEnabled()
+                               ? tr("Tuning did not meet the target; Apply takes the best plan found.")
+                               : tr("Tuning did not meet the target and found no better plan than the current one."));
 }
 
 void TuneDialog::applyResult() {

@@ -5,7 +5,11 @@
 // result (TuneResultWidget) with Apply, which replaces the document's plan (precisions and per-tensor methods) in
 // one undo step. Closing the dialog cancels a running tune.
 #include <QDialog>
+#include <QList>
 #include <QPointer>
+#include <utility>
+
+#include "core/quant/precision_plan.h"
 
 class QLabel;
 class QPushButton;
@@ -45,6 +49,7 @@ signals:
 
 private:
     QString startPlanText() const;
+    QList<std::pair<QString, Precision>> planKeptOut() const;
     void startFromCalibrationData();
     void showError(const QString& message);
     void showSettings();

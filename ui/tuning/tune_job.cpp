@@ -25,6 +25,7 @@ Status runJob(const Model& model, const PrecisionPlan& start, const CalibrationR
     const TrtPolicies policies(request.trtVersion, request.fallback, &calibration, request.trtTyping);
     options.policies.assign(policies.list().begin(), policies.list().end());
     options.fallback = request.fallback;
+    options.keepPlanKeptOut = request.keepPlanKeptOut;
     options.maxTrials = request.maxTrials;
     options.maxSeconds = request.maxSeconds;
     options.maxSamples = request.samples;

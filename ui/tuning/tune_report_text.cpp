@@ -162,14 +162,20 @@ QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
             .arg(QString::fromStdString(target.text()), tuneValueText(target, target.valueOf(report.finalScore)))
             .arg(report.samples)
             .arg(tuneValueText(target, target.valueOf(report.startScore)));
+    // The layers the user's plan kept out are layers out of INT8 too: counted, and said to be theirs.
     QStringList keptOut;
     for (NodeId node : report.keptOut)
         keptOut.append(QStringLiteral("%1 (%2)").arg(nodeName(graph, node),
                                                      QString::fromUtf8(precisionName(report.plan.effective(node)))));
+    for (NodeId node : report.planKeptOut)
+        keptOut.append(tr("%1 (%2, yours)")
+                           .arg(nodeName(graph, node), QString::fromUtf8(precisionName(report.plan.effective(node)))));
+    const qsizetype yours = static_cast<qsizetype>(report.planKeptOut.size());
     text += QLatin1Char(' ') +
-            tr("%1 of %2 layers kept out of INT8%3.")
-                .arg(report.keptOut.size())
-                .arg(report.units.size())
+            tr("%1 of %2 layers kept out of INT8%3%4.")
+                .arg(keptOut.size())
+                .arg(report.startUnits + yours)
+                .arg(yours > 0 ? tr(" (%1 by you)").arg(yours) : QString())
                 .arg(keptOut.isEmpty() ? QString() : QStringLiteral(": ") + keptOut.join(QStringLiteral(", ")));
     if (!report.plan.tensorMethods().empty())
         text +=

@@ -19,12 +19,13 @@ namespace ql::ui {
 struct TuneRequest {
     TuneTarget target;
     Precision fallback = Precision::Fp16;
-    int64_t maxTrials = 0;       // 0: no limit
-    double maxSeconds = 0.0;     // 0: no limit
-    std::vector<DataSpec> data;  // evaluation data, as the CLI's --data
-    std::string labelsPath;      // class labels (.npy); needed by accuracy-drop
-    int64_t samples = 0;         // 0: all
-    int64_t subsetSamples = 0;   // 0: the tuner's default (a quarter, at least 64)
+    bool keepPlanKeptOut = true;  // TuneOptions::keepPlanKeptOut: the user's FP16 / FP32 layers stay so
+    int64_t maxTrials = 0;        // 0: no limit
+    double maxSeconds = 0.0;      // 0: no limit
+    std::vector<DataSpec> data;   // evaluation data, as the CLI's --data
+    std::string labelsPath;       // class labels (.npy); needed by accuracy-drop
+    int64_t samples = 0;          // 0: all
+    int64_t subsetSamples = 0;    // 0: the tuner's default (a quarter, at least 64)
     int64_t batchSize = 8;
     int threads = 1;
     TrtVersion trtVersion = TrtVersion::Trt10;  // whose INT8 fallbacks the tuned plan must respect

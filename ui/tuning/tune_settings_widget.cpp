@@ -1,5 +1,6 @@
 #include "ui/tuning/tune_settings_widget.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -17,6 +18,7 @@
 #include "ui/calibration/data_paths_editor.h"
 #include "ui/calibration/image_preprocess_editor.h"
 #include "ui/calibration/labels_path_edit.h"
+#include "ui/plural.h"
 
 namespace ql::ui {
 
@@ -97,9 +99,12 @@ QWidget* TuneSettingsWidget::createTargetGroup() {
     budgetRow->addWidget(mSeconds, 1);
     form->addRow(tr("Budget:"), budgetRow);
     mFallback = new QComboBox(group);
-    mFallback->addItem(tr("FP16 (the engine is built with --fp16)"), static_cast<int>(Precision::Fp16));
-    mFallback->addItem(tr("FP32"), static_cast<int>(Precision::Fp32));
+    mFallback->setObjectName(QStringLiteral("tuneFallback"));
+    mFallback->addItem(QString(), static_cast<int>(Precision::Fp16));
+    mFallback->addItem(QString(), static_cast<int>(Precision::Fp32));
+    setTrtTyping(TrtTyping::Strong);
     form->addRow(tr("Layers kept out of INT8 run:"), mFallback);
+    form->addRow(tr("Your plan:"), createPlanKeptOutRow(group));
     mObjective = new QComboBox(group);
     mObjective->addItem(tr("Accuracy: the plan closest to all-INT8"), static_cast<int>(TuneObjective::Accuracy));
     mObjective->addItem(tr("Latency: the fastest plan predicted on the GPU"), static_cast<int>(TuneObjective::Latency));
@@ -120,6 +125,67 @@ QWidget* TuneSettingsWidget::createTargetGroup() {
     connect(mObjective, &QComboBox::currentIndexChanged, this, &TuneSettingsWidget::objectiveChanged);
     objectiveChanged();
     return group;
+}
+
+QWidget* TuneSettingsWidget::createPlanKeptOutRow(QWidget* parent) {
+    auto* row = new QWidget(parent);
+    auto* layout = new QVBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    mKeepPlanKeptOut = new QCheckBox(tr("Keep my FP16 layers"), row);
+    mKeepPlanKeptOut->setObjectName(QStringLiteral("keepPlanKeptOut"));
+    mKeepPlanKeptOut->setChecked(true);
+    mKeepPlanKeptOut->setToolTip(
+        tr("Checked: the layers your plan keeps out of INT8 stay as they are and count as kept out. Unchecked: they "
+           "start in INT8, as the default placement has them, and the tune decides."));
+    mPlanKeptOut = new QLabel(row);
+    mPlanKeptOut->setWordWrap(true);
+    mPlanKeptOut->setTextFormat(Qt::PlainText);  // node names may hold '<'
+    layout->addWidget(mKeepPlanKeptOut);
+    layout->addWidget(mPlanKeptOut);
+    setPlanKeptOut({});
+    return row;
+}
+
+void TuneSettingsWidget::setPlanKeptOut(const QList<std::pair<QString, Precision>>& layers) {
+    QStringList names;
+    bool fp32 = false;
+    for (const auto& [name, precision] : layers) {
+        names.append(QStringLiteral("%1 (%2)").arg(name, QString::fromUtf8(upperPrecisionName(precision))));
+        fp32 |= precision == Precision::Fp32;
+    }
+    mKeepPlanKeptOut->setText(fp32 ? tr("Keep my FP16 and FP32 layers") : tr("Keep my FP16 layers"));
+    mKeepPlanKeptOut->setEnabled(!layers.isEmpty());
+    mPlanKeptOut->setText(layers.isEmpty() ? tr("It keeps no layer out of INT8 that the default placement runs INT8.")
+                                           : tr("It keeps %1 out of INT8 that the default placement runs INT8: %2.")
+                                                 .arg(counted(layers.size(), tr("1 layer"), tr("%1 layers")),
+                                                      names.join(QStringLiteral(", "))));
+}
+
+void TuneSettingsWidget::setKeepPlanKeptOut(bool keep) {
+    mKeepPlanKeptOut->setChecked(keep);
+}
+
+QString TuneSettingsWidget::planKeptOutText() const {
+    return mKeepPlanKeptOut->text() + QLatin1Char('\n') + mPlanKeptOut->text();
+}
+
+void TuneSettingsWidget::setTrtTyping(TrtTyping typing) {
+    mTyping = typing;
+    for (Precision precision : {Precision::Fp16, Precision::Fp32})
+        mFallback->setItemText(mFallback->findData(static_cast<int>(precision)), fallbackText(precision));
+    mFallback->setToolTip(typing == TrtTyping::Strong
+                              ? tr("Strongly typed: a layer runs in the type the exported graph gives it (FP16 "
+                                   "layers are written as float16); trtexec gets no precision flag")
+                              : tr("Weakly typed: trtexec --int8 --fp16 lets TensorRT run the layers out of INT8 in "
+                                   "FP16; FP32 layers are pinned with --layerPrecisions"));
+}
+
+QString TuneSettingsWidget::fallbackText(Precision precision) const {
+    const bool fp16 = precision == Precision::Fp16;
+    if (mTyping == TrtTyping::Strong)
+        return fp16 ? tr("FP16 (written as float16 in the exported graph)")
+                    : tr("FP32 (left float32 in the exported graph)");
+    return fp16 ? tr("FP16 (the engine is built with --fp16)") : tr("FP32 (pinned with --layerPrecisions)");
 }
 
 void TuneSettingsWidget::objectiveChanged() {
@@ -234,6 +300,7 @@ TuneRequest TuneSettingsWidget::request() const {
     TuneRequest r;
     r.target = target().value_or(TuneTarget());
     r.fallback = static_cast<Precision>(mFallback->currentData().toInt());
+    r.keepPlanKeptOut = mKeepPlanKeptOut->isChecked();
     r.maxTrials = mTrials->value();
     r.maxSeconds = mSeconds->value();
     r.data = mData->specs(mPreprocess->value());

@@ -1,6 +1,8 @@
 #pragma once
 // The settings page of the tune dialog: the target (kind and value), the budget (trials and/or seconds), the
-// fallback precision of the layers kept out of INT8, and the evaluation data with its labels, sample counts and
+// fallback precision of the layers kept out of INT8 (worded for the TensorRT target's typing), whether the layers
+// the user's plan keeps out of INT8 stay so ("Keep my FP16 layers", on by default, with the layers listed), and the
+// evaluation data with its labels, sample counts and
 // image preprocessing (the calibration dialog's widgets), and the objective: accuracy (the plan closest to all-INT8)
 // or latency (the fastest plan predicted on a GPU: the project's GPU profile when it has one, else a row of the GPU
 // table). Remembers the last settings (QSettings group "tune");
@@ -9,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/lint/trt_version.h"
 #include "core/model/graph.h"
 #include "ui/tuning/tune_request.h"
 
@@ -16,8 +19,10 @@ namespace ql {
 struct GpuProfile;
 }
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSpinBox;
 
 namespace ql::ui {
@@ -34,6 +39,15 @@ public:
     void setTarget(TuneTarget::Kind kind, double threshold);
     void setBudget(int trials, double seconds);  // 0: no limit
     void setFallback(Precision precision);
+    // Words the fallback choices for the target: weakly typed, the engine is built with --fp16; strongly typed,
+    // the type written in the exported graph decides.
+    void setTrtTyping(TrtTyping typing);
+    QString fallbackText(Precision precision) const;
+    // The layers the start plan keeps out of INT8 where the default placement runs them INT8
+    // (planKeptOutLayers), by name with their precision: listed under "Keep my FP16 layers".
+    void setPlanKeptOut(const QList<std::pair<QString, Precision>>& layers);
+    void setKeepPlanKeptOut(bool keep);
+    QString planKeptOutText() const;
     void setDataPath(const QString& path);
     void setLabelsPath(const QString& path);
     void setSampleCount(int samples);  // 0: all
@@ -59,6 +73,7 @@ public:
 
 private:
     QWidget* createTargetGroup();
+    QWidget* createPlanKeptOutRow(QWidget* parent);
     QWidget* createDataGroup(const Graph& graph);
     void objectiveChanged();
     void targetKindChanged();
@@ -69,6 +84,9 @@ private:
     QSpinBox* mTrials;
     QSpinBox* mSeconds;
     QComboBox* mFallback;
+    TrtTyping mTyping = TrtTyping::Strong;
+    QCheckBox* mKeepPlanKeptOut;
+    QLabel* mPlanKeptOut;
     QComboBox* mObjective;
     QComboBox* mGpu;
     std::shared_ptr<const GpuProfile> mProjectGpu;

@@ -150,6 +150,42 @@ TEST(Tune, GivesBackInt8WhenTheTargetHoldsWithout) {
     EXPECT_EQ(firstChange(*report), nullptr);
 }
 
+// Issue 29 item 6: a layer the start plan keeps out of INT8 (a user's FP16) is not a unit, but it is a layer out of
+// INT8: the report names it (planKeptOut) beside the tune's own; with keepPlanKeptOut off it starts INT8 and is
+// tuned like the rest.
+TEST(Tune, TheStartPlansFp16LayersAreReportedAndKeptOrReleased) {
+    const auto m = model();
+    const Graph& graph = m->graph();
+    const NodeId fc2 = *graph.findNode("fc2");
+    const NodeId relu2 = *graph.findNode("relu2");
+    PrecisionPlan start = defaultPrecisionPlan(graph);
+    start.setRequested(fc2, Precision::Fp16);
+    start.setRequested(relu2, Precision::Fp16);  // with its activation, as TensorRT's fallbacks would leave it
+    const CalibrationResult calibration = calibrated(graph);
+    auto layers = planKeptOutLayers(graph, start, calibration);
+    ASSERT_TRUE(layers.isOk()) << layers.status().message();
+    EXPECT_EQ(*layers, std::vector<NodeId>{fc2});
+    EXPECT_TRUE(planKeptOutLayers(graph, defaultPrecisionPlan(graph), calibration)->empty());
+
+    auto data = samples(graph);
+    auto kept = tune(graph, start, calibration, *data, options("output-sqnr>=5"));
+    ASSERT_TRUE(kept.isOk()) << kept.status().message();
+    EXPECT_TRUE(kept->met);
+    EXPECT_EQ(kept->planKeptOut, std::vector<NodeId>{fc2});
+    EXPECT_TRUE(kept->keptOut.empty());
+    EXPECT_EQ(kept->startUnits, 2);  // fc1 and fc3
+    EXPECT_EQ(kept->plan.requested(fc2), Precision::Fp16);
+
+    TuneOptions release = options("output-sqnr>=5");
+    release.keepPlanKeptOut = false;
+    auto released = tune(graph, start, calibration, *samples(graph), release);
+    ASSERT_TRUE(released.isOk()) << released.status().message();
+    EXPECT_TRUE(released->planKeptOut.empty());
+    EXPECT_EQ(released->startUnits, 3);
+    EXPECT_EQ(released->plan.requested(fc2), Precision::Int8);  // the easy target holds with it INT8
+    EXPECT_EQ(released->plan.requested(relu2), Precision::Int8);
+}
+
 TEST(Tune, AccuracyDropNeedsALabelPerSample) {
     const auto m = model();
     const Graph& graph = m->graph();

@@ -17,6 +17,7 @@
 #include "ui/plots/histogram_plot.h"
 #include "ui/plots/layer_error_plot.h"
 #include "ui/plots/output_scatter_plot.h"
+#include "ui/theme.h"
 
 using namespace ql;
 
@@ -28,9 +29,11 @@ private slots:
     void histogramHasOneLinePerMethodAtItsAmax();
     void histogramFollowsTheSelectedNode();
     void histogramNotesOutlierChannels();
+    void histogramLabelsNeverOverlapAndNameAutosCriterion();
     void layerErrorHasABarPerLayerAndClickSelects();
     void scatterShowsTheKeptOutputPairs();
     void plotsExportToPngAndSvg();
+    void placeholderFollowsTheTheme();
 
 private:
     ui::ModelDocument mDocument;
@@ -103,6 +106,10 @@ void PlotsTest::histogramHasOneLinePerMethodAtItsAmax() {
     QVERIFY(range->samples > 0 && range->samples < mDocument.calibration()->samples);
     QVERIFY(plot.note().contains(
         QStringLiteral("Measured on %1 of the %2 samples").arg(range->samples).arg(mDocument.calibration()->samples)));
+    // ...why, and what it means: nothing, while the plan does not quantize it.
+    QVERIFY2(plot.note().contains(QStringLiteral("1 sample in 16 to save time")) &&
+                 plot.note().contains(QStringLiteral("nothing depends on it")),
+             qPrintable(plot.note()));
     plot.showTensor(QString::fromStdString(graph.value(graph.nodes()[1].outputs[0]).name));  // that Relu: all samples
     QVERIFY(!plot.note().contains(QStringLiteral(" samples")));
 
@@ -152,6 +159,57 @@ void PlotsTest::histogramNotesOutlierChannels() {
     }));
     plot.showTensor(QString::fromStdString(diagnosis->tensors[0].tensor));  // the others stay quiet
     QVERIFY(!plot.note().contains(QStringLiteral("Outlier")));
+}
+
+// Issue 29 item 8: four methods within 0.3 % of each other on a short plot: each label on its own row, none over
+// another; with auto, the note names its criterion and the marked line is the highest SQNR shown.
+void PlotsTest::histogramLabelsNeverOverlapAndNameAutosCriterion() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    test::calibrateSampleNow(document, CalibrationMethod::Auto, 256);
+    const auto diagnosis = document.diagnosis();
+    QVERIFY(diagnosis && diagnosis->tensors.size() > 1);
+    const TensorDiagnosis& quantized = diagnosis->tensors[1];
+    auto close = std::make_shared<CalibrationResult>(*document.calibration());
+    for (TensorRange& r : close->activations)
+        if (r.name == quantized.tensor) {
+            const float a = r.amaxByMethod->minmax;
+            r.amaxByMethod->percentile = a * 0.999f;
+            r.amaxByMethod->entropy = a * 0.998f;
+            r.amaxByMethod->mse = a * 0.997f;
+        }
+    ui::HistogramPlot plot;
+    plot.resize(640, 220);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setDocument(&document);
+    plot.showTensor(QString::fromStdString(quantized.tensor));
+    // auto's choice is the marked line and the best SQNR shown; the note says by what it chose.
+    QVERIFY(quantized.best());
+    const QString best = QString::fromUtf8(amaxMethodKey(quantized.best()->method));
+    const QStringList labels = plot.lineLabels();
+    QCOMPARE(labels.filter(QStringLiteral("\u25B6 ")).size(), 1);
+    QVERIFY2(labels.filter(QStringLiteral("\u25B6 ")).front().startsWith(QStringLiteral("\u25B6 ") + best),
+             qPrintable(labels.join(QStringLiteral(" | "))));
+    QVERIFY2(
+        plot.note().contains(QStringLiteral("auto chose %1: of the four methods, the highest expected SQNR").arg(best)),
+        qPrintable(plot.note()));
+
+    document.setCalibration(close);
+    plot.showTensor(QString::fromStdString(quantized.tensor));
+    QCustomPlot* custom = plot.customPlot();
+    custom->replot();
+    QList<QRectF> boxes;
+    for (int i = 0; i < custom->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(custom->item(i)))
+            boxes.append(QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()));
+    QCOMPARE(boxes.size(), 4);
+    for (qsizetype i = 0; i < boxes.size(); ++i) {
+        QVERIFY(boxes[i].height() > 8);
+        for (qsizetype j = i + 1; j < boxes.size(); ++j)
+            QVERIFY2(!boxes[i].intersects(boxes[j]),
+                     qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+    }
 }
 
 void PlotsTest::layerErrorHasABarPerLayerAndClickSelects() {
@@ -245,6 +303,26 @@ void PlotsTest::plotsExportToPngAndSvg() {
     QString error;
     QVERIFY(!histogram.exportTo(QStringLiteral("/nonexistent/folder/plot.png"), &error));
     QVERIFY(error.contains(QStringLiteral("/nonexistent/folder/plot.png")));
+}
+
+// Issue 29 item 8: after View > Theme dark -> light the plots' placeholders ("No calibration yet.") kept the dark
+// theme's light grey text, on the light theme's white.
+void PlotsTest::placeholderFollowsTheTheme() {
+    ui::applyTheme(ui::Theme::Dark);
+    ui::HistogramPlot plot;
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    const auto placeholderColor = [&plot] {
+        for (int i = 0; i < plot.customPlot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot.customPlot()->item(i))) return text->color();
+        return QColor();
+    };
+    QCOMPARE(placeholderColor(), plot.palette().color(QPalette::Text));
+    const QColor dark = placeholderColor();
+    ui::applyTheme(ui::Theme::Light);
+    QCoreApplication::processEvents();
+    QVERIFY(plot.palette().color(QPalette::Text) != dark);
+    QCOMPARE(placeholderColor(), plot.palette().color(QPalette::Text));
 }
 
 QTEST_MAIN(PlotsTest)

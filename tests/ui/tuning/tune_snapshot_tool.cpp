@@ -5,7 +5,9 @@
 // writes OUTDIR/tune-dialog.png, tune-running.png, tune-result.png, histogram-override.png, window.png (the
 // window after Apply) and precision-table.png (sorted by the tune's sensitivity). --latency: the latency objective
 // on a T4, and the result's tabs as tune-latency-plot.png (plans tried, predicted time vs value) and
-// tune-latency-regions.png (each region's reason) instead of tune-result.png.
+// tune-latency-regions.png (each region's reason) instead of tune-result.png. --your-fp16: /block/block.0/Conv set to
+// FP16 first and the target output-sqnr>=20, which the plan meets as it is (the dialog states the layer, the result
+// counts it, Apply has nothing to take: the status bar's message is printed). --weak: TensorRT 10 weakly typed.
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -55,12 +57,24 @@ int main(int argc, char** argv) {
     runner->start(request);
     if (!QTest::qWaitFor([&] { return !calibrated.isEmpty(); }, 120000)) return 1;
 
+    const bool yourFp16 = args.contains(QStringLiteral("--your-fp16"));
+    if (yourFp16) {
+        const ql::Graph& graph = window.document()->model()->graph();
+        window.document()->setRequestedPrecision({*graph.findNode("/block/block.0/Conv")}, ql::Precision::Fp16);
+    }
+    if (args.contains(QStringLiteral("--weak")))
+        window.document()->setTrtTarget({ql::TrtVersion::Trt10, ql::TrtTyping::Weak});
     auto* controller = window.findChild<ql::ui::TuneController*>();
     if (!controller->openDialog()) return 1;
     ql::ui::TuneDialog* dialog = controller->dialog();
     dialog->resize(980, dialog->sizeHint().height());
     ql::ui::TuneSettingsWidget* settings = dialog->settings();
-    settings->setTarget(ql::TuneTarget::Kind::Top1Agreement, 100.0);
+    if (yourFp16)
+        settings->setTarget(ql::TuneTarget::Kind::OutputSqnr, 20.0);
+    else
+        settings->setTarget(ql::TuneTarget::Kind::Top1Agreement, 100.0);
+    QObject::connect(dialog, &ql::ui::TuneDialog::statusMessage,
+                     [](const QString& text) { std::printf("status bar: %s\n", qPrintable(text)); });
     settings->setBudget(10, 120);  // the trial budget makes the running bar move
     settings->setDataPath(QString::fromStdString(ql::test::sampleDataPath("digits_test.npy")));
     settings->setLabelsPath(QString::fromStdString(ql::test::sampleDataPath("digits_test_labels.npy")));
@@ -98,6 +112,7 @@ int main(int argc, char** argv) {
         return ql::test::saveSnapshot(dialog, out, "tune-latency-regions.png") ? 0 : 1;
     }
     if (!ql::test::saveSnapshot(dialog, out, "tune-result.png")) return 1;
+    if (yourFp16) return 0;
     dialog->applyResult();
 
     // The histogram of the input the tune looked at first, with another method chosen for it.

@@ -3,6 +3,7 @@
 // precisions and tensor methods; Cancel changes nothing; the precision table shows each layer's remedy and sorts
 // by the tune's sensitivity, and Ctrl+2 keeps the top rows in FP16 in one step.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -35,6 +36,8 @@ private slots:
     void runShowsTheStepsAndApplyIsOneUndoStep();
     void cancelLeavesThePlanUntouched();
     void precisionTableShowsRemediesAndSortsBySensitivity();
+    void yourFp16LayersAreStatedCountedAndCanBeReleased();
+    void fallbackWordsFollowTheTrtTyping();
 };
 
 namespace {
@@ -63,6 +66,19 @@ ui::TuneRequest sqnrRequest() {
     request.data = {{"", test::sampleDataPath("digits_test.npy"), {}}};
     request.samples = 120;
     return request;
+}
+
+QPushButton* buttonNamed(const QWidget& parent, const QString& text) {
+    for (QPushButton* button : parent.findChildren<QPushButton*>())
+        if (button->text() == text) return button;
+    return nullptr;
+}
+
+bool tuneAndWait(ui::TuneDialog& dialog) {
+    QSignalSpy finished(dialog.runner(), &ui::TuneRunner::finished);
+    QSignalSpy failed(dialog.runner(), &ui::TuneRunner::failed);
+    if (!dialog.startTuning()) return false;
+    return QTest::qWaitFor([&] { return finished.count() + failed.count() > 0; }, 60000) && failed.isEmpty();
 }
 
 }  // namespace
@@ -232,6 +248,64 @@ void TuneTest::precisionTableShowsRemediesAndSortsBySensitivity() {
     for (NodeId node : top) QCOMPARE(document.plan().requested(node), Precision::Fp16);
     document.undoStack()->undo();
     for (NodeId node : top) QCOMPARE(document.plan().requested(node), Precision::Int8);
+}
+
+// Issue 29 item 6: a layer the user put in FP16 was silently a pin and missing from "0 of 7 layers kept out of
+// INT8", and the status bar said "Apply takes the tuned plan" with Apply greyed out.
+void TuneTest::yourFp16LayersAreStatedCountedAndCanBeReleased() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    test::calibrateSampleNow(document, CalibrationMethod::Auto, 256);
+    const NodeId conv = *document.model()->graph().findNode("/block/block.0/Conv");
+    document.setRequestedPrecision({conv}, Precision::Fp16);
+
+    ui::TuneDialog dialog(&document);
+    QSignalSpy status(&dialog, &ui::TuneDialog::statusMessage);
+    // Stated before the run: the choice, on by default, and the layer it keeps.
+    const QString stated = dialog.settings()->planKeptOutText();
+    QVERIFY2(stated.startsWith(QStringLiteral("Keep my FP16 layers")) &&
+                 stated.contains(QStringLiteral("/block/block.0/Conv (FP16)")),
+             qPrintable(stated));
+    QVERIFY(dialog.settings()->request().keepPlanKeptOut);
+    fillSettings(*dialog.settings(), TuneTarget::Kind::OutputSqnr, 20.0, 120);  // holds at once
+    QVERIFY(tuneAndWait(dialog));
+    auto report = dialog.runner()->report();
+    QCOMPARE(report->planKeptOut, std::vector<NodeId>{conv});
+    QVERIFY(report->keptOut.empty());
+    const QString summary = dialog.result()->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("1 of %1 layers kept out of INT8 (1 by you): /block/block.0/Conv (fp16, "
+                                             "yours).")
+                                  .arg(report->startUnits + 1)),
+             qPrintable(summary));
+    // Nothing to take: Apply is greyed and the status bar does not offer it.
+    QPushButton* apply = buttonNamed(dialog, QStringLiteral("Apply"));
+    QVERIFY(apply && !apply->isEnabled());
+    QCOMPARE(status.last().front().toString(),
+             QStringLiteral("Tuning met the target with the plan as it is: nothing to apply."));
+
+    // Unchecked: the layer starts INT8 and is tuned like the rest; the plan then differs and Apply takes it.
+    dialog.settings()->setKeepPlanKeptOut(false);
+    QVERIFY(tuneAndWait(dialog));
+    report = dialog.runner()->report();
+    QVERIFY(report->planKeptOut.empty());
+    QCOMPARE(report->plan.requested(conv), Precision::Int8);
+    QVERIFY(apply->isEnabled());
+    QCOMPARE(status.last().front().toString(), QStringLiteral("Tuning met the target; Apply takes the tuned plan."));
+}
+
+// Issue 29 item 6: "FP16 (the engine is built with --fp16)" under a strongly typed target, where no such flag exists.
+void TuneTest::fallbackWordsFollowTheTrtTyping() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    document.setTrtTarget({TrtVersion::Trt10, TrtTyping::Strong});
+    ui::TuneDialog dialog(&document);
+    auto* fallback = dialog.settings()->findChild<QComboBox*>(QStringLiteral("tuneFallback"));
+    QVERIFY(fallback);
+    QCOMPARE(fallback->itemText(0), QStringLiteral("FP16 (written as float16 in the exported graph)"));
+    QVERIFY(!fallback->toolTip().contains(QStringLiteral("--fp16")));
+    document.setTrtTarget({TrtVersion::Trt10, TrtTyping::Weak});
+    QCOMPARE(fallback->itemText(0), QStringLiteral("FP16 (the engine is built with --fp16)"));
+    QCOMPARE(fallback->itemText(1), QStringLiteral("FP32 (pinned with --layerPrecisions)"));
 }
 
 QTEST_MAIN(TuneTest)
