@@ -49,21 +49,9 @@ int main(int argc, char** argv) {
     if (!QTest::qWaitFor([&] { return !opened.isEmpty(); }, 60000)) return 1;
     if (model.isEmpty() || !data.isEmpty()) {
         auto* runner = window.findChild<ql::ui::CalibrationController*>()->runner();
-        QSignalSpy finished(runner, &ql::ui::CalibrationRunner::finished);
-        ql::ui::CalibrationRequest request = ql::test::sampleRequest(true, 256);
-        if (!data.isEmpty()) {
-            request = ql::ui::CalibrationRequest{};
-            request.data = {{"", data.toStdString(), {}}};
-            request.analyze = false;
-        }
-        runner->start(request);
-        if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 300000)) return 1;
+        if (!ql::test::calibrateForSnapshot(runner, data, 300000)) return 1;
     }
-    const ql::Graph& graph = window.document()->model()->graph();
-    int convs = 0;
-    for (const ql::Node& node : graph.nodes())
-        if (select.isEmpty() ? node.opType == "Conv" && ++convs == 2 : node.name == select.toStdString())
-            window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
+    ql::test::selectForSnapshot(window, select);
     QTableView* table = window.findChild<ql::ui::PrecisionPanel*>()->view();
     table->horizontalScrollBar()->setValue(option("--scroll").toInt());
     QTest::qWait(800);

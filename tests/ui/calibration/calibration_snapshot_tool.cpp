@@ -95,22 +95,9 @@ int main(int argc, char** argv) {
         return controller->dialog()->grab().save(args[1]) ? 0 : 1;
     }
     auto* runner = controller->runner();
-    QSignalSpy finished(runner, &ql::ui::CalibrationRunner::finished);
-    ql::ui::CalibrationRequest request = ql::test::sampleRequest(true, 256);
-    if (!data.isEmpty()) {
-        request = ql::ui::CalibrationRequest{};
-        request.data = {{"", data.toStdString(), {}}};
-        request.analyze = false;
-    }
-    runner->start(request);
-    if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) return 1;
-
-    // Select the second Conv: its output histogram is the one shown.
+    if (!ql::test::calibrateForSnapshot(runner, data, 120000)) return 1;
+    ql::test::selectForSnapshot(window, select);  // the second Conv: its output histogram is the one shown
     const ql::Graph& graph = window.document()->model()->graph();
-    int convs = 0;
-    for (const ql::Node& node : graph.nodes())
-        if (select.isEmpty() ? node.opType == "Conv" && ++convs == 2 : node.name == select.toStdString())
-            window.findChild<ql::ui::GraphView*>()->selectNode(node.id);
     if (args.contains(QStringLiteral("--fp32"))) {  // every layer FP32 after the analysis: the results are stale
         QList<ql::NodeId> nodes;
         for (const ql::Node& node : graph.nodes()) nodes.append(node.id);

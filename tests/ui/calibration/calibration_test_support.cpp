@@ -6,6 +6,9 @@
 #include "core/data/npy.h"
 #include "tests/support/model_builder.h"
 #include "ui/calibration/calibration_job.h"
+#include "ui/calibration/calibration_runner.h"
+#include "ui/graph/graph_view.h"
+#include "ui/main_window.h"
 
 namespace ql::test {
 
@@ -76,6 +79,26 @@ bool saveSnapshot(QWidget* widget, const QDir& dir, const char* name) {
     if (!widget->grab().save(path)) return false;
     std::printf("%s\n", qPrintable(path));
     return true;
+}
+
+bool calibrateForSnapshot(ui::CalibrationRunner* runner, const QString& data, int timeoutMs) {
+    QSignalSpy finished(runner, &ui::CalibrationRunner::finished);
+    ui::CalibrationRequest request = sampleRequest(true, 256);
+    if (!data.isEmpty()) {
+        request = ui::CalibrationRequest{};
+        request.data = {{"", data.toStdString(), {}}};
+        request.analyze = false;
+    }
+    runner->start(request);
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, timeoutMs);
+}
+
+void selectForSnapshot(ui::MainWindow& window, const QString& select) {
+    const Graph& graph = window.document()->model()->graph();
+    int convs = 0;
+    for (const Node& node : graph.nodes())
+        if (select.isEmpty() ? node.opType == "Conv" && ++convs == 2 : node.name == select.toStdString())
+            window.findChild<ui::GraphView*>()->selectNode(node.id);
 }
 
 }  // namespace ql::test

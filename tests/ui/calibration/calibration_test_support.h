@@ -9,6 +9,11 @@
 #include "ui/calibration/calibration_request.h"
 #include "ui/model_document.h"
 
+namespace ql::ui {
+class CalibrationRunner;
+class MainWindow;
+}  // namespace ql::ui
+
 namespace ql::test {
 
 QString sampleModelPath();
@@ -29,6 +34,13 @@ ui::CalibrationRequest sampleRequest(bool analyze, int64_t samples = 64);
 // to `document`.
 void calibrateSampleNow(ui::ModelDocument& document, CalibrationMethod method = CalibrationMethod::Entropy,
                         int64_t samples = 64);
+
+// The snapshot tools' run: the sample's calibration and analysis of 256 samples, or with `data` (a .npy) a
+// calibration of it alone, through `runner` as the window runs it; false after `timeoutMs`.
+bool calibrateForSnapshot(ui::CalibrationRunner* runner, const QString& data, int timeoutMs);
+// Selects in `window`'s graph the node named `select`, or the second Conv when empty (its histogram is the one
+// the snapshots show).
+void selectForSnapshot(ui::MainWindow& window, const QString& select);
 
 // Saves a PNG of `widget` as DIR/NAME and prints its path (the snapshot tools, for looking at windows).
 bool saveSnapshot(QWidget* widget, const QDir& dir, const char* name);
