@@ -65,9 +65,30 @@ def to_float16(path):
 
 
 def rename_old_style(path):
-    """PyTorch before 1.13 named nodes <Op>_<index> (Conv_0, Relu_1, ...), as the TREx A100 reports show."""
+    """PyTorch before 1.13 named nodes <Op>_<index> (Conv_0, Relu_1, ...), as the TREx A100 reports show. Today's
+    exporter also writes an Identity per shared weight before the first layer, which those exporters did not: they
+    are folded away first, or every index is off by their count (Conv_16 here is the report's Conv_0) and no layer
+    pairs with its own."""
     import onnx
     m = onnx.load(path)
+    initializers = {t.name for t in m.graph.initializer}
+    alias = {}
+    kept = []
+    for node in m.graph.node:
+        if node.op_type == 'Identity' and len(node.input) == 1 and node.input[0] in initializers:
+            alias[node.output[0]] = node.input[0]
+        else:
+            kept.append(node)
+    outputs = {o.name for o in m.graph.output}
+    if any(a in outputs for a in alias):
+        kept = list(m.graph.node)  # an aliased weight is a model output: keep the file as it is
+        alias = {}
+    for node in kept:
+        for i, name in enumerate(node.input):
+            if name in alias:
+                node.input[i] = alias[name]
+    del m.graph.node[:]
+    m.graph.node.extend(kept)
     for i, node in enumerate(m.graph.node):
         node.name = '%s_%d' % (node.op_type, i)
     onnx.save(m, path)
