@@ -270,24 +270,16 @@ QString GraphScene::edgeToolTip(const VisibleEdge& edge) const {
     return tip;
 }
 
-// The shape of the tensor, as Netron writes it: "float32 [1,3,224,224]" -> "1×3×224×224". Names that exporters
-// and inference make up for unknown dimensions ("unk__55", "p2o.DynamicDimension.0") say no more than "?" and made
-// labels run into each other, and other long names are shortened; the tool tip keeps them whole.
+// The shape of the tensor, as Netron writes it: "float32 [1,3,224,224]" -> "1×3×224×224", its dims as boxes show
+// them (compactTypeText); the tool tip keeps them whole.
 QString GraphScene::edgeLabel(const VisibleEdge& edge) const {
     if (edge.count > 1) return QStringLiteral("%1 tensors").arg(edge.count);
-    const QString type = QString::fromStdString(mSnapshot.values[static_cast<size_t>(edge.value)].typeText);
+    const QString type =
+        QString::fromStdString(compactTypeText(mSnapshot.values[static_cast<size_t>(edge.value)].typeText));
     const qsizetype open = type.indexOf(QLatin1Char('['));
     const qsizetype close = type.lastIndexOf(QLatin1Char(']'));
     if (open < 0 || close <= open) return type;
-    QStringList dims = type.mid(open + 1, close - open - 1).split(QLatin1Char(','));
-    constexpr qsizetype kLongestDim = 12;
-    for (QString& dim : dims) {
-        if (dim.startsWith(QLatin1String("unk__")) || dim.contains(QLatin1String("DynamicDimension")))
-            dim = QStringLiteral("?");
-        else if (dim.size() > kLongestDim)
-            dim = dim.left(kLongestDim - 1) + QChar(0x2026);
-    }
-    return dims.join(QChar(0x00d7));
+    return type.mid(open + 1, close - open - 1).split(QLatin1Char(',')).join(QChar(0x00d7));
 }
 
 void GraphScene::setShowTensorShapes(bool show) {

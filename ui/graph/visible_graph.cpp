@@ -107,7 +107,7 @@ private:
         box.kind = kind;
         box.value = value;
         box.title = v.name;
-        box.subtitle = v.typeText;
+        box.subtitle = compactTypeText(v.typeText);
         return push(std::move(box));
     }
 
@@ -198,6 +198,28 @@ private:
 };
 
 }  // namespace
+
+std::string compactTypeText(const std::string& typeText) {
+    const size_t open = typeText.find('[');
+    const size_t close = typeText.rfind(']');
+    if (open == std::string::npos || close == std::string::npos || close <= open) return typeText;
+    constexpr size_t kLongestDim = 12;
+    std::string out = typeText.substr(0, open + 1);
+    size_t start = open + 1;
+    while (start <= close) {
+        size_t end = typeText.find(',', start);
+        if (end == std::string::npos || end > close) end = close;
+        std::string dim = typeText.substr(start, end - start);
+        if (dim.starts_with("unk__") || dim.find("DynamicDimension") != std::string::npos)
+            dim = "?";
+        else if (dim.size() > kLongestDim)
+            dim = dim.substr(0, kLongestDim - 1) + "\u2026";
+        out += dim;
+        out += end == close ? "]" : ",";
+        start = end + 1;
+    }
+    return out + typeText.substr(close + 1);
+}
 
 std::vector<std::string> scopePrefixes(const std::string& nodeName) {
     std::vector<std::string> prefixes;

@@ -62,6 +62,11 @@ VisibleGraph buildVisibleGraph(const GraphSnapshot& graph, const VisibilityOptio
 // scopes included: a scope of fewer than two is never drawn as a block.
 std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const VisibilityOptions& options);
 
+// A tensor's type as a box or an edge shows it: "float32 [p2o.DynamicDimension.0,3,unk__55,640]" -> "float32
+// [?,3,?,640]". The names exporters and inference make up for unknown dimensions say no more than "?" and pushed the
+// known ones out of sight; other long names are cut to 12 characters. The tooltips keep the whole type.
+std::string compactTypeText(const std::string& typeText);
+
 // The name-scope prefixes of a node name, outermost first: "/a/b/Conv" -> {"/a", "/a/b"}.
 std::vector<std::string> scopePrefixes(const std::string& nodeName);
 

@@ -331,6 +331,13 @@ void GraphNavigationTest::denseShapeLabelsDoNotCoverEachOther() {
     QVERIFY(waitForLayout(view));
     const auto& edges = view.graphScene()->edgeItems();
     QCOMPARE(edges.front()->label(), QStringLiteral("?\u00d7?\u00d7sequence_le\u2026\u00d71024"));
+    // The input's box says the same (issue 29, item 8: PP-OCR's "x" read "...sion.1,p2o.DynamicDimension.2]").
+    const VisibleGraph& shownGraph = view.graphScene()->layout()->graph;
+    const auto input = std::find_if(shownGraph.nodes.begin(), shownGraph.nodes.end(),
+                                    [](const VisibleNode& n) { return n.kind == VisibleKind::GraphInput; });
+    QVERIFY(input != shownGraph.nodes.end());
+    QVERIFY2(QString::fromStdString(input->subtitle).endsWith(QStringLiteral("[?,?,sequence_le\u2026,1024]")),
+             input->subtitle.c_str());
     std::vector<QRectF> shown;
     int crowded = 0;
     for (const GraphEdgeItem* edge : edges) {
