@@ -35,7 +35,7 @@ void RangeScopesTest::aBigFlatGraphIsGroupedInRangesOfAThousand() {
     QCOMPARE(scopeSource(snapshot.nodes[2499]), std::string("/nodes 2001-2500/node_2499"));
     QCOMPARE(snapshot.nodes[0].name, std::string("node_0"));  // the name shown and searched is the node's own
     const VisibleGraph shown = buildVisibleGraph(snapshot, {});
-    QCOMPARE(blockTitles(shown), (std::vector<std::string>{"nodes 1-1000", "nodes 1001-2000", "nodes 2001-2500"}));
+    QCOMPARE(blockTitles(shown), (std::vector<std::string>{"1-1000", "1001-2000", "2001-2500"}));
     QCOMPARE(shown.operatorCount, size_t{2500});
 }
 
@@ -45,7 +45,7 @@ void RangeScopesTest::rangesNestPastTenThousand() {
     const VisibleGraph shown = buildVisibleGraph(snapshot, {});
     // 12 blocks of 1,000 fit the budget of boxes: the inner level is the one collapsed.
     QCOMPARE(blockTitles(shown).size(), size_t{12});
-    QCOMPARE(blockTitles(shown).back(), std::string("nodes 11001-12000"));
+    QCOMPARE(blockTitles(shown).back(), std::string("11001-12000"));
 }
 
 void RangeScopesTest::aScopedOrSmallGraphKeepsItsNames() {
@@ -61,7 +61,7 @@ void RangeScopesTest::aRangeBlockOpensToItsNodes() {
     VisibilityOptions options;
     options.expandedScopes.insert("/nodes 1-1000");
     const VisibleGraph shown = buildVisibleGraph(snapshot, options);
-    QCOMPARE(blockTitles(shown), (std::vector<std::string>{"nodes 1001-2000", "nodes 2001-2500"}));
+    QCOMPARE(blockTitles(shown), (std::vector<std::string>{"1001-2000", "2001-2500"}));
     size_t operators = 0;
     for (const VisibleNode& node : shown.nodes) operators += node.kind == VisibleKind::Operator ? 1 : 0;
     QCOMPARE(operators, size_t{1000});
