@@ -68,7 +68,7 @@ test-asan: deps
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j $(JOBS)
 
 # Threaded parts: the parallel kernels (OpenMP), the observation queue and calibration, tuning, and the GUI workers
 # (calibration, tuning, layout, model loading, engine reports). Built with clang and LLVM's OpenMP runtime, whose
