@@ -39,7 +39,9 @@ PreprocessPreview::PreprocessPreview(QWidget* parent)
     mPicture = new QLabel(this);
     mPicture->setFixedSize(kPictureSide, kPictureSide);
     mPicture->setAlignment(Qt::AlignCenter);
-    mPicture->setStyleSheet(QStringLiteral("background: palette(mid);"));
+    // The palette's role, not a style sheet's palette(mid): a style sheet kept the old theme's grey after a switch.
+    mPicture->setAutoFillBackground(true);
+    mPicture->setBackgroundRole(QPalette::Mid);
     mShape = new QLabel(this);
     mOrder = new QLabel(this);
     mRanges = new QLabel(this);

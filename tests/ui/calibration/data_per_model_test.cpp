@@ -2,7 +2,9 @@
 // suggests, never from the previous model's settings; a project brings its model's back; the preview pane shows the
 // first preprocessed sample (shape, layout, min/max per channel, the picture); a mean of the wrong count is refused
 // saying why; the Tune dialog starts from the calibration's evaluation data and labels.
+#include <QApplication>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
@@ -29,6 +31,7 @@ private slots:
     void previewShowsTheFirstPreprocessedSample();
     void aMeanOfTheWrongCountIsRefusedSayingWhy();
     void tuneStartsFromTheCalibrationsEvaluationData();
+    void previewBackgroundFollowsAThemeSwitch();
 };
 
 namespace {
@@ -196,6 +199,26 @@ void DataPerModelTest::tuneStartsFromTheCalibrationsEvaluationData() {
     QCOMPARE(QString::fromStdString(request.data[0].path), images);
     QCOMPARE(QString::fromStdString(request.labelsPath), labels);
     QCOMPARE(request.data[0].image.width, 4);  // the calibration's preprocessing, this model's defaults
+}
+
+// The picture's empty background is the palette's Mid of the theme shown, also after View > Theme switches it.
+void DataPerModelTest::previewBackgroundFollowsAThemeSwitch() {
+    ui::PreprocessPreview preview;
+    preview.setVisible(true);  // its own show() shows a sample
+    QVERIFY(QTest::qWaitForWindowExposed(&preview));
+    const QPalette before = QApplication::palette();
+    QPalette switched = before;
+    switched.setColor(QPalette::Mid, QColor(200, 30, 40));
+    QApplication::setPalette(switched);
+    QCoreApplication::processEvents();
+    const QLabel* picture = nullptr;
+    for (const QLabel* label : preview.findChildren<QLabel*>())
+        if (label->minimumSize() == label->maximumSize()) picture = label;  // the fixed-size picture
+    QVERIFY(picture);
+    const QImage shot = preview.grab().toImage();
+    const QPoint corner = picture->geometry().topLeft() + QPoint(2, 2);
+    QCOMPARE(shot.pixelColor(corner), QColor(200, 30, 40));
+    QApplication::setPalette(before);
 }
 
 QTEST_MAIN(DataPerModelTest)
