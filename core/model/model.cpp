@@ -120,24 +120,19 @@ Result<std::unique_ptr<Model>> Model::finishLoading(std::unique_ptr<Model> model
         if (model->mProto->graph().node_size() == 0 && model->mProto->graph().output_size() == 0)
             return invalidModel("not an ONNX model: the graph has no nodes and no outputs");
         model->mUsesExternalData = hasExternalData(model->mProto->graph());
-        // With external data, the build validates the data paths before the checker touches them; otherwise it
-        // runs while the helper process checks and infers (reading the model is safe from both threads).
-        Result<Graph> graph = Graph{};
-        OnnxCheckResult checks;
-        if (model->mUsesExternalData) {
-            graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
-            if (!graph) return graph.status();
-            if (options.graphBuilt) options.graphBuilt(*graph);
-            checks = checkOnnxModel(*model->mProto, model->mPath, true, options.runChecker, options.inferShapes);
-        } else {
-            auto checking = std::async(std::launch::async, [&] {
-                return checkOnnxModel(*model->mProto, model->mPath, false, options.runChecker, options.inferShapes);
-            });
-            graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
-            if (graph && options.graphBuilt) options.graphBuilt(*graph);
-            checks = checking.get();
-            if (!graph) return graph.status();  // what cannot be shown at all (cycles, undefined inputs)
-        }
+        // With external data, the build validates the data paths before the checker touches them, so it goes first;
+        // otherwise it runs while the helper process checks and infers (reading the model is safe from both threads).
+        const auto check = [&] {
+            return checkOnnxModel(*model->mProto, model->mPath, model->mUsesExternalData, options.runChecker,
+                                  options.inferShapes);
+        };
+        std::future<OnnxCheckResult> checking;
+        if (!model->mUsesExternalData) checking = std::async(std::launch::async, check);
+        Result<Graph> graph = GraphBuilder::build(*model->mProto, *model->mExternalData);
+        // What cannot be shown at all (cycles, undefined inputs); a running check is waited for by its future.
+        if (!graph) return graph.status();
+        if (options.graphBuilt) options.graphBuilt(*graph);
+        const OnnxCheckResult checks = checking.valid() ? checking.get() : check();
         model->mDiagnostics.insert(model->mDiagnostics.end(), checks.diagnostics.begin(), checks.diagnostics.end());
         applyInferredTypes(checks, *model->mProto);
         GraphBuilder::retype(*graph, *model->mProto);
