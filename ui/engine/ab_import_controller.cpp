@@ -8,24 +8,12 @@
 #include <QtConcurrent>
 #include <utility>
 
+#include "ui/engine/gpu_fit_controller.h"
 #include "ui/model_document.h"
 
 namespace ql::ui {
 
 namespace {
-
-QString fitSummary(const GpuProfile& profile) {
-    const FitQuality& q = *profile.fit;
-    return QObject::tr(
-               "%1 profile fitted to %2 layer times of %3 builds: per-layer median error %4%, rank "
-               "correlation %5, total %6%; later predictions use it, and the project keeps it.")
-        .arg(QString::fromStdString(profile.gpu.name))
-        .arg(q.layers)
-        .arg(q.reports.size())
-        .arg(qRound(q.medianLayerError * 100))
-        .arg(q.spearman, 0, 'f', 2)
-        .arg(qRound(q.totalError * 100));
-}
 
 QString verdicts(const AbImport& imported) {
     QString text = QString::fromStdString(abOutcomesText(imported.outcomes));
@@ -79,11 +67,12 @@ void AbImportController::finished() {
         emit imported(false);
         return;
     }
-    const QString summary = fitSummary(outcome->fitted);
-    mLastReport = summary + QLatin1Char('\n') + verdicts(*outcome);
+    const QString summary = fittedProfileText(outcome->fitted);
+    const QString said = verdicts(*outcome);
+    mLastReport = summary + QLatin1Char('\n') + said;
     mDocument->setGpuProfile(std::make_shared<GpuProfile>(outcome->fitted));
     emit message(summary);
-    for (const QString& line : verdicts(*outcome).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) emit message(line);
+    for (const QString& line : said.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) emit message(line);
     if (!quiet) QMessageBox::information(mWindow, tr("A/B Builds"), mLastReport);
     emit imported(true);
 }

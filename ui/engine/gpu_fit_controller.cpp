@@ -13,6 +13,21 @@
 
 namespace ql::ui {
 
+QString fittedProfileText(const GpuProfile& profile) {
+    const FitQuality& q = *profile.fit;
+    const QString reports =
+        q.reports.size() > 1 ? QObject::tr(" of %1 engine reports").arg(q.reports.size()) : QString();
+    return QObject::tr(
+               "%1 profile fitted to %2 layer times%3: per-layer median error %4%, rank correlation %5, total %6%; "
+               "later predictions use it, and the project keeps it")
+        .arg(QString::fromStdString(profile.gpu.name))
+        .arg(q.layers)
+        .arg(reports)
+        .arg(qRound(q.medianLayerError * 100))
+        .arg(q.spearman, 0, 'f', 2)
+        .arg(qRound(q.totalError * 100));
+}
+
 GpuFitController::GpuFitController(ModelDocument* document, QWidget* window)
     : QObject(window), mDocument(document), mWindow(window) {
     mAction = new QAction(tr("Fit GPU Profile to the Engine Report..."), this);
@@ -84,14 +99,7 @@ void GpuFitController::finished() {
         return;
     }
     auto profile = std::make_shared<GpuProfile>(*outcome);
-    const FitQuality& q = *profile->fit;
-    emit message(tr("%1 profile fitted to %2 layer times: per-layer median error %3%, rank correlation %4, total %5%; "
-                    "later predictions use it, and the project keeps it")
-                     .arg(QString::fromStdString(profile->gpu.name))
-                     .arg(q.layers)
-                     .arg(qRound(q.medianLayerError * 100))
-                     .arg(q.spearman, 0, 'f', 2)
-                     .arg(qRound(q.totalError * 100)));
+    emit message(fittedProfileText(*profile));
     mDocument->setGpuProfile(std::move(profile));
     emit fitted(true);
 }

@@ -18,6 +18,10 @@ namespace ql::ui {
 
 class ModelDocument;
 
+// What a fit says to the user (the status bar, the log, the A/B import's report): the fitted profile's GPU, how many
+// layer times (and engine reports, when more than one) it was fitted to, and how well it fits them.
+QString fittedProfileText(const GpuProfile& profile);
+
 class GpuFitController : public QObject {
     Q_OBJECT
 public:
