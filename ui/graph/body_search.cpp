@@ -3,15 +3,11 @@
 #include <algorithm>
 
 #include "core/model/subgraph_model.h"
+#include "ui/graph/graph_search.h"
 
 namespace ql::ui {
 
 namespace {
-
-bool matches(const Node& node, const QString& text) {
-    return QString::fromStdString(node.name).contains(text, Qt::CaseInsensitive) ||
-           QString::fromStdString(node.opType).compare(text, Qt::CaseInsensitive) == 0;
-}
 
 void search(const Graph& graph, const QString& text, std::vector<BodyStep>& path, size_t limit,
             std::vector<BodyMatch>& found) {
@@ -29,7 +25,7 @@ void search(const Graph& graph, const QString& text, std::vector<BodyStep>& path
             path.push_back({owner.name, info.attribute});
             for (const Node& node : body->graph.nodes()) {
                 if (found.size() >= limit) break;
-                if (matches(node, text)) found.push_back({path, node.name});
+                if (nodeMatches(node.name, node.opType, text)) found.push_back({path, node.name});
             }
             search(body->graph, text, path, limit, found);
             path.pop_back();

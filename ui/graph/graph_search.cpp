@@ -29,9 +29,7 @@ std::optional<NodeId> exactMatch(const GraphSnapshot& graph, const std::string& 
 std::vector<NodeId> matches(const GraphSnapshot& graph, const QString& text) {
     std::vector<char> matched(graph.nodes.size(), 0);
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        const SnapshotNode& node = graph.nodes[i];
-        matched[i] =
-            contains(node.name, text) || QString::fromStdString(node.opType).compare(text, Qt::CaseInsensitive) == 0;
+        matched[i] = nodeMatches(graph.nodes[i].name, graph.nodes[i].opType, text);
     }
     for (size_t v = 0; v < graph.values.size(); ++v) {
         if (!contains(graph.values[v].name, text)) continue;
@@ -45,6 +43,10 @@ std::vector<NodeId> matches(const GraphSnapshot& graph, const QString& text) {
 }
 
 }  // namespace
+
+bool nodeMatches(const std::string& name, const std::string& opType, const QString& text) {
+    return contains(name, text) || QString::fromStdString(opType).compare(text, Qt::CaseInsensitive) == 0;
+}
 
 int GraphSearch::start(const GraphSnapshot& graph, const QString& text, std::vector<BodyMatch> bodyMatches) {
     mText = text;

@@ -16,6 +16,10 @@
 
 namespace ql::ui {
 
+// Whether a node named `name` of op type `opType` matches a search for `text`: its name contains the text, or its op
+// type is the text, ignoring case. Searches in bodies (body_search.h) match by the same rule.
+bool nodeMatches(const std::string& name, const std::string& opType, const QString& text);
+
 class GraphSearch {
 public:
     // Finds the matches of `text` and makes the exact match (a node or tensor named `text`), else the first, the

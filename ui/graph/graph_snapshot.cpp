@@ -78,7 +78,9 @@ void addRangeScopes(GraphSnapshot& snapshot) {
         std::string path;
         for (size_t size : sizes) {
             const size_t first = i / size * size;
-            path += "/nodes " + std::to_string(first + 1) + "-" + std::to_string(std::min(n, first + size));
+            path += "/";
+            path += kRangeScopePrefix;
+            path += std::to_string(first + 1) + "-" + std::to_string(std::min(n, first + size));
         }
         const std::string& name = snapshot.nodes[i].name;
         snapshot.nodes[i].rangeScopedName = path + (name.starts_with('/') ? "" : "/") + name;

@@ -5,6 +5,7 @@
 // run on another thread.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -46,6 +47,8 @@ inline const std::string& scopeSource(const SnapshotNode& node) {
 
 // Graphs of more nodes than this whose names mostly have no scopes get range scopes (rangeScopedName).
 constexpr size_t kRangeScopesAbove = 2000;
+// What a range scope's name starts with: "nodes 1-1000".
+constexpr std::string_view kRangeScopePrefix = "nodes ";
 
 // The bodies of `node` that read `value` from outer scope ("then_branch", "else_branch"), in body order.
 std::vector<std::string> bodiesReading(const SnapshotNode& node, ValueId value);

@@ -128,7 +128,7 @@ private:
             // A range's path repeats the ranges around it ("/nodes 1-10000/nodes 1-1000"): its own range says it all,
             // kept short ("1-1000"; the subtitle counts the nodes) so that fitted columns of them stay apart.
             const bool ranges = !mGraph.nodes[static_cast<size_t>(id)].rangeScopedName.empty();
-            box.title = ranges ? block.substr(block.rfind('/') + 1 + std::string_view("nodes ").size()) : block;
+            box.title = ranges ? block.substr(block.rfind('/') + 1 + kRangeScopePrefix.size()) : block;
             it->second = push(std::move(box));
         }
         mOut.nodes[static_cast<size_t>(it->second)].members.push_back(id);
