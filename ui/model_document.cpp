@@ -36,7 +36,7 @@ QString precisionLabel(Precision precision) {
 // build with --fp16 and strongly typed exports write the non-INT8 float layers as float16 islands.
 void applyTrtPolicies(const Graph& graph, PrecisionPlan& plan, TrtTarget target, const CalibrationResult* calibration) {
     const TrtPolicies policies(target.version, Precision::Fp16, calibration, target.typing);
-    plan.applyPolicies(graph, policies.list());
+    policies.apply(graph, plan);
 }
 
 // A file in ONNX Runtime's operator form gets the CLI's verdict: the operators TensorRT cannot parse, nothing else

@@ -37,8 +37,10 @@ public:
     // that do not depend on element order; the executor then skips the reorder to plain for them.
     virtual bool acceptsLayouts() const { return false; }
     // Tensors produced inside the subgraphs of control-flow nodes (If, Loop, Scan), named by where they are: the
-    // node, the subgraph attribute and the tensor, "If_0/then_branch/x", "Loop_1/body/If_2/else_branch/y". A Loop or
-    // Scan body shows its tensors once per iteration, under the same path. By default none are wanted.
+    // node, the subgraph attribute and the tensor, "If_0/then_branch/x", "Loop_1/body/If_2/else_branch/y", and the
+    // body's own inputs as it receives them (a Loop's iteration number, condition and state, a Scan's slices; the
+    // producer is then the control-flow node). A Loop or Scan body shows its tensors once per iteration, under the
+    // same path. By default none are wanted.
     virtual bool wantsNested(const std::string& path) const {
         (void)path;
         return false;
@@ -72,6 +74,12 @@ public:
     virtual Tensor providedValue(ValueId value) const {
         (void)value;
         return {};
+    }
+    // The interceptor of the body in attribute `attribute` of control-flow node `node` (If, Loop, Scan), whose graph
+    // the run builds as `body`, or null to run the body as it is (the default). It must outlive the body's run.
+    virtual NodeInterceptor* nested(const Node& node, const std::string& attribute, const Graph& body) {
+        (void)node, (void)attribute, (void)body;
+        return nullptr;
     }
 };
 

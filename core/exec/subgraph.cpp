@@ -104,8 +104,15 @@ Result<std::vector<Tensor>> Subgraph::run(const KernelContext& ctx, std::vector<
     std::optional<ScopedObserver> observer;
     if (const RunOptions* outer = ctx.runOptions()) {
         options.stop = outer->stop;
+        if (outer->interceptor) options.interceptor = outer->interceptor->nested(mNode, mAttribute, mGraph);
         if (outer->observer) {
-            observer.emplace(*outer->observer, mNode.name + "/" + mAttribute + "/", mGraph);
+            const std::string prefix = mNode.name + "/" + mAttribute + "/";
+            // The body's own inputs (a Loop's state, a Scan's slices) are tensors of the body as well: the layers
+            // that read them need their ranges too.
+            for (size_t i = 0; i < mFormalInputs.size(); ++i)
+                if (outer->observer->wantsNested(prefix + mFormalInputs[i]))
+                    outer->observer->observeNested(prefix + mFormalInputs[i], mNode, inputs[i].second);
+            observer.emplace(*outer->observer, prefix, mGraph);
             options.observer = &*observer;
         }
     }

@@ -21,7 +21,7 @@ Result<PrecisionPlan> effectivePlan(const Graph& graph, const std::string& planP
 PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVersion version, Precision fallback,
                             const CalibrationResult* calibration, std::optional<TrtTyping> typing) {
     const TrtPolicies policies(version, fallback, calibration, typing);
-    requested.applyPolicies(graph, policies.list());
+    policies.apply(graph, requested);
     return requested;
 }
 

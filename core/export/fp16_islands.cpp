@@ -4,6 +4,7 @@
 
 #include "core/common/half.h"
 #include "core/model/fp16_form.h"
+#include "core/model/subgraph_model.h"
 
 namespace ql {
 namespace {
@@ -36,6 +37,10 @@ Fp16IslandWriter::Fp16IslandWriter(onnx::GraphProto& graph, const Graph& prepare
     for (const auto* list : {&graph.value_info(), &graph.input(), &graph.output()})
         for (const auto& info : *list) mTypes[info.name()] = info.type();
     for (const auto& input : graph.input()) mInitializers.erase(input.name());  // overridable: not a constant
+    for (const auto& node : graph.node())
+        for (const auto& attribute : node.attribute())
+            if (attribute.has_g())
+                for (std::string& name : outerScopeNames(attribute.g())) mReadByBodies.insert(std::move(name));
 }
 
 onnx::NodeProto Fp16IslandWriter::cast(const std::string& input, const std::string& output, int to) {
@@ -85,7 +90,7 @@ const Fp16Form& Fp16IslandWriter::formOf(const Node& node) {
 
 bool Fp16IslandWriter::readAsFloat32(ValueId value) {
     const Value& v = mPrepared.value(value);
-    if (v.isGraphOutput) return true;
+    if (v.isGraphOutput || mReadByBodies.contains(v.name)) return true;
     for (NodeId c : v.consumers) {
         const Node& consumer = mPrepared.node(c);
         if (!mIsland[static_cast<size_t>(c)]) return true;

@@ -7,7 +7,8 @@
 //     float16 of a float32 tensor ("<name>_fp16", one per tensor, placed before its first island reader);
 //   - each float output of an island node is written as float16 under "<name>_fp16"; where something outside
 //     the island reads it (an FP32 or INT8 layer, a QuantizeLinear, a graph output, an input slot that keeps
-//     float32) a Cast back to float writes the original name, so every original tensor name keeps its float32
+//     float32, an If/Loop/Scan body reading it by name) a Cast back to float writes the original name, so every
+//     original tensor name keeps its float32
 //     meaning and the Q/DQ nodes keep their float32 scales;
 //   - the model's inputs and outputs keep their types unless `fp16Io`: then float32 graph inputs and outputs
 //     become float16, with Casts at the boundary.
@@ -15,6 +16,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/common/status.h"
@@ -58,6 +60,7 @@ private:
     std::unordered_map<std::string, int> mInitializers;       // by name, in mGraph
     std::unordered_map<std::string, std::string> mFloat16;    // float32 name -> its float16 tensor
     std::unordered_map<std::string, onnx::TypeProto> mTypes;  // value_info and graph I/O types by name
+    std::unordered_set<std::string> mReadByBodies;            // what If/Loop/Scan bodies read from this graph, by name
     std::vector<onnx::ValueInfoProto> mNewInfo;
     std::unordered_map<NodeId, Fp16Form> mForms;
     Fp16IslandStats mStats;

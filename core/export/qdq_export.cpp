@@ -1,12 +1,14 @@
 #include "core/export/qdq_export.h"
 
 #include <onnx/version_converter/convert.h>
+#include "core/export/body_export.h"
 
 #include <algorithm>
 #include <exception>
 #include <unordered_map>
 
 #include "core/common/atomic_file.h"
+#include "core/export/body_export.h"
 #include "core/export/carried_model.h"
 #include "core/export/graph_preparation.h"
 #include "core/export/opset_shapes.h"
@@ -133,6 +135,7 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     if (target.trt.typing == TrtTyping::Strong)
         islands.nodes = islandNodes(result.prepared->graph(), calibration, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options, islands, &result.islands));
+    QL_RETURN_IF_ERROR(exportBodies(model, plan, calibration, options, target, result));
     recordTyping(result.proto, target.trt.typing);
     return result;
 }
@@ -150,27 +153,47 @@ ExportLayerCounts exportLayerCounts(const QdqExport& result) {
         counts.fp16Guarded +=
             layer.precision == Precision::Fp32 && layer.reason.find("FP16 guard") != std::string::npos ? 1 : 0;
     }
+    for (const QdqBodyExport& body : result.bodies) {
+        const ExportLayerCounts inner = exportLayerCounts(*body.body);
+        counts.weighted += inner.weighted;
+        counts.int8Weighted += inner.int8Weighted;
+        counts.int8All += inner.int8All;
+        counts.fp16Guarded += inner.fp16Guarded;
+    }
     return counts;
 }
 
-nlohmann::json qdqSummaryJson(const QdqExport& result) {
+namespace {
+
+// The summary's "layers" and "qdq" entries of `result` and its bodies, names prefixed by where they are.
+void appendLayersAndQdq(const QdqExport& result, const std::string& prefix, nlohmann::json& layers,
+                        nlohmann::json& qdq) {
     const Graph& graph = result.prepared->graph();
-    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), qdq = nlohmann::json::array();
-    for (const auto& step : result.steps)
-        steps.push_back({{"action", step.action}, {"node", step.node}, {"detail", step.detail}});
     for (const auto& layer : result.placement.layers)
-        layers.push_back({{"layer", layer.layer},
+        layers.push_back({{"layer", prefix + layer.layer},
                           {"op", layer.op},
                           {"precision", precisionName(layer.precision)},
                           {"reason", layer.reason}});
     for (const auto& edge : result.placement.edges)
-        qdq.push_back({{"layer", graph.node(edge.consumer).name},
+        qdq.push_back({{"layer", prefix + graph.node(edge.consumer).name},
                        {"input", edge.input},
                        {"tensor", graph.value(edge.tensor).name},
                        {"kind", edge.weight ? "weight" : "activation"},
                        {"scale", edge.scales},
                        {"axis", edge.axis},
                        {"reason", edge.reason}});
+    for (const QdqBodyExport& body : result.bodies)
+        appendLayersAndQdq(*body.body, prefix + body.node + "/" + body.attribute + "/", layers, qdq);
+}
+
+}  // namespace
+
+nlohmann::json qdqSummaryJson(const QdqExport& result) {
+    const Graph& graph = result.prepared->graph();
+    nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), qdq = nlohmann::json::array();
+    for (const auto& step : result.steps)
+        steps.push_back({{"action", step.action}, {"node", step.node}, {"detail", step.detail}});
+    appendLayersAndQdq(result, "", layers, qdq);
     nlohmann::json script = nullptr;
     if (auto plan = trtexecPlan(result)) script = trtexecPlanJson(*plan);
     return {{"format", "quantlens-qdq-summary"},

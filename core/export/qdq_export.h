@@ -11,6 +11,8 @@
 //     "layers": [ { "layer": "conv1", "op": "Conv", "precision": "int8", "reason": "..." } ],
 //     "qdq": [ { "layer": "conv1", "input": 1, "tensor": "w", "kind": "weight", "scale": [..], "axis": 0,
 //                "reason": "..." } ] }
+// The layers and Q/DQ of planned If/Loop/Scan bodies (body_export.h) follow the main graph's, named by where they
+// are: "If_0/then_branch/conv1" (nested: "Loop_1/body/If_2/else_branch/conv").
 #include <onnx/onnx_pb.h>
 
 #include <memory>
@@ -38,6 +40,14 @@ struct ExportTarget {
     bool fp16Io = false;  // strongly typed: float graph inputs and outputs become float16 too
 };
 
+struct QdqExport;
+// A body of an If/Loop/Scan node written with Q/DQ of its own (body_export.h).
+struct QdqBodyExport {
+    std::string node;       // the control-flow node of the enclosing graph
+    std::string attribute;  // "then_branch", "else_branch", "body"
+    std::unique_ptr<QdqExport> body;
+};
+
 struct QdqExport {
     std::unique_ptr<Model> prepared;  // what the placement refers to
     std::vector<PreparationStep> steps;
@@ -46,6 +56,7 @@ struct QdqExport {
     TrtTarget target;
     bool fp16Io = false;
     Fp16IslandStats islands;
+    std::vector<QdqBodyExport> bodies;  // the planned bodies, as written into `proto`
 };
 
 // `plan` holds the precisions of `model`'s nodes; calibration amax are looked up by tensor name. Apply the

@@ -1,6 +1,8 @@
 #include "core/lint/lint_policy.h"
 
 #include "core/lint/linter.h"
+#include "core/model/subgraph_model.h"
+#include "core/quant/body_calibration.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
@@ -31,6 +33,28 @@ void LintPolicy::apply(const Graph& graph, PrecisionPlan& plan) const {
         plan.setEffective(f->node, mFallback, f->ruleId + ": " + f->message);
     }
     followFusedProducers(graph, plan);
+}
+
+}  // namespace ql
+
+namespace ql {
+
+void TrtPolicies::apply(const Graph& graph, PrecisionPlan& plan) const {
+    plan.applyPolicies(graph, list());
+    for (BodyPlan& body : plan.bodies()) {
+        const std::optional<NodeId> node = graph.findNode(body.node);
+        auto model = node ? buildSubgraphModel(graph, graph.node(*node), body.attribute)
+                          : Result<SubgraphModel>(notFound("no node '" + body.node + "'"));
+        if (!model) {
+            for (NodeId id = 0; id < static_cast<NodeId>(body.plan.size()); ++id)
+                body.plan.setEffective(id, Precision::Fp32, "the body could not be read: " + model.status().message());
+            continue;
+        }
+        std::optional<CalibrationResult> calibration;
+        if (mCalibration) calibration = bodyCalibration(*mCalibration, model->graph, body.node, body.attribute);
+        const TrtPolicies policies(mVersion, mFallback, calibration ? &*calibration : nullptr, mTyping);
+        policies.apply(model->graph, body.plan);
+    }
 }
 
 }  // namespace ql

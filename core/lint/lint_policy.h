@@ -32,14 +32,26 @@ class TrtPolicies {
 public:
     TrtPolicies(TrtVersion version, Precision fallback, const CalibrationResult* calibration,
                 std::optional<TrtTyping> typing = std::nullopt)
-        : mLint(version, fallback),
+        : mVersion(version),
+          mFallback(fallback),
+          mTyping(typing),
+          mCalibration(calibration),
+          mLint(version, fallback),
           mRealized(fallback, typing.value_or(defaultTyping(version)) == TrtTyping::Strong, calibration),
           mGuard(calibration) {}
     TrtPolicies(const TrtPolicies&) = delete;
     TrtPolicies& operator=(const TrtPolicies&) = delete;
     std::span<const PrecisionPolicy* const> list() const { return mList; }
+    // The policies on `plan` over `graph`, and on each of its body plans (PrecisionPlan::bodies) over the body's
+    // graph with the body's calibration (body_calibration.h), nested ones too. A body that cannot be built again
+    // (it was when its plan was made) runs FP32, with the reason.
+    void apply(const Graph& graph, PrecisionPlan& plan) const;
 
 private:
+    TrtVersion mVersion;
+    Precision mFallback;
+    std::optional<TrtTyping> mTyping;
+    const CalibrationResult* mCalibration;
     LintPolicy mLint;
     RealizedPrecision mRealized;
     Fp16Guard mGuard;

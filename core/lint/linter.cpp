@@ -73,8 +73,13 @@ std::vector<Finding> runUnignoredRules(const LintContext& context, const LintOpt
                     [&](const LintRule& rule) { return !options.ignoredRules.contains(std::string(rule.info().id)); });
 }
 
-std::vector<Finding> lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
-    return runUnignoredRules(LintContext(graph, plan, options), options);
+// One graph's findings and coverage, without its bodies.
+LintReport lintOneGraph(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
+    const LintContext context(graph, plan, options);
+    LintReport report;
+    report.findings = runUnignoredRules(context, options);
+    report.coverage = coverageOf(context, report.findings);
+    return report;
 }
 
 }  // namespace
@@ -97,11 +102,8 @@ bool isLatencyRule(std::string_view ruleId) {
 }
 
 LintReport lint(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options) {
-    const LintContext context(graph, plan, options);
-    LintReport report;
-    report.findings = runUnignoredRules(context, options);
-    report.coverage = coverageOf(context, report.findings);
-    lintSubgraphs(graph, options, &lintOneGraph, report.findings);
+    LintReport report = lintOneGraph(graph, plan, options);
+    lintSubgraphs(graph, plan, options, &lintOneGraph, report);
     sortFindings(report.findings);
     dropDuplicates(report.findings);
     return report;

@@ -11,8 +11,8 @@ namespace {
 // Bodies nest; a model nesting deeper than this is linted to this depth.
 constexpr int kMaxDepth = 8;
 
-void lintBodies(const Graph& graph, const LintOptions& options, LintGraphFn run, const Node* owner,
-                const std::string& prefix, int depth, std::vector<Finding>& findings) {
+void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options, LintGraphFn run,
+                const Node* owner, const std::string& prefix, int depth, LintReport& report) {
     if (depth >= kMaxDepth) return;
     for (const Node& node : graph.nodes()) {
         const Node& reportOn = owner != nullptr ? *owner : node;
@@ -20,27 +20,36 @@ void lintBodies(const Graph& graph, const LintOptions& options, LintGraphFn run,
             const std::string path = prefix + node.name + "/" + subgraph.attribute + "/";
             auto body = buildSubgraphModel(graph, node, subgraph.attribute);
             if (!body) continue;  // a malformed body: the ONNX checker's diagnostics (inspect) name it
-            // Float unless the body carries Q/DQ of its own (then the rules follow those, as on the main graph).
-            const PrecisionPlan plan(body->graph, Precision::Fp32);
-            for (Finding f : run(body->graph, plan, options)) {
+            // Float unless planned, or carrying Q/DQ of its own (then the rules follow those, as on the main graph).
+            const PrecisionPlan* planned = plan.body(node.name, subgraph.attribute);
+            const PrecisionPlan bodyPlan = planned != nullptr && planned->size() == body->graph.nodes().size()
+                                               ? *planned
+                                               : PrecisionPlan(body->graph, Precision::Fp32);
+            LintReport inner = run(body->graph, bodyPlan, options);
+            if (quantizesBody(bodyPlan)) {
+                report.coverage.weightedLayers += inner.coverage.weightedLayers;
+                report.coverage.int8Layers += inner.coverage.int8Layers;
+            }
+            for (Finding f : inner.findings) {
                 f.nodeName = path + f.nodeName;
                 f.message = "in " + path + ": " + f.message;
                 f.node = reportOn.id;
                 f.opType = reportOn.opType;
                 f.causesFallback = false;
-                findings.push_back(std::move(f));
+                report.findings.push_back(std::move(f));
             }
-            lintBodies(body->graph, options, run, &reportOn, path, depth + 1, findings);
+            lintBodies(body->graph, bodyPlan, options, run, &reportOn, path, depth + 1, report);
         }
     }
 }
 
 }  // namespace
 
-void lintSubgraphs(const Graph& graph, const LintOptions& options, LintGraphFn run, std::vector<Finding>& findings) {
+void lintSubgraphs(const Graph& graph, const PrecisionPlan& plan, const LintOptions& options, LintGraphFn run,
+                   LintReport& report) {
     LintOptions bodyOptions = options;
     bodyOptions.insideSubgraph = true;
-    lintBodies(graph, bodyOptions, run, nullptr, "", 0, findings);
+    lintBodies(graph, plan, bodyOptions, run, nullptr, "", 0, report);
 }
 
 }  // namespace ql

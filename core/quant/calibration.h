@@ -68,7 +68,8 @@ struct CalibrationResult {
     std::vector<TensorRange> activations;  // in graph value order
     std::vector<WeightRange> weights;      // in node order
     // Tensors inside the bodies of If/Loop/Scan nodes, named by where they are ("If_0/then_branch/x"; a loop body's
-    // tensors over every iteration), sorted by name. QuantLens quantizes no body, so these are for reading.
+    // tensors over every iteration; its own inputs too: a Loop's state), sorted by name. The ranges of planned bodies
+    // (PrecisionPlan::bodies, body_calibration.h).
     std::vector<TensorRange> subgraphActivations;
     // The shapes the graph inputs had in the batches run (input_shapes.h): the TensorRT optimization profile of a
     // dynamic input. Empty when the scales came from a file without them (older CALIB.json, a TensorRT cache).

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "core/common/atomic_file.h"
 #include "core/common/json_file.h"
 #include "core/common/json_util.h"
+#include "core/model/subgraph_model.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
@@ -73,6 +75,70 @@ Status readReasons(const Graph& graph, const nlohmann::json& json, const std::st
         plan.setPlacementNote(*node, value.get<std::string>());
     }
     return Status::ok();
+}
+
+// "nodes": {"<node>": "<precision>"}; the names the graph lacks are collected in `unknown`.
+Status readNodes(const Graph& graph, const nlohmann::json& nodes, const std::string& label, PrecisionPlan& plan,
+                 std::vector<std::string>& unknown) {
+    for (const auto& [name, value] : nodes.items()) {
+        const std::optional<NodeId> node = graph.findNode(name);
+        if (!node) {
+            unknown.push_back(name);
+            continue;
+        }
+        QL_ASSIGN_OR_RETURN(Precision p, precisionFromJson(value, "the precision of node '" + name + "'", label));
+        plan.setRequested(*node, p);
+    }
+    return Status::ok();
+}
+
+Status unknownNodes(const std::vector<std::string>& unknown, const std::string& label) {
+    std::string names;
+    for (size_t i = 0; i < unknown.size() && i < 10; ++i) names += (i ? ", '" : "'") + unknown[i] + "'";
+    if (unknown.size() > 10) names += " and " + std::to_string(unknown.size() - 10) + " more";
+    return notFound(label + ": the plan names " + std::to_string(unknown.size()) +
+                    " node(s) the model does not have: " + names + "; was it written for another model?");
+}
+
+Status readPlanContent(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan);
+
+// "bodies": {"<node>": {"<attribute>": <plan content>}}: each body's plan starts all FP32.
+Status readBodies(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan) {
+    const auto it = json.find("bodies");
+    if (it == json.end()) return Status::ok();
+    if (!it->is_object())
+        return invalidArgument(label + ": \"bodies\" must map If/Loop/Scan node names to their bodies' plans");
+    for (const auto& [name, attributes] : it->items()) {
+        const std::optional<NodeId> id = graph.findNode(name);
+        if (!id)
+            return notFound(label + ": \"bodies\" names node '" + name +
+                            "', which the model does not have; was the plan written for another model?");
+        if (!attributes.is_object())
+            return invalidArgument(label + ": \"bodies\" of node '" + name +
+                                   "' must map its graph attributes (then_branch, else_branch, body) to plans");
+        for (const auto& [attribute, content] : attributes.items()) {
+            const std::string where = label + " (bodies > " + name + " > " + attribute + ")";
+            if (!content.is_object()) return invalidArgument(where + ": a body's plan is a JSON object");
+            QL_ASSIGN_OR_RETURN(const SubgraphModel body, buildSubgraphModel(graph, graph.node(*id), attribute));
+            QL_RETURN_IF_ERROR(
+                readPlanContent(body.graph, content, where, plan.ensureBody(name, attribute, body.graph)));
+        }
+    }
+    return Status::ok();
+}
+
+// What a plan and a body's plan both have: "nodes", "tensor_methods", "reasons", "bodies". `plan` holds the
+// precisions of the nodes left unlisted.
+Status readPlanContent(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan) {
+    std::vector<std::string> unknown;
+    if (const auto nodes = json.find("nodes"); nodes != json.end()) {
+        if (!nodes->is_object()) return invalidArgument(label + ": \"nodes\" must map node names to precisions");
+        QL_RETURN_IF_ERROR(readNodes(graph, *nodes, label, plan, unknown));
+    }
+    QL_RETURN_IF_ERROR(readTensorMethods(graph, json, label, plan));
+    if (!unknown.empty()) return unknownNodes(unknown, label);
+    QL_RETURN_IF_ERROR(readReasons(graph, json, label, plan));
+    return readBodies(graph, json, label, plan);
 }
 
 }  // namespace
@@ -156,7 +222,42 @@ nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
         json["reasons"] = placement;
     }
     for (const auto& [tensor, method] : mTensorMethods) json["tensor_methods"][tensor] = amaxMethodKey(method);
+    for (const BodyPlan& b : mBodies) {
+        const std::optional<NodeId> id = graph.findNode(b.node);
+        if (!id) continue;
+        // The body was built when its plan was made; it builds again from the same node.
+        auto body = buildSubgraphModel(graph, graph.node(*id), b.attribute);
+        if (!body) continue;
+        nlohmann::json content = b.plan.toJson(body->graph);
+        content.erase("format");
+        content.erase("version");
+        json["bodies"][b.node][b.attribute] = std::move(content);
+    }
     return json;
+}
+
+bool quantizesBody(const PrecisionPlan& body) {
+    for (NodeId id = 0; id < static_cast<NodeId>(body.size()); ++id)
+        if (body.effective(id) != Precision::Fp32) return true;
+    return std::any_of(body.bodies().begin(), body.bodies().end(),
+                       [](const BodyPlan& nested) { return quantizesBody(nested.plan); });
+}
+
+const PrecisionPlan* PrecisionPlan::body(const std::string& node, const std::string& attribute) const {
+    for (const BodyPlan& b : mBodies)
+        if (b.node == node && b.attribute == attribute) return &b.plan;
+    return nullptr;
+}
+
+PrecisionPlan* PrecisionPlan::body(const std::string& node, const std::string& attribute) {
+    return const_cast<PrecisionPlan*>(std::as_const(*this).body(node, attribute));
+}
+
+PrecisionPlan& PrecisionPlan::ensureBody(const std::string& node, const std::string& attribute,
+                                         const Graph& bodyGraph) {
+    if (PrecisionPlan* existing = body(node, attribute)) return *existing;
+    mBodies.push_back(BodyPlan{node, attribute, PrecisionPlan(bodyGraph, Precision::Fp32)});
+    return mBodies.back().plan;
 }
 
 Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann::json& json,
@@ -167,25 +268,7 @@ Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann
         QL_ASSIGN_OR_RETURN(Precision all, precisionFromJson(json["default"], "\"default\"", label));
         plan = PrecisionPlan(graph, all);
     }
-    std::vector<std::string> unknown;
-    for (const auto& [name, value] : json["nodes"].items()) {
-        const std::optional<NodeId> node = graph.findNode(name);
-        if (!node) {
-            unknown.push_back(name);
-            continue;
-        }
-        QL_ASSIGN_OR_RETURN(Precision p, precisionFromJson(value, "the precision of node '" + name + "'", label));
-        plan.setRequested(*node, p);
-    }
-    QL_RETURN_IF_ERROR(readTensorMethods(graph, json, label, plan));
-    if (unknown.empty()) QL_RETURN_IF_ERROR(readReasons(graph, json, label, plan));
-    if (!unknown.empty()) {
-        std::string names;
-        for (size_t i = 0; i < unknown.size() && i < 10; ++i) names += (i ? ", '" : "'") + unknown[i] + "'";
-        if (unknown.size() > 10) names += " and " + std::to_string(unknown.size() - 10) + " more";
-        return notFound(label + ": the plan names " + std::to_string(unknown.size()) +
-                        " node(s) the model does not have: " + names + "; was it written for another model?");
-    }
+    QL_RETURN_IF_ERROR(readPlanContent(graph, json, label, plan));
     return plan;
 }
 

@@ -18,6 +18,9 @@
 //     "placement": { "<node>": "why" }     likewise: the notes (placementNote), kept for older readers
 //     "reasons": { "<node>": "why" }       optional: why a placement or the tuner chose the node's precision
 //                                          (placementNote); written by save(), read by load()
+//     "bodies": { "<If/Loop/Scan node>": { "<attribute>": { "nodes": {...}, ... } } }
+//                                          optional: plans of control-flow bodies (bodies()), each shaped like a
+//                                          plan without "format" and "version"; unlisted body nodes are FP32
 //   }
 // Unknown node names are an error listing them; so is an unknown precision or format.
 #include <map>
@@ -42,6 +45,7 @@ const char* upperPrecisionName(Precision precision);  // "FP32", "FP16", "INT8"
 std::optional<Precision> parsePrecision(std::string_view text);
 
 class PrecisionPlan;
+struct BodyPlan;
 
 // A rule that may lower the effective precision of nodes, e.g. "INT8 requested, FP32 effective: 6 channels
 // per group, not a multiple of 4". It reads the graph and the plan and calls plan.setEffective().
@@ -90,6 +94,16 @@ public:
     // `method` empty: the calibration's own again.
     void setTensorMethod(const std::string& tensor, std::optional<CalibrationMethod> method);
 
+    // The plans of the control-flow bodies (If's branches, Loop's and Scan's body) of this graph's nodes that were
+    // planned: each a plan over the body's own graph (buildSubgraphModel), with bodies of its own for nested
+    // control flow. A body without a plan runs as the model gives it, in float: the default placement plans none.
+    const std::vector<BodyPlan>& bodies() const { return mBodies; }
+    std::vector<BodyPlan>& bodies() { return mBodies; }
+    const PrecisionPlan* body(const std::string& node, const std::string& attribute) const;
+    PrecisionPlan* body(const std::string& node, const std::string& attribute);
+    // The body's plan, added all FP32 over `bodyGraph` when it has none yet.
+    PrecisionPlan& ensureBody(const std::string& node, const std::string& attribute, const Graph& bodyGraph);
+
     nlohmann::json toJson(const Graph& graph) const;
     // `label` names the source (a file) in messages.
     static Result<PrecisionPlan> fromJson(const Graph& graph, const nlohmann::json& json, const std::string& label);
@@ -109,6 +123,17 @@ private:
 
     std::vector<Entry> mEntries;  // per node, in graph order
     std::map<std::string, CalibrationMethod> mTensorMethods;
+    std::vector<BodyPlan> mBodies;
+};
+
+// A body plan that changes what runs: an INT8 or FP16 node (effective), or such a body of its own. The export writes
+// these bodies (body_export.h), and lint and the export count their layers.
+bool quantizesBody(const PrecisionPlan& body);
+
+struct BodyPlan {
+    std::string node;       // the control-flow node, by name in the enclosing graph
+    std::string attribute;  // "then_branch", "else_branch", "body"
+    PrecisionPlan plan;     // over the body's graph
 };
 
 }  // namespace ql

@@ -6,6 +6,7 @@
 #include "core/exec/kernels/elementwise_util.h"
 #include "core/exec/kernels/quantize_math.h"
 #include "core/quant/batchnorm_fold.h"
+#include "core/quant/body_calibration.h"
 
 namespace ql {
 
@@ -66,7 +67,41 @@ Status QuantSimulator::prepare(const PrecisionPlan& plan, const CalibrationResul
     }
     for (const QdqEdge& edge : mPlacement.edges)
         mRules[static_cast<size_t>(edge.consumer)].edges[static_cast<size_t>(edge.input)] = &edge;
+    return prepareBodies(plan, calibration, options);
+}
+
+Status QuantSimulator::prepareBodies(const PrecisionPlan& plan, const CalibrationResult& calibration,
+                                     const QdqOptions& options) {
+    for (const BodyPlan& planned : plan.bodies()) {
+        const std::optional<NodeId> node = mGraph.findNode(planned.node);
+        if (!quantizesBody(planned.plan) || !node) continue;
+        auto body = std::make_unique<Body>();
+        body->node = planned.node;
+        body->attribute = planned.attribute;
+        QL_ASSIGN_OR_RETURN(body->model, buildSubgraphModel(mGraph, mGraph.node(*node), planned.attribute));
+        body->calibration = bodyCalibration(calibration, body->model.graph, planned.node, planned.attribute);
+        auto simulator = create(body->model.graph, planned.plan, body->calibration, options);
+        if (!simulator)
+            return Status(
+                simulator.status().code(),
+                nodeErrorMessage(mGraph.node(*node), "in " + planned.attribute + ": " + simulator.status().message()));
+        body->simulator = std::move(simulator).value();
+        mBodies.push_back(std::move(body));
+    }
     return Status::ok();
+}
+
+NodeInterceptor* QuantSimulator::nested(const Node& node, const std::string& attribute, const Graph& body) {
+    for (const auto& b : mBodies) {
+        if (b->node != node.name || b->attribute != attribute) continue;
+        // The run builds the body from the same proto, in the same order: the plan's node ids are the run's.
+        if (b->model.graph.nodes().size() == body.nodes().size()) return b->simulator.get();
+        mMismatch = nodeErrorMessage(node, "in " + attribute + ": the run built the body with " +
+                                               std::to_string(body.nodes().size()) + " nodes, its plan has " +
+                                               std::to_string(b->model.graph.nodes().size()));
+        return &mFailing;
+    }
+    return nullptr;
 }
 
 const Tensor& QuantSimulator::quantizedWeight(const QdqEdge& edge, const Tensor& weight) {

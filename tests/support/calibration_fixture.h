@@ -9,7 +9,8 @@
 namespace ql::test {
 
 // Every tensor that is not an initializer gets the range [-amax, amax] (as its amax and its observed extremes):
-// its entry in `amax`, else `fallback`.
+// its entry in `amax`, else `fallback`. The tensors nodes produce inside If/Loop/Scan bodies too, as
+// subgraphActivations named by their paths ("If_0/then_branch/x"), which are also their keys in `amax`.
 CalibrationResult uniformCalibration(const Graph& graph, const std::map<std::string, float>& amax = {},
                                      float fallback = 2.0f);
 

@@ -1,5 +1,7 @@
 #include "tests/support/control_flow_model.h"
 
+#include <cmath>
+
 #include "tests/support/model_builder.h"
 
 namespace ql::test {
@@ -37,7 +39,63 @@ onnx::GraphProto elseBranch() {
     return branch.graph();
 }
 
+// A 3x3 Conv of 8 channels "name" reading `x`, its weights (scaled to the fan-in) inside `graph`.
+void conv(ModelBuilder& graph, const std::string& x, const std::string& name, int64_t cin, uint32_t seed) {
+    const float a = 1.5f / std::sqrt(static_cast<float>(cin * 9));
+    graph.initializer(name + ".w", {8, cin, 3, 3}, seededFloats(static_cast<size_t>(8 * cin * 9), seed, -a, a));
+    graph.initializer(name + ".b", {8}, seededFloats(8, seed + 1, -0.1f, 0.1f));
+    graph.node("Conv", {x, name + ".w", name + ".b"}, {name}, name).ints("pads", {1, 1, 1, 1});
+}
+
+onnx::GraphProto convThen() {
+    ModelBuilder branch;
+    conv(branch, "s", "t1", 8, 21);
+    branch.node("Relu", {"t1"}, {"t1.relu"}, "t1.relu");
+    conv(branch, "t1.relu", "t2", 8, 23);
+    branch.output("t2", DataType::Float, {1, 8, 8, 8});
+    return branch.graph();
+}
+
+onnx::GraphProto convElse() {
+    ModelBuilder branch;
+    conv(branch, "s", "e1", 8, 25);
+    branch.node("Add", {"e1", "s"}, {"e.add"}, "e.add");
+    branch.output("e.add", DataType::Float, {1, 8, 8, 8});
+    return branch.graph();
+}
+
+onnx::GraphProto convLoopBody() {
+    ModelBuilder body;
+    body.input("i", DataType::Int64, {});
+    body.input("go", DataType::Bool, {});
+    body.input("state", DataType::Float, {1, 8, 8, 8});
+    body.node("Identity", {"go"}, {"go.out"}, "l.go");
+    conv(body, "state", "l1", 8, 27);
+    body.node("Relu", {"l1"}, {"l1.relu"}, "l1.relu");
+    body.node("Add", {"l1.relu", "s"}, {"l.add"}, "l.add");
+    body.output("go.out", DataType::Bool, {}, true);
+    body.output("l.add", DataType::Float, {1, 8, 8, 8});
+    return body.graph();
+}
+
 }  // namespace
+
+std::unique_ptr<Model> convBranchesModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 8, 8});
+    conv(b, "x", "stem", 4, 19);
+    b.node("Relu", {"stem"}, {"s"}, "stem.relu");
+    b.node("ReduceMean", {"s"}, {"m"}, "mean").i("keepdims", 0);
+    b.initializer("half", {}, {0.5f});
+    b.node("Greater", {"m", "half"}, {"c"}, "gate");
+    b.node("If", {"c"}, {"routed"}, "route").graph("then_branch", convThen()).graph("else_branch", convElse());
+    b.initializer("trips", DataType::Int64, {}, {2});
+    b.initializer("always", DataType::Bool, {}, {1});
+    b.node("Loop", {"trips", "always", "routed"}, {"refined"}, "refine").graph("body", convLoopBody());
+    conv(b, "refined", "head", 8, 29);
+    b.output("head", DataType::Float, {1, 8, 8, 8});
+    return b.load();
+}
 
 std::unique_ptr<Model> nestedControlFlowModel() {
     ModelBuilder b;

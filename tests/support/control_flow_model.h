@@ -7,6 +7,14 @@
 //     else_branch: Neg "negate" (r) -> e
 //
 // rateSwitchModel(): Silero VAD's form, small: y = If(sr == 16000) then x + tw else -x, x [6], sr an int64 scalar.
+//
+// convBranchesModel(): layers worth quantizing inside bodies, for body plans (PrecisionPlan::bodies):
+//   x [1,4,8,8] -> Conv "stem" -> Relu "stem.relu" -> s; c = ReduceMean(s) > 0.5 ("gate")
+//   If "route" (c):
+//     then_branch: Conv "t1" (s) -> Relu "t1.relu" -> Conv "t2" -> t
+//     else_branch: Conv "e1" (s) -> Add "e.add" (s) -> e
+//   Loop "refine" (2 trips, state = the If's output): body: Conv "l1" (state) -> Relu "l1.relu" -> Add "l.add" (s)
+//   -> Conv "head" -> y
 #include <memory>
 #include <string>
 
@@ -15,6 +23,7 @@
 namespace ql::test {
 
 std::unique_ptr<Model> nestedControlFlowModel();
+std::unique_ptr<Model> convBranchesModel();
 void saveRateSwitchModel(const std::string& path);
 
 }  // namespace ql::test

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 
 namespace ql::test {
@@ -336,6 +337,7 @@ std::vector<ZooModel> modelZoo(bool withFiles) {
         {"matmul_residual", matmulResidual},
         {"tf2onnx_nhwc", tf2onnxNhwcModel},
         {"pytorch_opset9_classifier", [] { return pytorchClassifier(9, true); }},
+        {"control_flow_convs", convBranchesModel},
     };
     if (!withFiles) return zoo;
     const std::string data = QL_TEST_DATA_DIR, samples = std::string(QL_SOURCE_DIR) + "/resources/samples";

@@ -91,7 +91,7 @@ Status runJob(const Model& model, const PrecisionPlan& plan, const CalibrationRe
     // document (setCalibration) and the export will run them.
     PrecisionPlan analysed = plan;
     const TrtPolicies policies(request.trtVersion, Precision::Fp16, out.calibration.get(), request.trtTyping);
-    analysed.applyPolicies(graph, policies.list());
+    policies.apply(graph, analysed);
 
     out.measured = analysed;
     const std::array modes{AnalysisMode::Accumulated, AnalysisMode::Isolated};

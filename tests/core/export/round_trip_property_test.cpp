@@ -1,5 +1,6 @@
 // One truth, checked as properties over the model zoo (tests/support/model_zoo.h) x TensorRT targets (8.6, 10 weak,
-// 10 strong, 11) x plans (the default placement, all FP16 but one INT8 layer, random per-node precisions):
+// 10 strong, 11) x plans (the default placement, all FP16 but one INT8 layer, random per-node precisions; the bodies
+// of If/Loop/Scan nodes planned too: the default placement, all INT8, random):
 //   (a) the exported file, run by the executor, computes what `run --simulate` of the plan computes (to an ulp or
 //       two where the executor fuses differently; to a quantization step where the export folds a BatchNormalization
 //       into an INT8 layer's weight);
@@ -27,6 +28,7 @@
 #include "core/lint/linter.h"
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
+#include "core/model/subgraph_model.h"
 #include "core/quant/default_placement.h"
 #include "core/quant/realized_precision.h"
 #include "core/quant/simulation.h"
@@ -52,10 +54,29 @@ const char* kindName(PlanKind kind) {
     return kind == PlanKind::Default ? "default" : kind == PlanKind::AllFp16ButOne ? "all FP16 but one" : "random";
 }
 
+// Every body of `graph`'s control-flow nodes planned, nested ones too: by the default placement, all INT8 (for
+// "all FP16 but one", so that INT8 bodies are written under every target) or at random.
+void planBodies(const Graph& graph, PrecisionPlan& plan, PlanKind kind, std::mt19937& random) {
+    for (const Node& node : graph.nodes())
+        for (const SubgraphInfo& subgraph : node.subgraphs) {
+            auto body = buildSubgraphModel(graph, node, subgraph.attribute);
+            ASSERT_TRUE(body) << body.status().message();
+            PrecisionPlan& planned = plan.ensureBody(node.name, subgraph.attribute, body->graph);
+            planned = defaultPrecisionPlan(body->graph);
+            for (const Node& inner : body->graph.nodes()) {
+                if (kind == PlanKind::Default || !hasPrecisionChoice(body->graph, inner)) continue;
+                planned.setRequested(inner.id,
+                                     kind == PlanKind::Random ? static_cast<Precision>(random() % 3) : Precision::Int8);
+            }
+            planBodies(body->graph, planned, kind, random);
+        }
+}
+
 PrecisionPlan requestedPlan(const Graph& graph, PlanKind kind, uint32_t seed) {
     PrecisionPlan plan = defaultPrecisionPlan(graph);
-    if (kind == PlanKind::Default) return plan;
     std::mt19937 random(seed);
+    planBodies(graph, plan, kind, random);
+    if (kind == PlanKind::Default) return plan;
     std::vector<NodeId> weighted;
     for (const Node& node : graph.nodes()) {
         if (!hasPrecisionChoice(graph, node)) continue;
@@ -70,10 +91,14 @@ PrecisionPlan requestedPlan(const Graph& graph, PlanKind kind, uint32_t seed) {
 
 // What the file computes: a weakly typed file has no float16, so its FP16 layers compute FP32 (`run --simulate
 // --fallback fp32` simulates that); a strongly typed one writes them as float16 islands.
-PrecisionPlan computedByFile(const Graph& graph, PrecisionPlan plan, const TrtTarget& target) {
-    if (target.typing == TrtTyping::Strong) return plan;
-    for (const Node& node : graph.nodes())
-        if (plan.effective(node.id) == Precision::Fp16) plan.setEffective(node.id, Precision::Fp32, "weak: float32");
+void weakFp16IsFp32(PrecisionPlan& plan) {
+    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id)
+        if (plan.effective(id) == Precision::Fp16) plan.setEffective(id, Precision::Fp32, "weak: float32");
+    for (BodyPlan& body : plan.bodies()) weakFp16IsFp32(body.plan);
+}
+
+PrecisionPlan computedByFile(PrecisionPlan plan, const TrtTarget& target) {
+    if (target.typing == TrtTyping::Weak) weakFp16IsFp32(plan);
     return plan;
 }
 
@@ -115,7 +140,7 @@ protected:
         EXPECT_NO_THROW(onnx::checker::check_model(result->proto));
         auto file = test::loadProto(result->proto);
         ASSERT_TRUE(file);
-        expectSameOutputs(*file, computedByFile(graph, plan, target.trt), options, foldsBatchNorm(*result));
+        expectSameOutputs(*file, computedByFile(plan, target.trt), options, foldsBatchNorm(*result));
         expectReadBack(*file, plan, target.trt);
         expectSameCounts(*result, plan, target.trt);
     }

@@ -1,6 +1,8 @@
 // Calibration sees the tensors inside If/Loop/Scan bodies, named by where they are, and CALIB.json keeps them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/data/input_data.h"
 #include "core/quant/calibration.h"
 #include "core/quant/calibration_file.h"
@@ -66,6 +68,38 @@ TEST(SubgraphCalibration, TensorsInsideABodyAreCalibratedUnderTheirPath) {
     ASSERT_FALSE(refused.isOk());
     EXPECT_NE(refused.status().message().find("'branch/body/t' is not a tensor inside a subgraph"), std::string::npos)
         << refused.status().message();
+}
+
+// x [N, 4] -> Loop (2 trips, state x): state + 1 -> y: the body's state is an input of the body, not a node's output.
+TEST(SubgraphCalibration, ALoopsStateIsCalibratedAsTheBodyReceivesIt) {
+    ModelBuilder body;
+    body.input("i", DataType::Int64, {});
+    body.input("go", DataType::Bool, {});
+    body.input("state", DataType::Float, {-1, 4});
+    body.initializer("one", {}, {1.0f});
+    body.node("Identity", {"go"}, {"go.out"}, "keep");
+    body.node("Add", {"state", "one"}, {"next"}, "step");
+    body.output("go.out", DataType::Bool, {}, true);
+    body.output("next", DataType::Float, {-1, 4});
+    ModelBuilder b;
+    b.input("x", DataType::Float, {-1, 4});
+    b.initializer("trips", DataType::Int64, {}, {2});
+    b.initializer("always", DataType::Bool, {}, {1});
+    b.node("Loop", {"trips", "always", "x"}, {"y"}, "loop").graph("body", body.graph());
+    b.output("y", DataType::Float, {-1, 4});
+    const auto model = b.load();
+    ASSERT_TRUE(model);
+    auto data = samples(model->graph(), {1, -3, 0.5f, 2, 4, 0, -1, 1});
+    auto result = calibrate(model->graph(), *data, *parseCalibrationMethod("minmax"), {});
+    ASSERT_TRUE(result.isOk()) << result.status().message();
+    const auto state = std::find_if(result->subgraphActivations.begin(), result->subgraphActivations.end(),
+                                    [](const TensorRange& r) { return r.name == "loop/body/state"; });
+    ASSERT_NE(state, result->subgraphActivations.end());
+    EXPECT_FLOAT_EQ(state->max, 5.0f);   // x, then x + 1
+    EXPECT_FLOAT_EQ(state->min, -3.0f);  // x's own minimum, in the first trip
+    // CALIB.json keeps it and reads it back.
+    const auto loaded = calibrationFromJson(model->graph(), calibrationToJson(model->graph(), *result), "calib.json");
+    ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Plans of If/Loop/Scan bodies (PrecisionPlan::bodies): their file form, the calibration a body sees, the TensorRT
+// policies applied inside them, and lint's coverage of them. The export and the simulation of planned bodies are
+// checked against each other by the round-trip property test (tests/core/export/round_trip_property_test.cpp).
+#include <gtest/gtest.h>
+
+#include "core/export/effective_plan.h"
+#include "core/lint/linter.h"
+#include "core/model/subgraph_model.h"
+#include "core/quant/body_calibration.h"
+#include "core/quant/default_placement.h"
+#include "core/quant/precision_plan.h"
+#include "tests/support/calibration_fixture.h"
+#include "tests/support/control_flow_model.h"
+
+namespace ql {
+namespace {
+
+SubgraphModel body(const Graph& graph, const std::string& node, const std::string& attribute) {
+    auto built = buildSubgraphModel(graph, graph.node(*graph.findNode(node)), attribute);
+    EXPECT_TRUE(built) << built.status().message();
+    return std::move(built).value();
+}
+
+// The If's then_branch and the Loop's body planned INT8 where the default placement would place them.
+PrecisionPlan plannedBodies(const Graph& graph) {
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    for (const auto& [node, attribute] : {std::pair{"route", "then_branch"}, std::pair{"refine", "body"}}) {
+        const SubgraphModel inner = body(graph, node, attribute);
+        plan.ensureBody(node, attribute, inner.graph) = defaultPrecisionPlan(inner.graph);
+    }
+    return plan;
+}
+
+Precision effectiveIn(const PrecisionPlan& plan, const Graph& graph, const std::string& node,
+                      const std::string& attribute, const std::string& layer) {
+    const PrecisionPlan* planned = plan.body(node, attribute);
+    EXPECT_NE(planned, nullptr) << node << "/" << attribute;
+    if (planned == nullptr) return Precision::Fp32;
+    return planned->effective(*body(graph, node, attribute).graph.findNode(layer));
+}
+
+TEST(BodyPlan, TheDefaultPlacementPlansNoBody) {
+    auto model = test::convBranchesModel();
+    EXPECT_TRUE(defaultPrecisionPlan(model->graph()).bodies().empty());
+}
+
+TEST(BodyPlan, FileFormNestsBodiesUnderTheirNodeAndAttributeAndReadsBack) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    const nlohmann::json json = plannedBodies(graph).toJson(graph);
+    ASSERT_TRUE(json.contains("bodies"));
+    EXPECT_EQ(json["bodies"]["route"]["then_branch"]["nodes"]["t1"], "int8");
+    EXPECT_EQ(json["bodies"]["refine"]["body"]["nodes"]["l1"], "int8");
+    EXPECT_FALSE(json["bodies"]["route"].contains("else_branch"));
+    EXPECT_FALSE(json["bodies"]["route"]["then_branch"].contains("format"));
+
+    auto read = PrecisionPlan::fromJson(graph, json, "PLAN.json");
+    ASSERT_TRUE(read) << read.status().message();
+    ASSERT_EQ(read->bodies().size(), 2u);
+    const SubgraphModel then = body(graph, "route", "then_branch");
+    EXPECT_EQ(read->body("route", "then_branch")->requested(*then.graph.findNode("t1")), Precision::Int8);
+    EXPECT_EQ(read->body("route", "else_branch"), nullptr);
+    EXPECT_EQ(read->toJson(graph), json);
+}
+
+TEST(BodyPlan, UnlistedBodyNodesAreFp32) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    nlohmann::json json = {{"format", "quantlens-plan"}, {"version", 1}, {"nodes", nlohmann::json::object()}};
+    json["bodies"]["route"]["else_branch"]["nodes"]["e1"] = "INT8";
+    auto read = PrecisionPlan::fromJson(graph, json, "PLAN.json");
+    ASSERT_TRUE(read) << read.status().message();
+    const SubgraphModel otherwise = body(graph, "route", "else_branch");
+    const PrecisionPlan* planned = read->body("route", "else_branch");
+    ASSERT_NE(planned, nullptr);
+    EXPECT_EQ(planned->requested(*otherwise.graph.findNode("e1")), Precision::Int8);
+    EXPECT_EQ(planned->requested(*otherwise.graph.findNode("e.add")), Precision::Fp32);
+}
+
+TEST(BodyPlan, BadBodiesAreErrorsThatSayWhere) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    const auto errorOf = [&](const nlohmann::json& bodies) {
+        nlohmann::json json = {{"format", "quantlens-plan"}, {"version", 1}, {"nodes", nlohmann::json::object()}};
+        json["bodies"] = bodies;
+        auto read = PrecisionPlan::fromJson(graph, json, "PLAN.json");
+        EXPECT_FALSE(read);
+        return read ? std::string() : read.status().message();
+    };
+    EXPECT_NE(errorOf({{"nowhere", {{"body", {}}}}}).find("'nowhere'"), std::string::npos);
+    const std::string attribute = errorOf({{"route", {{"body", nlohmann::json::object()}}}});
+    EXPECT_NE(attribute.find("route"), std::string::npos) << attribute;
+    EXPECT_NE(attribute.find("body"), std::string::npos) << attribute;
+    const std::string node = errorOf({{"route", {{"then_branch", {{"nodes", {{"ghost", "int8"}}}}}}}});
+    EXPECT_NE(node.find("bodies > route > then_branch"), std::string::npos) << node;
+    EXPECT_NE(node.find("'ghost'"), std::string::npos) << node;
+    const std::string precision = errorOf({{"route", {{"then_branch", {{"nodes", {{"t1", "int4"}}}}}}}});
+    EXPECT_NE(precision.find("t1"), std::string::npos) << precision;
+    EXPECT_NE(errorOf({{"route", 3}}).find("route"), std::string::npos);
+}
+
+TEST(BodyCalibration, ABodySeesItsOwnTensorsByNameAndWhatItReadsFromOutside) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    const CalibrationResult outer =
+        test::uniformCalibration(graph, {{"s", 3.0f}, {"route/then_branch/t1", 5.0f}, {"refine/body/l1", 7.0f}});
+    const SubgraphModel then = body(graph, "route", "then_branch");
+    const CalibrationResult inner = bodyCalibration(outer, then.graph, "route", "then_branch");
+    ASSERT_NE(inner.activation("t1"), nullptr);
+    EXPECT_FLOAT_EQ(inner.activation("t1")->amax, 5.0f);
+    ASSERT_NE(inner.activation("s"), nullptr);  // read from the enclosing graph
+    EXPECT_FLOAT_EQ(inner.activation("s")->amax, 3.0f);
+    EXPECT_EQ(inner.activation("l1"), nullptr);    // another body's
+    EXPECT_EQ(inner.activation("head"), nullptr);  // not read by this body
+}
+
+TEST(BodyPolicies, AnInt8BodyLayerWithoutARangeFallsBackWithTheReason) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    CalibrationResult calibration = test::uniformCalibration(graph);
+    const PrecisionPlan ranged =
+        effectivePlan(graph, plannedBodies(graph), TrtVersion::Trt10, Precision::Fp16, &calibration);
+    EXPECT_EQ(effectiveIn(ranged, graph, "route", "then_branch", "t2"), Precision::Int8);
+    EXPECT_EQ(effectiveIn(ranged, graph, "refine", "body", "l1"), Precision::Int8);
+
+    // The then_branch never ran in calibration: its inner tensors have no range.
+    std::erase_if(calibration.subgraphActivations,
+                  [](const TensorRange& r) { return r.name.starts_with("route/then_branch/"); });
+    const PrecisionPlan unranged =
+        effectivePlan(graph, plannedBodies(graph), TrtVersion::Trt10, Precision::Fp16, &calibration);
+    EXPECT_EQ(effectiveIn(unranged, graph, "route", "then_branch", "t1"), Precision::Int8);  // reads s: ranged
+    EXPECT_NE(effectiveIn(unranged, graph, "route", "then_branch", "t2"), Precision::Int8);
+    const SubgraphModel then = body(graph, "route", "then_branch");
+    const std::string& reason = unranged.body("route", "then_branch")->reason(*then.graph.findNode("t2"));
+    EXPECT_NE(reason.find("t1.relu"), std::string::npos) << reason;
+}
+
+TEST(BodyLint, CoverageCountsThePlannedBodiesLayersAsTheExportDoes) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    const CalibrationResult calibration = test::uniformCalibration(graph);
+    const PrecisionPlan mainOnly =
+        effectivePlan(graph, defaultPrecisionPlan(graph), TrtVersion::Trt10, Precision::Fp16, &calibration);
+    const LintReport before = lint(graph, mainOnly, {.version = TrtVersion::Trt10});
+    EXPECT_EQ(before.coverage.weightedLayers, 2);  // stem, head
+    const PrecisionPlan planned =
+        effectivePlan(graph, plannedBodies(graph), TrtVersion::Trt10, Precision::Fp16, &calibration);
+    const LintReport after = lint(graph, planned, {.version = TrtVersion::Trt10});
+    EXPECT_EQ(after.coverage.weightedLayers, 5);  // and t1, t2, l1
+    EXPECT_EQ(after.coverage.int8Layers, before.coverage.int8Layers + 3);
+}
+
+}  // namespace
+}  // namespace ql
