@@ -95,7 +95,7 @@ QString runExport(const ExportJob& job) {
                "The engine build uses %8.\nWhy each layer has its precision: %9\nBuild the engine: sh %10\n%11")
                .arg(job.modelPath, QString::fromStdString(trtTargetName(job.target)),
                     QString::number(counts.int8Weighted), QString::number(counts.weighted),
-                    QString::number(counts.int8All), QString::number(result->placement.edges.size()),
+                    QString::number(counts.int8All), QString::number(counts.quantizedInputs),
                     preparationText(result->steps), exportScriptSummary(*result), QString::fromStdString(files.summary),
                     QString::fromStdString(files.trtexec), cacheLine(files, job.target.version)) +
            missingShapesText(*shapes);

@@ -234,10 +234,10 @@ int runQuantize(QuantizeCliOptions options) {
     if (!options.exposeQuantized.empty())
         if (Status s = saveExposedCopies(*result, options.exposeQuantized); !s.isOk()) return failWith(s);
     const ExportLayerCounts counts = exportLayerCounts(*result);
-    std::cout << options.output << ": " << result->placement.edges.size() << " quantized inputs, "
-              << counts.int8Weighted << " of " << counts.weighted << " weighted layers INT8 (" << counts.int8All
-              << " layers INT8 in all)" << (result->steps.empty() ? "" : ", " + preparationSummary(result->steps))
-              << "; for TensorRT " << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
+    std::cout << options.output << ": " << counts.quantizedInputs << " quantized inputs, " << counts.int8Weighted
+              << " of " << counts.weighted << " weighted layers INT8 (" << counts.int8All << " layers INT8 in all)"
+              << (result->steps.empty() ? "" : ", " + preparationSummary(result->steps)) << "; for TensorRT "
+              << trtTargetName(*target) << exportTypingSummary(*result) << std::endl;
     return kExitOk;
 }
 

@@ -25,14 +25,38 @@ Result<std::unique_ptr<ArrayInput>> ArrayInput::create(Tensor array, const Input
         return invalidArgument(label + ": holds a single scalar; its first axis must list the samples for input '" +
                                spec.name + "'");
     }
+    if (spec.hasShape && spec.dims.empty()) {
+        InputSpec anyShape = spec;
+        anyShape.hasShape = false;
+        QL_RETURN_IF_ERROR(checkSample({}, array.dtype(), anyShape, label).status());
+        if (array.rank() != 1)
+            return invalidArgument(label + ": model input '" + spec.name + "' is a scalar; give one value per sample " +
+                                   "(an array of shape [samples]), not " + shapeString(array.shape()));
+        return std::unique_ptr<ArrayInput>(new ArrayInput(std::move(array), std::move(file), spec.name));
+    }
     QL_ASSIGN_OR_RETURN(Shape sample,
                         checkSample(Shape(array.shape().begin() + 1, array.shape().end()), array.dtype(), spec, label));
     const int64_t count = array.dim(0);
     return std::unique_ptr<ArrayInput>(new ArrayInput(array.reshaped(withBatch(count, sample)), std::move(file)));
 }
 
+Result<Tensor> ArrayInput::readScalar(int64_t first, int64_t count) const {
+    const size_t bytes = mArray.byteSize() / static_cast<size_t>(sampleCount());
+    const auto* values = static_cast<const std::byte*>(mArray.rawData());
+    for (int64_t i = first + 1; i < first + count; ++i)
+        if (std::memcmp(values + i * bytes, values + first * bytes, bytes) != 0)
+            return invalidArgument(
+                "model input '" + mScalarInput + "' is a scalar, so one batch takes one value of it, " +
+                "but samples " + std::to_string(first) + " and " + std::to_string(i) +
+                " differ; run with --batch 1, or order the samples so that equal values are together");
+    Tensor value(mArray.dtype(), Shape{});
+    std::memcpy(value.rawData(), values + first * bytes, bytes);
+    return value;
+}
+
 Result<Tensor> ArrayInput::read(int64_t first, int64_t count) {
     QL_RETURN_IF_ERROR(checkRange(first, count, sampleCount()));
+    if (!mScalarInput.empty()) return readScalar(first, count);
     const Shape sample(mArray.shape().begin() + 1, mArray.shape().end());
     Tensor batch(mArray.dtype(), withBatch(count, sample));
     const size_t sampleBytes = batch.byteSize() / static_cast<size_t>(count);

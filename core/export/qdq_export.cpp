@@ -142,6 +142,7 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
 
 ExportLayerCounts exportLayerCounts(const QdqExport& result) {
     ExportLayerCounts counts;
+    counts.quantizedInputs = static_cast<int>(result.placement.edges.size());
     const Graph& graph = result.prepared->graph();
     for (size_t i = 0; i < result.placement.layers.size(); ++i) {
         const LayerDecision& layer = result.placement.layers[i];
@@ -155,6 +156,7 @@ ExportLayerCounts exportLayerCounts(const QdqExport& result) {
     }
     for (const QdqBodyExport& body : result.bodies) {
         const ExportLayerCounts inner = exportLayerCounts(*body.body);
+        counts.quantizedInputs += inner.quantizedInputs;
         counts.weighted += inner.weighted;
         counts.int8Weighted += inner.int8Weighted;
         counts.int8All += inner.int8All;

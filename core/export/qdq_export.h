@@ -67,8 +67,9 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
 
 // What the written model runs in INT8, counted as lint and the window's status bar count: weighted layers (Conv,
 // ConvTranspose, Gemm, MatMul), and all layers, which adds the activations, pools and adds that run INT8 inside or
-// beside them. Also the layers the FP16 guard kept FP32.
+// beside them. Also the layers the FP16 guard kept FP32. Planned If/Loop/Scan bodies count with the main graph.
 struct ExportLayerCounts {
+    int quantizedInputs = 0;  // the Q/DQ edges written (placement.edges), the planned bodies' included
     int weighted = 0;
     int int8Weighted = 0;
     int int8All = 0;

@@ -26,7 +26,8 @@ void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions
                                                ? *planned
                                                : PrecisionPlan(body->graph, Precision::Fp32);
             LintReport inner = run(body->graph, bodyPlan, options);
-            if (quantizesBody(bodyPlan)) {
+            // A body counts where it runs other than float: planned so, or carrying Q/DQ of its own (a written model).
+            if (quantizesBody(bodyPlan) || !body->graph.qdqLinks().empty()) {
                 report.coverage.weightedLayers += inner.coverage.weightedLayers;
                 report.coverage.int8Layers += inner.coverage.int8Layers;
             }

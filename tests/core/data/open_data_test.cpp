@@ -102,6 +102,33 @@ TEST(OpenData, WrongShapeNamesTheFileAndTheExpectedShape) {
     expectError(source.status(), {"x.npy", "[4,4]", "[3,4]"});
 }
 
+// Silero VAD's sample rate `sr` is a scalar input: one value per sample, a batch takes the value its samples share.
+TEST(OpenData, AScalarInputTakesOneValuePerSampleAndABatchTheValueItsSamplesShare) {
+    TempDir dir;
+    Tensor rates(DataType::Int64, {4});
+    for (int64_t i = 0; i < 4; ++i) rates.data<int64_t>()[i] = i < 3 ? 16000 : 8000;
+    ASSERT_TRUE(writeNpy(dir.file("sr.npy"), rates).isOk());
+    ASSERT_TRUE(writeNpy(dir.file("x.npy"), iota({4, 3})).isOk());
+    const std::vector<InputSpec> inputs = {floatInput("x", {-1, 3}), {"sr", DataType::Int64, true, {}}};
+    auto source = openDataSource(inputs, {{"x", dir.file("x.npy"), {}}, {"sr", dir.file("sr.npy"), {}}});
+    ASSERT_TRUE(source.isOk()) << source.status().message();
+    EXPECT_EQ((*source)->sampleCount(), 4);
+    auto batch = (*source)->read(0, 3);
+    ASSERT_TRUE(batch.isOk()) << batch.status().message();
+    const Tensor& sr = (*batch)[1].second;
+    EXPECT_EQ(sr.rank(), 0);
+    EXPECT_EQ(sr.data<int64_t>()[0], 16000);
+    auto last = (*source)->read(3, 1);
+    ASSERT_TRUE(last.isOk()) << last.status().message();
+    EXPECT_EQ((*last)[1].second.data<int64_t>()[0], 8000);
+    // Samples that disagree cannot share a batch: the error names the input, the samples and the fix.
+    expectError((*source)->read(2, 2).status(), {"'sr'", "samples 2 and 3", "--batch 1"});
+    // One value for the whole run is refused with the shape to give.
+    ASSERT_TRUE(writeNpy(dir.file("one.npy"), iota({2, 2})).isOk());
+    expectError(openDataSource({{"sr", DataType::Float, true, {}}}, {{"", dir.file("one.npy"), {}}}).status(),
+                {"one.npy", "'sr' is a scalar", "[samples]"});
+}
+
 TEST(OpenData, NpzFeedsEveryInputByName) {
     TempDir dir;
     writeFile(dir.file("d.npz"), test::numpySavez());  // x: float32 [2,3], y: int64 [2]
