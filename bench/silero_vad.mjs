@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readNpy, safeName, writeNpy, writeNpyFloat32 } from './npy.mjs';
+import { audioChunk, feedsFor, fetchModels, nextStateName, relativeDiff, runOurs } from './silero_common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,80 +33,6 @@ function parseArgs(argv) {
     options[key] = typeof options[key] === 'number' ? Number(argv[++i]) : argv[++i];
   }
   return options;
-}
-
-// The package's .onnx files, fetched once into bench/.cache/vad-web-<version>/.
-function fetchModels(version) {
-  const cache = path.join(here, '.cache');
-  const dir = path.join(cache, `vad-web-${version}`);
-  const dist = path.join(dir, 'package', 'dist');
-  if (!fs.existsSync(path.join(dist, 'silero_vad_v5.onnx'))) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(cache, '.gitignore'), '*\n');
-    const tarball = execFileSync('npm', ['pack', `@ricky0123/vad-web@${version}`, '--pack-destination', dir], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim().split('\n').pop();
-    execFileSync('tar', ['xzf', path.join(dir, tarball), '-C', dir]);
-  }
-  return ['silero_vad_v5.onnx', 'silero_vad_legacy.onnx'].map((f) => path.join(dist, f));
-}
-
-// A deterministic test signal: silence, a voiced-like harmonic tone with vibrato, noise bursts, in turns.
-function audioChunk(index, samples, rate) {
-  const out = new Float32Array(samples);
-  let seed = (index * 2654435761) >>> 0;
-  for (let i = 0; i < samples; ++i) {
-    const t = (index * samples + i) / rate;
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-    const noise = (seed / 4294967296) * 2 - 1;
-    const phase = index % 6;
-    const f0 = 140 + 20 * Math.sin(2 * Math.PI * 3 * t);
-    const voiced = [1, 2, 3].reduce((s, h) => s + Math.sin(2 * Math.PI * h * f0 * t) / h, 0);
-    out[i] = phase < 2 ? 0.002 * noise : phase < 5 ? 0.4 * voiced + 0.02 * noise : 0.3 * noise;
-  }
-  return out;
-}
-
-// The feeds of one chunk: audio, sample rate, and the state carried (zeros at first: v5's state [2, 1, 128],
-// legacy's h and c [2, 1, 64]).
-function feedsFor(session, audio, rate, state) {
-  const feeds = {};
-  for (const name of session.inputNames) {
-    if (name === 'sr') feeds[name] = new ort.Tensor('int64', BigInt64Array.from([BigInt(rate)]), []);
-    else if (name === 'input') feeds[name] = new ort.Tensor('float32', audio, [1, audio.length]);
-    else if (state[name]) feeds[name] = state[name];
-    else {
-      const width = name === 'state' ? 128 : 64;
-      feeds[name] = new ort.Tensor('float32', new Float32Array(2 * width), [2, 1, width]);
-    }
-  }
-  return feeds;
-}
-
-const nextStateName = { stateN: 'state', hn: 'h', cn: 'c' };
-
-// Runs one chunk through quantlens-cli; returns its outputs by name as { data, dims }.
-function runOurs(cli, model, feeds, dir) {
-  const args = ['run', model, '--out', path.join(dir, 'out')];
-  for (const [name, tensor] of Object.entries(feeds)) {
-    const file = path.join(dir, `${safeName(name)}.npy`);
-    if (tensor.type === 'int64') writeNpy(file, tensor.data, tensor.dims, '<i8');
-    else writeNpyFloat32(file, tensor.data, tensor.dims);
-    args.push('--input', `${name}=${file}`);
-  }
-  execFileSync(cli, args);
-  return (name) => readNpy(path.join(dir, 'out', `${safeName(name)}.npy`));
-}
-
-function relativeDiff(ours, theirs) {
-  let diff = 0;
-  let magnitude = 0;
-  for (let i = 0; i < theirs.length; ++i) {
-    diff = Math.max(diff, Math.abs(Number(ours[i]) - theirs[i]));
-    magnitude = Math.max(magnitude, Math.abs(theirs[i]));
-  }
-  return magnitude > 0 ? diff / magnitude : diff;
 }
 
 // Streams the chunks through both runtimes, each carrying its own state; returns the worst relative difference.

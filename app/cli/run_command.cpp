@@ -68,10 +68,12 @@ Result<NamedTensors> readInputs(const Graph& graph, const std::vector<std::strin
 }
 
 // --fallback fp32: ONNX Runtime runs a weakly typed export's float layers in float32, the FP16 ones included.
-void runFloatLayersInFp32(const Graph& graph, PrecisionPlan& plan) {
-    for (const Node& node : graph.nodes())
-        if (plan.effective(node.id) == Precision::Fp16)
-            plan.setEffective(node.id, Precision::Fp32, "--fallback fp32: every float layer runs FP32");
+// The planned If/Loop/Scan bodies' too: a weakly typed export writes no float16 anywhere.
+void runFloatLayersInFp32(PrecisionPlan& plan) {
+    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id)
+        if (plan.effective(id) == Precision::Fp16)
+            plan.setEffective(id, Precision::Fp32, "--fallback fp32: every float layer runs FP32");
+    for (BodyPlan& body : plan.bodies()) runFloatLayersInFp32(body.plan);
 }
 
 // With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise. A model that carries its
@@ -93,7 +95,7 @@ Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& c
     } else {
         QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
     }
-    if (fallback == Precision::Fp32) runFloatLayersInFp32(graph, plan);
+    if (fallback == Precision::Fp32) runFloatLayersInFp32(plan);
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/export/graph_preparation.h"
+#include "core/export/proto_graph.h"
 #include "core/export/written_graph.h"
 #include "core/model/subgraph_model.h"
 #include "core/quant/body_calibration.h"
@@ -102,7 +103,7 @@ Status exportBodies(const Model& model, const PrecisionPlan& plan, const Calibra
                 status.code(),
                 model.fileName() + ": " + nodeErrorMessage(node, "in " + planned.attribute + ": " + status.message()));
         };
-        auto body = buildSubgraphModel(graph, node, planned.attribute);
+        auto body = buildSubgraphModel(graph, node, planned.attribute, OuterInitializers::Copied);
         if (!body) return body.status();
         std::string bytes;
         body->model->SerializeToString(&bytes);
@@ -125,6 +126,8 @@ Status exportBodies(const Model& model, const PrecisionPlan& plan, const Calibra
             {planned.node, planned.attribute, std::make_unique<QdqExport>(std::move(exported).value())});
     }
     if (result.bodies.empty()) return Status::ok();
+    // A weight the bodies now carry as their own (quantized) copies is read by nothing in the enclosing graph.
+    removeUnusedInitializers(*result.proto.mutable_graph());
     return checkWrittenModel(result.proto, checkerError(model).empty()).withContext(model.fileName());
 }
 

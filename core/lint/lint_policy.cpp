@@ -43,7 +43,7 @@ void TrtPolicies::apply(const Graph& graph, PrecisionPlan& plan) const {
     plan.applyPolicies(graph, list());
     for (BodyPlan& body : plan.bodies()) {
         const std::optional<NodeId> node = graph.findNode(body.node);
-        auto model = node ? buildSubgraphModel(graph, graph.node(*node), body.attribute)
+        auto model = node ? buildSubgraphModel(graph, graph.node(*node), body.attribute, OuterInitializers::Copied)
                           : Result<SubgraphModel>(notFound("no node '" + body.node + "'"));
         if (!model) {
             for (NodeId id = 0; id < static_cast<NodeId>(body.plan.size()); ++id)

@@ -18,7 +18,7 @@ void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions
         const Node& reportOn = owner != nullptr ? *owner : node;
         for (const SubgraphInfo& subgraph : node.subgraphs) {
             const std::string path = prefix + node.name + "/" + subgraph.attribute + "/";
-            auto body = buildSubgraphModel(graph, node, subgraph.attribute);
+            auto body = buildSubgraphModel(graph, node, subgraph.attribute, OuterInitializers::Copied);
             if (!body) continue;  // a malformed body: the ONNX checker's diagnostics (inspect) name it
             // Float unless planned, or carrying Q/DQ of its own (then the rules follow those, as on the main graph).
             const PrecisionPlan* planned = plan.body(node.name, subgraph.attribute);

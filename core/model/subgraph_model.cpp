@@ -61,7 +61,8 @@ std::vector<std::string> outerScopeNames(const onnx::GraphProto& graph) {
     return names;
 }
 
-onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& body, OuterScopeTypes types) {
+onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& body, OuterScopeTypes types,
+                                    OuterInitializers initializers) {
     onnx::ModelProto model;
     model.set_ir_version(onnx::IR_VERSION);
     for (const auto& [domain, version] : outer.opsets()) {
@@ -72,6 +73,14 @@ onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& 
     onnx::GraphProto& graph = *model.mutable_graph();
     graph = body;
     for (const std::string& name : outerScopeNames(body)) {
+        if (initializers == OuterInitializers::Copied) {
+            const std::optional<ValueId> value = outer.findValue(name);
+            const Initializer* constant = value ? outer.initializerOf(*value) : nullptr;
+            if (constant != nullptr && constant->proto != nullptr && !constant->external) {
+                *graph.add_initializer() = *constant->proto;
+                continue;
+            }
+        }
         auto* input = graph.add_input();
         input->set_name(name);
         if (types != OuterScopeTypes::FromOuterGraph) continue;
@@ -80,13 +89,14 @@ onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& 
     return model;
 }
 
-Result<SubgraphModel> buildSubgraphModel(const Graph& outer, const Node& node, const std::string& attribute) {
+Result<SubgraphModel> buildSubgraphModel(const Graph& outer, const Node& node, const std::string& attribute,
+                                         OuterInitializers initializers) {
     const onnx::AttributeProto* attr = node.attribute(attribute);
     if (attr == nullptr || !attr->has_g())
         return invalidModel(nodeErrorMessage(node, "has no subgraph attribute '" + attribute + "'"));
     SubgraphModel body;
-    body.model =
-        std::make_unique<onnx::ModelProto>(subgraphModelProto(outer, attr->g(), OuterScopeTypes::FromOuterGraph));
+    body.model = std::make_unique<onnx::ModelProto>(
+        subgraphModelProto(outer, attr->g(), OuterScopeTypes::FromOuterGraph, initializers));
     ExternalDataResolver noExternalData{std::string()};
     auto graph = GraphBuilder::build(*body.model, noExternalData);
     if (!graph) return invalidModel(nodeErrorMessage(node, "in " + attribute + ": " + graph.status().message()));

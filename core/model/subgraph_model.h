@@ -37,14 +37,26 @@ enum class OuterScopeTypes {
     Untyped,         // to run it: the executor would check each value against the outer graph's inferred type
 };
 
+// What the outer-scope values a body reads that are initializers of the enclosing graph become in the body's model.
+enum class OuterInitializers {
+    Inputs,  // graph inputs like every other outer-scope value (to show the body: its edges to the enclosing graph)
+    // copies of the initializers (held in memory), so that the body's layers see their weights as constants, as
+    // TensorRT and the main graph's layers do: to plan, lint, simulate or export the body. PyTorch's exports of
+    // Silero VAD keep every weight of both branches in the main graph.
+    Copied,
+};
+
 // A model holding a copy of `body` alone: `outer`'s opsets, and the outer-scope values it reads (outerScopeNames)
 // as graph inputs after its own.
-onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& body, OuterScopeTypes types);
+onnx::ModelProto subgraphModelProto(const Graph& outer, const onnx::GraphProto& body, OuterScopeTypes types,
+                                    OuterInitializers initializers = OuterInitializers::Inputs);
 
 // The body in attribute `attribute` of `node`, a node of `outer`, with its outer-scope inputs typed from `outer`.
 // Fails (InvalidModel), naming the node and the attribute, when the attribute is missing or not a graph, or when the
-// body is not a valid graph (an undefined input, a tensor written twice, a cycle, external data).
-Result<SubgraphModel> buildSubgraphModel(const Graph& outer, const Node& node, const std::string& attribute);
+// body is not a valid graph (an undefined input, a tensor written twice, a cycle, external data). The nodes, and so
+// their ids, are the same whichever `initializers`.
+Result<SubgraphModel> buildSubgraphModel(const Graph& outer, const Node& node, const std::string& attribute,
+                                         OuterInitializers initializers = OuterInitializers::Inputs);
 
 // Names a subgraph reads that it does not define (inputs, initializers, node outputs), its nested subgraphs'
 // included, in first-seen order: the values it takes from outer scope.

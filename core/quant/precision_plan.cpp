@@ -102,7 +102,15 @@ Status unknownNodes(const std::vector<std::string>& unknown, const std::string& 
 
 Status readPlanContent(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan);
 
-// "bodies": {"<node>": {"<attribute>": <plan content>}}: each body's plan starts all FP32.
+// "default" of a plan or a body's plan: the precision of every node "nodes" does not list; absent: the default
+// placement.
+Result<PrecisionPlan> initialPlan(const Graph& graph, const nlohmann::json& json, const std::string& label) {
+    if (!json.contains("default")) return defaultPrecisionPlan(graph);
+    QL_ASSIGN_OR_RETURN(Precision all, precisionFromJson(json["default"], "\"default\"", label));
+    return PrecisionPlan(graph, all);
+}
+
+// "bodies": {"<node>": {"<attribute>": <plan content>}}: each body's plan read like a plan.
 Status readBodies(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan) {
     const auto it = json.find("bodies");
     if (it == json.end()) return Status::ok();
@@ -120,15 +128,16 @@ Status readBodies(const Graph& graph, const nlohmann::json& json, const std::str
             const std::string where = label + " (bodies > " + name + " > " + attribute + ")";
             if (!content.is_object()) return invalidArgument(where + ": a body's plan is a JSON object");
             QL_ASSIGN_OR_RETURN(const SubgraphModel body, buildSubgraphModel(graph, graph.node(*id), attribute));
-            QL_RETURN_IF_ERROR(
-                readPlanContent(body.graph, content, where, plan.ensureBody(name, attribute, body.graph)));
+            PrecisionPlan& planned = plan.ensureBody(name, attribute, body.graph);
+            QL_ASSIGN_OR_RETURN(planned, initialPlan(body.graph, content, where));
+            QL_RETURN_IF_ERROR(readPlanContent(body.graph, content, where, planned));
         }
     }
     return Status::ok();
 }
 
 // What a plan and a body's plan both have: "nodes", "tensor_methods", "reasons", "bodies". `plan` holds the
-// precisions of the nodes left unlisted.
+// precisions of the nodes left unlisted (initialPlan).
 Status readPlanContent(const Graph& graph, const nlohmann::json& json, const std::string& label, PrecisionPlan& plan) {
     std::vector<std::string> unknown;
     if (const auto nodes = json.find("nodes"); nodes != json.end()) {
@@ -263,11 +272,7 @@ PrecisionPlan& PrecisionPlan::ensureBody(const std::string& node, const std::str
 Result<PrecisionPlan> PrecisionPlan::fromJson(const Graph& graph, const nlohmann::json& json,
                                               const std::string& label) {
     QL_RETURN_IF_ERROR(checkHeader(json, label));
-    PrecisionPlan plan = defaultPrecisionPlan(graph);
-    if (json.contains("default")) {
-        QL_ASSIGN_OR_RETURN(Precision all, precisionFromJson(json["default"], "\"default\"", label));
-        plan = PrecisionPlan(graph, all);
-    }
+    QL_ASSIGN_OR_RETURN(PrecisionPlan plan, initialPlan(graph, json, label));
     QL_RETURN_IF_ERROR(readPlanContent(graph, json, label, plan));
     return plan;
 }

@@ -19,8 +19,8 @@
 //     "reasons": { "<node>": "why" }       optional: why a placement or the tuner chose the node's precision
 //                                          (placementNote); written by save(), read by load()
 //     "bodies": { "<If/Loop/Scan node>": { "<attribute>": { "nodes": {...}, ... } } }
-//                                          optional: plans of control-flow bodies (bodies()), each shaped like a
-//                                          plan without "format" and "version"; unlisted body nodes are FP32
+//                                          optional: plans of control-flow bodies (bodies()), each read like a plan
+//                                          without "format" and "version" ("default", else the default placement)
 //   }
 // Unknown node names are an error listing them; so is an unknown precision or format.
 #include <map>

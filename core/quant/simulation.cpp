@@ -78,7 +78,8 @@ Status QuantSimulator::prepareBodies(const PrecisionPlan& plan, const Calibratio
         auto body = std::make_unique<Body>();
         body->node = planned.node;
         body->attribute = planned.attribute;
-        QL_ASSIGN_OR_RETURN(body->model, buildSubgraphModel(mGraph, mGraph.node(*node), planned.attribute));
+        QL_ASSIGN_OR_RETURN(
+            body->model, buildSubgraphModel(mGraph, mGraph.node(*node), planned.attribute, OuterInitializers::Copied));
         body->calibration = bodyCalibration(calibration, body->model.graph, planned.node, planned.attribute);
         auto simulator = create(body->model.graph, planned.plan, body->calibration, options);
         if (!simulator)

@@ -97,6 +97,29 @@ std::unique_ptr<Model> convBranchesModel() {
     return b.load();
 }
 
+std::unique_ptr<Model> outerWeightBranchesModel() {
+    ModelBuilder thenB, elseB, b;
+    thenB.node("Conv", {"r", "w", "w.b"}, {"a"}, "a").ints("pads", {1, 1, 1, 1});
+    thenB.node("Relu", {"a"}, {"a.relu"}, "a.relu");
+    thenB.output("a.relu", DataType::Float, {1, 8, 8, 8});
+    elseB.node("Conv", {"r", "w", "w.b"}, {"b"}, "b").ints("pads", {1, 1, 1, 1});
+    elseB.node("Add", {"b", "r2"}, {"b.add"}, "b.add");
+    elseB.output("b.add", DataType::Float, {1, 8, 8, 8});
+    b.input("x", DataType::Float, {1, 4, 8, 8});
+    const float a = 1.5f / 6.0f;
+    b.initializer("w", {8, 4, 3, 3}, seededFloats(288, 31, -a, a));
+    b.initializer("w.b", {8}, seededFloats(8, 32, -0.1f, 0.1f));
+    b.initializer("half", {}, {0.5f});
+    b.node("Relu", {"x"}, {"r"}, "pre");
+    conv(b, "r", "side", 4, 33);
+    b.node("Relu", {"side"}, {"r2"}, "side.relu");
+    b.node("ReduceMean", {"r"}, {"m"}, "mean").i("keepdims", 0);
+    b.node("Greater", {"m", "half"}, {"c"}, "gate");
+    b.node("If", {"c"}, {"y"}, "pick").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
+    b.output("y", DataType::Float, {1, 8, 8, 8});
+    return b.load();
+}
+
 std::unique_ptr<Model> nestedControlFlowModel() {
     ModelBuilder b;
     b.input("cond", DataType::Bool, {});

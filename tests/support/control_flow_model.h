@@ -24,6 +24,10 @@ namespace ql::test {
 
 std::unique_ptr<Model> nestedControlFlowModel();
 std::unique_ptr<Model> convBranchesModel();
+// PyTorch's form of Silero VAD (legacy): the branches' weights are initializers of the main graph, read from outer
+// scope. x [1,4,8,8] -> Relu "pre" -> r; If "pick" (ReduceMean(r) > 0.5): then Conv "a" (r, w) -> Relu "a.relu",
+// else Conv "b" (r, w) -> Add "b.add" (r2 from the main graph); w [8,4,3,3] and its bias in the main graph.
+std::unique_ptr<Model> outerWeightBranchesModel();
 void saveRateSwitchModel(const std::string& path);
 
 }  // namespace ql::test

@@ -338,6 +338,7 @@ std::vector<ZooModel> modelZoo(bool withFiles) {
         {"tf2onnx_nhwc", tf2onnxNhwcModel},
         {"pytorch_opset9_classifier", [] { return pytorchClassifier(9, true); }},
         {"control_flow_convs", convBranchesModel},
+        {"control_flow_outer_weights", outerWeightBranchesModel},
     };
     if (!withFiles) return zoo;
     const std::string data = QL_TEST_DATA_DIR, samples = std::string(QL_SOURCE_DIR) + "/resources/samples";

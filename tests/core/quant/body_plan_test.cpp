@@ -63,11 +63,12 @@ TEST(BodyPlan, FileFormNestsBodiesUnderTheirNodeAndAttributeAndReadsBack) {
     EXPECT_EQ(read->toJson(graph), json);
 }
 
-TEST(BodyPlan, UnlistedBodyNodesAreFp32) {
+TEST(BodyPlan, ABodyIsReadLikeAPlanUnlistedNodesGetItsDefaultElseTheDefaultPlacement) {
     auto model = test::convBranchesModel();
     const Graph& graph = model->graph();
     nlohmann::json json = {{"format", "quantlens-plan"}, {"version", 1}, {"nodes", nlohmann::json::object()}};
-    json["bodies"]["route"]["else_branch"]["nodes"]["e1"] = "INT8";
+    json["bodies"]["route"]["else_branch"] = {{"default", "fp32"}, {"nodes", {{"e1", "INT8"}}}};
+    json["bodies"]["route"]["then_branch"] = nlohmann::json::object();
     auto read = PrecisionPlan::fromJson(graph, json, "PLAN.json");
     ASSERT_TRUE(read) << read.status().message();
     const SubgraphModel otherwise = body(graph, "route", "else_branch");
@@ -75,6 +76,14 @@ TEST(BodyPlan, UnlistedBodyNodesAreFp32) {
     ASSERT_NE(planned, nullptr);
     EXPECT_EQ(planned->requested(*otherwise.graph.findNode("e1")), Precision::Int8);
     EXPECT_EQ(planned->requested(*otherwise.graph.findNode("e.add")), Precision::Fp32);
+    const SubgraphModel then = body(graph, "route", "then_branch");
+    const PrecisionPlan* placed = read->body("route", "then_branch");
+    ASSERT_NE(placed, nullptr);
+    const PrecisionPlan placement = defaultPrecisionPlan(then.graph);
+    for (const Node& node : then.graph.nodes())
+        EXPECT_EQ(placed->requested(node.id), placement.requested(node.id)) << node.name;
+    EXPECT_EQ(placed->requested(*then.graph.findNode("t1")), Precision::Int8);
+    EXPECT_EQ(read->body("refine", "body"), nullptr);  // not listed: not planned, it runs float
 }
 
 TEST(BodyPlan, BadBodiesAreErrorsThatSayWhere) {
@@ -133,6 +142,23 @@ TEST(BodyPolicies, AnInt8BodyLayerWithoutARangeFallsBackWithTheReason) {
     const SubgraphModel then = body(graph, "route", "then_branch");
     const std::string& reason = unranged.body("route", "then_branch")->reason(*then.graph.findNode("t2"));
     EXPECT_NE(reason.find("t1.relu"), std::string::npos) << reason;
+}
+
+// PyTorch keeps the branches' weights in the main graph: the body's layers still see them as constant weights.
+TEST(BodyPolicies, WeightsReadFromTheEnclosingGraphAreWeightsInTheBody) {
+    auto model = test::outerWeightBranchesModel();
+    const Graph& graph = model->graph();
+    const CalibrationResult calibration = test::uniformCalibration(graph);
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    for (const char* attribute : {"then_branch", "else_branch"}) {
+        const SubgraphModel inner = body(graph, "pick", attribute);
+        plan.ensureBody("pick", attribute, inner.graph) = defaultPrecisionPlan(inner.graph);
+    }
+    const PrecisionPlan effective = effectivePlan(graph, plan, TrtVersion::Trt10, Precision::Fp16, &calibration);
+    EXPECT_EQ(effectiveIn(effective, graph, "pick", "then_branch", "a"), Precision::Int8)
+        << effective.body("pick", "then_branch")->reason(0);
+    EXPECT_EQ(effectiveIn(effective, graph, "pick", "else_branch", "b"), Precision::Int8);
+    EXPECT_EQ(lint(graph, effective, {.version = TrtVersion::Trt10}).coverage.int8Layers, 3);  // side, a, b
 }
 
 TEST(BodyLint, CoverageCountsThePlannedBodiesLayersAsTheExportDoes) {
