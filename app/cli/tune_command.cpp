@@ -179,10 +179,8 @@ int runTune(const TuneCliOptions& options) {
     auto model = loadModelOrReport(options.model);
     if (!model) return kExitBadInput;
     const Graph& graph = model->graph();
-    // Planning for speed starts from all-INT8: the default placement with the detector heads INT8 too (kept in
-    // float there for accuracy alone): the measured target decides which need float.
-    const DefaultPlacementOptions placement{.detectorHeadsInFloat = tuning.objective == TuneObjective::Accuracy};
-    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph, placement))
+    // Planning for speed starts the detector heads INT8 (tune() does, for the window's Tune dialog alike).
+    auto start = options.plan.empty() ? Result<PrecisionPlan>(defaultPrecisionPlan(graph))
                                       : PrecisionPlan::load(graph, options.plan);
     if (!start) return failWith(start.status());
     auto calibration = readCalibrationOption(graph, options.calib);

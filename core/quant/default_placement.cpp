@@ -289,9 +289,9 @@ bool followsNeighboursIntoInt8(const Node& node) {
     return role == Role::Epilogue || role == Role::Silu || role == Role::PassThrough;
 }
 
-PrecisionPlan defaultPrecisionPlan(const Graph& graph, const DefaultPlacementOptions& options) {
+PrecisionPlan defaultPrecisionPlan(const Graph& graph) {
     FloatLayers floatLayers;
-    if (options.detectorHeadsInFloat) keepDetectorHeadsInFloat(graph, floatLayers);
+    keepDetectorHeadsInFloat(graph, floatLayers);
     keepLongAttentionInFloat(graph, floatLayers);
     keepMatrixVectorProductsInFloat(graph, floatLayers);
     PrecisionPlan plan(graph, Precision::Fp32);
@@ -308,6 +308,17 @@ PrecisionPlan defaultPrecisionPlan(const Graph& graph, const DefaultPlacementOpt
         }
     }
     return plan;
+}
+
+int startDetectorHeadsInInt8(PrecisionPlan& plan) {
+    int moved = 0;
+    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id) {
+        const std::string& note = plan.placementNote(id);
+        if (note != kDflNote && note != kHeadNote) continue;
+        plan.setRequested(id, Precision::Int8);
+        ++moved;
+    }
+    return moved;
 }
 
 }  // namespace ql

@@ -30,13 +30,13 @@
 
 namespace ql {
 
-struct DefaultPlacementOptions {
-    // The detector heads' float layers (above) are kept for accuracy, not because TensorRT needs them: `tune
-    // --objective latency` starts with them INT8 and lets the measured target decide (tuning.h).
-    bool detectorHeadsInFloat = true;
-};
+PrecisionPlan defaultPrecisionPlan(const Graph& graph);
 
-PrecisionPlan defaultPrecisionPlan(const Graph& graph, const DefaultPlacementOptions& options = {});
+// The detector heads' float layers (above) are kept for accuracy, not because TensorRT needs them: planning for speed
+// (`tune --objective latency`, the Tune dialog's latency objective: tuning.h) starts them INT8 and lets the measured
+// target decide. The nodes of `plan` the default placement kept in float for that reason (its placement note says so;
+// a user's edit clears the note) get INT8. Returns how many.
+int startDetectorHeadsInInt8(PrecisionPlan& plan);
 
 // TensorRT's INT8 fusions, decided here once for the placement, the realized plan (realized_precision.h) and the
 // reading of a written model: the largest subset of `candidates` (one flag per node) in which every node's rule

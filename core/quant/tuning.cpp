@@ -584,7 +584,10 @@ Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const Ca
     if (start.size() != graph.nodes().size()) return invalidArgument("the precision plan was made for another model");
     try {
         Tuner tuner(graph, calibration, options, progress, std::move(stop));
-        return tuner.run(start, data);
+        if (options.objective == TuneObjective::Accuracy) return tuner.run(start, data);
+        PrecisionPlan fastest = start;
+        startDetectorHeadsInInt8(fastest);
+        return tuner.run(fastest, data);
     } catch (const std::bad_alloc&) {
         return invalidArgument("tuning ran out of memory; use --samples to tune on fewer samples");
     }

@@ -15,7 +15,9 @@
 // Budget: trials (plan evaluations) and seconds; when it runs out the best plan so far is returned, met=false.
 //
 // Objective latency (`tune --objective latency`, issue 28 item 5): among plans that meet the target, the one with
-// the lowest predicted engine time on a GPU (TuneOptions::latency), INT8 only where it pays:
+// the lowest predicted engine time on a GPU (TuneOptions::latency), INT8 only where it pays. It starts from the start
+// plan with the detector heads the default placement kept in float for accuracy INT8 (startDetectorHeadsInInt8), so
+// the CLI and the window start alike from the same plan:
 // a. the all-FP16 plan is evaluated, a point to compare with;
 // b. the regions where INT8 does not pay move to the fallback (latency_regions.h: each INT8 island of the
 //    predicted engine, or one layer of it, INT8 against the fallback with the reformats at its borders), decided on

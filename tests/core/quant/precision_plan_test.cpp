@@ -142,6 +142,24 @@ TEST(DefaultPlacement, YoloHeadsFinalConvsAndDflStayInFloatWithTheReason) {
     EXPECT_TRUE(edited.placementNote(*g.findNode("dfl_conv")).empty());
 }
 
+// Planning for speed (tune --objective latency, the window's Tune dialog) starts the heads kept in float for accuracy
+// INT8, from whichever plan it is given; a head the user set FP16 stays FP16.
+TEST(DefaultPlacement, PlanningForSpeedStartsTheHeadsKeptForAccuracyInInt8ButNotTheUsersFp16) {
+    auto model = tinyYoloHead();
+    const Graph& g = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(g);
+    plan.setRequested(*g.findNode("cls_out"), Precision::Fp16);  // the user's choice: no note
+    // A plan saved and read back keeps the notes ("reasons"), so a --plan file starts the same way.
+    auto reread = PrecisionPlan::fromJson(g, plan.toJson(g), "PLAN.json");
+    ASSERT_TRUE(reread) << reread.status().message();
+    for (PrecisionPlan* start : {&plan, &*reread}) {
+        EXPECT_EQ(startDetectorHeadsInInt8(*start), 2);
+        EXPECT_EQ(requestedOf(g, *start, "box_out"), Precision::Int8);
+        EXPECT_EQ(requestedOf(g, *start, "dfl_conv"), Precision::Int8);
+        EXPECT_EQ(requestedOf(g, *start, "cls_out"), Precision::Fp16);
+    }
+}
+
 // Without a DFL the model is no YOLO detector: a segmenter's last conv before its Sigmoid output stays INT8.
 TEST(DefaultPlacement, ALastConvBeforeASigmoidOutputIsNoHeadWithoutADfl) {
     ModelBuilder b;
