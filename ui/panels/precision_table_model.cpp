@@ -68,16 +68,7 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
         mSqnr.clear();
         mRemedies.clear();
         mStale = false;
-        mOpenDims = false;
-        mRows.clear();
-        mRowOfNode.clear();
-        if (const Model* model = mDocument->model()) {
-            for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
-            mRows = precisionTableRows(model->graph(), mDocument->bodyGraphs());
-            mRowOfNode.assign(model->graph().nodes().size(), -1);
-            for (size_t row = 0; row < mRows.size(); ++row)
-                if (!mRows[row].body) mRowOfNode[static_cast<size_t>(mRows[row].node)] = static_cast<int>(row);
-        }
+        rebuildRows();
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
@@ -87,7 +78,21 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     connect(document, &ModelDocument::latencyPredictionChanged, this, &PrecisionTableModel::latencyPredictionChanged);
     for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         mSwatches[static_cast<int>(p)] = precisionSwatch(p);
+    rebuildRows();  // the document may hold a model already
     analysisChanged();
+}
+
+void PrecisionTableModel::rebuildRows() {
+    mOpenDims = false;
+    mRows.clear();
+    mRowOfNode.clear();
+    const Model* model = mDocument->model();
+    if (!model) return;
+    for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
+    mRows = precisionTableRows(model->graph(), mDocument->bodyGraphs());
+    mRowOfNode.assign(model->graph().nodes().size(), -1);
+    for (size_t row = 0; row < mRows.size(); ++row)
+        if (!mRows[row].body) mRowOfNode[static_cast<size_t>(mRows[row].node)] = static_cast<int>(row);
 }
 
 int PrecisionTableModel::rowOf(NodeId node) const {

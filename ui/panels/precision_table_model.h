@@ -88,6 +88,7 @@ private:
     QVariant sortData(const Node& node, int column) const;
     QString toolTip(const Node& node, int column) const;
     bool isAnalysisColumn(int column) const { return column == SensitivityColumn || column == SqnrColumn; }
+    void rebuildRows();  // mRows, mRowOfNode and mOpenDims for the document's model
     void planChanged();
     void analysisChanged();
     void tuneReportChanged();
