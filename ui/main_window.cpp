@@ -124,7 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(mDocument, &ModelDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &ModelDocument::projectPathChanged, this, &MainWindow::updateTitle);
     connect(mGraphView, &GraphView::layoutApplied, this, &MainWindow::showPrecisions);
-    connect(mGraphView, &GraphView::precisionCycleRequested, mDocument, &ModelDocument::cyclePrecision);
+    connect(mGraphView, &GraphView::precisionCycleRequested, mDocument,
+            [this](const QList<NodeId>& nodes) { mDocument->cyclePrecision(nodes); });
     updateTitle();
 }
 

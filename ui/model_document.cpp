@@ -68,7 +68,8 @@ int changedLayers(const Graph& graph, const PrecisionPlan& a, const PrecisionPla
     int changed = 0;
     for (const Node& node : graph.nodes())
         if (a.requested(node.id) != b.requested(node.id) || a.effective(node.id) != b.effective(node.id)) ++changed;
-    return changed + static_cast<int>(planChange(graph, a, b).second.tensorMethods.size());
+    return changed + static_cast<int>(planChange(graph, a, b).second.tensorMethods.size()) +
+           changedBodyLayers(a.bodies(), b.bodies(), true);
 }
 
 bool sameTarget(const TrtTarget& a, const TrtTarget& b) {
@@ -98,6 +99,7 @@ std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget 
     }
     loaded->model = std::shared_ptr<Model>(std::move(model).value());
     loaded->plan = startingPlan(*loaded->model);
+    loaded->bodyGraphs = std::make_shared<const std::vector<BodyGraph>>(buildBodyGraphs(loaded->model->graph()));
     decidePrecisions(*loaded, target);
     return loaded;
 }
@@ -135,6 +137,10 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
     emit modelAboutToBeReplaced();
     mModel = loaded.model;
     mPlan = loaded.plan;
+    // A model made elsewhere (replaceModel(model)) comes without its bodies: they are built here.
+    mBodyGraphs = loaded.bodyGraphs || !mModel
+                      ? loaded.bodyGraphs
+                      : std::make_shared<const std::vector<BodyGraph>>(buildBodyGraphs(mModel->graph()));
     mLint = loaded.lint;
     mTrtTarget = buildableTarget(loaded.trtTarget);
     mCalibration = loaded.calibration;
@@ -210,32 +216,62 @@ void ModelDocument::setTrtTarget(TrtTarget target) {
     emit lintChanged();
 }
 
-void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text) {
-    if (!mModel || nodes.isEmpty()) return;
+const std::vector<BodyGraph>& ModelDocument::bodyGraphs() const {
+    static const std::vector<BodyGraph> kNoBodies;
+    return mBodyGraphs ? *mBodyGraphs : kNoBodies;
+}
+
+void ModelDocument::setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text,
+                                          const QList<BodyNodeRef>& bodyNodes) {
+    if (!mModel || (nodes.isEmpty() && bodyNodes.isEmpty())) return;
     PlanEdit before, after;
     for (NodeId node : nodes) {
         before.precisions.append(mPlan.requested(node));
         after.precisions.append(precision);
     }
-    if (before.precisions == after.precisions) return;
+    if (auto bodies = editedBodies(bodyNodes, precision)) {
+        before.bodies = mPlan.bodies();
+        after.bodies = std::move(bodies);
+    }
+    if (before.precisions == after.precisions && !after.bodies) return;
     before.nodes = after.nodes = nodes;
+    const qsizetype count = nodes.size() + bodyNodes.size();
     const QString label =
-        text.isEmpty()
-            ? tr("Set %1 to %2").arg(counted(nodes.size(), tr("1 node"), tr("%1 nodes")), precisionLabel(precision))
-            : text;
+        text.isEmpty() ? tr("Set %1 to %2").arg(counted(count, tr("1 node"), tr("%1 nodes")), precisionLabel(precision))
+                       : text;
     pushPlanEdit(std::move(before), std::move(after), label);
 }
 
-void ModelDocument::cyclePrecision(const QList<NodeId>& nodes) {
-    if (!mModel || nodes.isEmpty()) return;
+void ModelDocument::cyclePrecision(const QList<NodeId>& nodes, const QList<BodyNodeRef>& bodyNodes) {
+    if (!mModel || (nodes.isEmpty() && bodyNodes.isEmpty())) return;
     PlanEdit before, after;
     before.nodes = after.nodes = nodes;
     for (NodeId node : nodes) {
         before.precisions.append(mPlan.requested(node));
         after.precisions.append(nextPrecision(before.precisions.back()));
     }
-    pushPlanEdit(std::move(before), std::move(after),
-                 tr("Cycle precision of %1").arg(counted(nodes.size(), tr("1 node"), tr("%1 nodes"))));
+    if (auto bodies = editedBodies(bodyNodes, std::nullopt)) {
+        before.bodies = mPlan.bodies();
+        after.bodies = std::move(bodies);
+    }
+    if (before.isEmpty()) return;
+    pushPlanEdit(
+        std::move(before), std::move(after),
+        tr("Cycle precision of %1").arg(counted(nodes.size() + bodyNodes.size(), tr("1 node"), tr("%1 nodes"))));
+}
+
+std::optional<std::vector<BodyPlan>> ModelDocument::editedBodies(const QList<BodyNodeRef>& bodyNodes,
+                                                                 std::optional<Precision> precision) const {
+    if (bodyNodes.isEmpty()) return std::nullopt;
+    PrecisionPlan edited;  // holds the body plans alone
+    edited.bodies() = mPlan.bodies();
+    for (const BodyNodeRef& ref : bodyNodes) {
+        PrecisionPlan* body = ensureBodyPlan(edited, bodyGraphs(), ref.path);
+        if (!body || ref.node < 0 || static_cast<size_t>(ref.node) >= body->size()) continue;
+        body->setRequested(ref.node, precision ? *precision : nextPrecision(body->requested(ref.node)));
+    }
+    if (changedBodyLayers(mPlan.bodies(), edited.bodies(), false) == 0) return std::nullopt;
+    return std::move(edited.bodies());
 }
 
 void ModelDocument::setOpTypePrecision(const QString& opType, Precision precision) {
@@ -274,6 +310,7 @@ void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
     for (qsizetype i = 0; i < edit.nodes.size() && i < edit.precisions.size(); ++i)
         mPlan.setRequested(edit.nodes[i], edit.precisions[i], i < edit.notes.size() ? edit.notes[i] : std::string());
     for (const auto& [tensor, method] : edit.tensorMethods) mPlan.setTensorMethod(tensor, method);
+    if (edit.bodies) mPlan.bodies() = *edit.bodies;
     relint();
     emit planChanged();
     emit lintChanged();

@@ -30,6 +30,7 @@
 #include "core/quant/calibration_diagnosis.h"
 #include "core/quant/precision_plan.h"
 #include "core/quant/tuning.h"
+#include "ui/body_graphs.h"
 
 class QUndoStack;
 
@@ -49,6 +50,8 @@ struct LoadedModel {
     std::shared_ptr<Model> model;
     QString error;
     PrecisionPlan plan;  // the default placement (or the project's), effective precisions from the TensorRT rules
+    // The model's control-flow bodies as graphs (the precision table's body rows, the body plans' graphs).
+    std::shared_ptr<const std::vector<BodyGraph>> bodyGraphs;
     LintReport lint;
     TrtTarget trtTarget;  // the TensorRT the rules were applied for
     // Set when the model was opened from a project file (project_file.h).
@@ -92,6 +95,8 @@ public:
     // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
     const PrecisionPlan& plan() const { return mPlan; }
     const LintReport& lint() const { return mLint; }
+    // The model's control-flow bodies, nested ones inside (built once per model): the graphs of plan().bodies().
+    const std::vector<BodyGraph>& bodyGraphs() const;
     // The latency rules' findings (core/lint/linter.h isLatencyRule) computed off the GUI thread with the GPU profile
     // (LatencyPredictionController), merged into lint(); a relint drops them until the next ones arrive.
     void setLatencyFindings(std::vector<Finding> findings);
@@ -102,16 +107,18 @@ public:
     // the whole document, not an edit of the plan.
     void setTrtTarget(TrtTarget target);
 
-    // Undoable edit: sets the requested precision of `nodes` (one undo step, `text` names it in Edit > Undo).
-    void setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text = {});
-    // Undoable edit: FP32 -> FP16 -> INT8 -> FP32, each node from its own requested precision.
-    void cyclePrecision(const QList<NodeId>& nodes);
+    // Undoable edit: sets the requested precision of `nodes` and of the body layers `bodyNodes` (one undo step,
+    // `text` names it in Edit > Undo). A body without a plan gets an all-FP32 one first (PrecisionPlan::ensureBody).
+    void setRequestedPrecision(const QList<NodeId>& nodes, Precision precision, const QString& text = {},
+                               const QList<BodyNodeRef>& bodyNodes = {});
+    // Undoable edit: FP32 -> FP16 -> INT8 -> FP32, each node (and body layer) from its own requested precision.
+    void cyclePrecision(const QList<NodeId>& nodes, const QList<BodyNodeRef>& bodyNodes = {});
     // Undoable edit: every node of `opType` to `precision`.
     void setOpTypePrecision(const QString& opType, Precision precision);
     // Undoable edit: the calibration method whose amax `tensor` uses (nullopt: the calibration's own).
     void setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method);
-    // Replaces the whole plan, requested precisions and per-tensor methods (a plan file, a tuned plan); one
-    // undo step, none when nothing differs.
+    // Replaces the whole plan, requested precisions, per-tensor methods and body plans (a plan file, a tuned
+    // plan); one undo step, none when nothing differs.
     void replacePlan(const PrecisionPlan& plan, const QString& text);
     QUndoStack* undoStack() const { return mUndoStack; }
     // Applies an edit without an undo step (used by PlanEditCommand itself).
@@ -206,9 +213,14 @@ private:
     void replanEngine();
     void setResultsModified(bool modified, const QString& what = {});
     void pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text);
+    // The body plans with `bodyNodes` set to `precision` (each node's own next one when `precision` is null),
+    // or nullopt when nothing changes.
+    std::optional<std::vector<BodyPlan>> editedBodies(const QList<BodyNodeRef>& bodyNodes,
+                                                      std::optional<Precision> precision) const;
 
     std::shared_ptr<Model> mModel;
     PrecisionPlan mPlan;
+    std::shared_ptr<const std::vector<BodyGraph>> mBodyGraphs;
     LintReport mLint;
     TrtTarget mTrtTarget;
     QUndoStack* mUndoStack;

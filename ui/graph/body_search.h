@@ -13,6 +13,7 @@ namespace ql::ui {
 struct BodyStep {
     std::string owner;      // the control-flow node, in the graph the step starts from
     std::string attribute;  // "then_branch", "else_branch", "body"
+    bool operator==(const BodyStep&) const = default;
 };
 
 struct BodyMatch {

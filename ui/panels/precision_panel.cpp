@@ -208,11 +208,24 @@ void PrecisionPanel::showContextMenu(const QPoint& pos) {
     menu.exec(mTable->viewport()->mapToGlobal(pos));
 }
 
-QList<NodeId> PrecisionPanel::selectedNodes() const {
+QModelIndexList PrecisionPanel::selectedRows() const {
     QModelIndexList rows = mTable->selectionModel()->selectedRows();
     std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    return rows;
+}
+
+QList<NodeId> PrecisionPanel::selectedNodes() const {
     QList<NodeId> nodes;
-    for (const QModelIndex& row : rows) nodes.append(row.data(PrecisionTableModel::NodeIdRole).toInt());
+    for (const QModelIndex& row : selectedRows())
+        if (!row.data(PrecisionTableModel::BodyRowRole).toBool())
+            nodes.append(row.data(PrecisionTableModel::NodeIdRole).toInt());
+    return nodes;
+}
+
+QList<BodyNodeRef> PrecisionPanel::selectedBodyNodes() const {
+    QList<BodyNodeRef> nodes;
+    for (const QModelIndex& row : selectedRows())
+        if (auto body = mModel->bodyNodeAt(mFilter->mapToSource(row).row())) nodes.append(std::move(*body));
     return nodes;
 }
 
@@ -233,11 +246,11 @@ void PrecisionPanel::selectNode(NodeId node) {
 }
 
 void PrecisionPanel::setSelectionPrecision(Precision precision) {
-    mDocument->setRequestedPrecision(selectedNodes(), precision);
+    mDocument->setRequestedPrecision(selectedNodes(), precision, {}, selectedBodyNodes());
 }
 
 void PrecisionPanel::cycleSelectionPrecision() {
-    mDocument->cyclePrecision(selectedNodes());
+    mDocument->cyclePrecision(selectedNodes(), selectedBodyNodes());
 }
 
 void PrecisionPanel::setCurrentOpTypePrecision(Precision precision) {

@@ -8,10 +8,12 @@
 // (GpuChoiceBox), which fills the Predicted ms and INT8 gain columns. The Node column stays in view while the
 // others scroll (FrozenColumnTableView), and the header's context menu chooses the other columns (ColumnChooser).
 #include <QList>
+#include <QModelIndexList>
 #include <QWidget>
 
 #include "core/model/graph.h"
 #include "core/quant/precision_plan.h"
+#include "ui/body_graphs.h"
 
 class QAction;
 class QLineEdit;
@@ -39,8 +41,10 @@ public:
     // The header's context menu of the columns to show.
     ColumnChooser* columnChooser() const { return mColumns; }
 
-    // The nodes of the selected rows, in row order.
+    // The main graph nodes of the selected rows, in row order (body rows: selectedBodyNodes()).
     QList<NodeId> selectedNodes() const;
+    // The body layers of the selected rows, in row order.
+    QList<BodyNodeRef> selectedBodyNodes() const;
     // The node of the current row, or kNoId.
     NodeId currentNode() const;
     // Selects and scrolls to the row of `node` (nothing when it is filtered out); does not emit nodeSelected.
@@ -64,6 +68,7 @@ private:
     void createTableActions();
     void showContextMenu(const QPoint& pos);
     void currentRowChanged(const QModelIndex& current);
+    QModelIndexList selectedRows() const;  // sorted by row
     void updateActions();
     void resizeColumns();
     void showEngineColumns();

@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QColor>
 #include <QIcon>
-#include <QLocale>
 #include <QPalette>
 #include <QPixmap>
 #include <QStyle>
@@ -44,11 +43,6 @@ QIcon precisionSwatch(Precision precision) {
     return QIcon(pixmap);
 }
 
-// Readable on light and dark palettes: a translucent amber behind the cells of a node that falls back.
-QColor fallbackBackground() {
-    return QColor(255, 167, 38, 70);
-}
-
 // And a translucent red behind the engine cells of a node the engine ran otherwise than planned.
 // A tune's reason kept in the plan (a reopened project has no tune report): the Tune column shows it.
 QString savedTuneNote(const PrecisionPlan& plan, NodeId node) {
@@ -74,9 +68,7 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
         mSqnr.clear();
         mRemedies.clear();
         mStale = false;
-        mOpenDims = false;
-        if (const Model* model = mDocument->model())
-            for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
+        rebuildRows();
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
@@ -86,16 +78,36 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     connect(document, &ModelDocument::latencyPredictionChanged, this, &PrecisionTableModel::latencyPredictionChanged);
     for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8})
         mSwatches[static_cast<int>(p)] = precisionSwatch(p);
+    rebuildRows();  // the document may hold a model already
     analysisChanged();
 }
 
+void PrecisionTableModel::rebuildRows() {
+    mOpenDims = false;
+    mRows.clear();
+    mRowOfNode.clear();
+    const Model* model = mDocument->model();
+    if (!model) return;
+    for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
+    mRows = precisionTableRows(model->graph(), mDocument->bodyGraphs());
+    mRowOfNode.assign(model->graph().nodes().size(), -1);
+    for (size_t row = 0; row < mRows.size(); ++row)
+        if (!mRows[row].body) mRowOfNode[static_cast<size_t>(mRows[row].node)] = static_cast<int>(row);
+}
+
 int PrecisionTableModel::rowOf(NodeId node) const {
-    return node >= 0 && node < rowCount() ? node : -1;
+    return node >= 0 && static_cast<size_t>(node) < mRowOfNode.size() ? mRowOfNode[static_cast<size_t>(node)] : -1;
+}
+
+std::optional<BodyNodeRef> PrecisionTableModel::bodyNodeAt(int row) const {
+    if (row < 0 || row >= rowCount() || !mRows[static_cast<size_t>(row)].body) return std::nullopt;
+    const TableRow& at = mRows[static_cast<size_t>(row)];
+    return BodyNodeRef{at.body->path, at.bodyNode};
 }
 
 int PrecisionTableModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid() || !mDocument->model()) return 0;
-    return static_cast<int>(mDocument->model()->graph().nodes().size());
+    return static_cast<int>(mRows.size());
 }
 
 int PrecisionTableModel::columnCount(const QModelIndex& parent) const {
@@ -113,7 +125,9 @@ std::optional<Precision> PrecisionTableModel::precisionFromVariant(const QVarian
 
 QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !mDocument->model() || index.row() >= rowCount()) return {};
-    const Node& node = mDocument->model()->graph().node(index.row());
+    const TableRow& row = mRows[static_cast<size_t>(index.row())];
+    if (row.body) return bodyRowData(*mDocument, row, index.column(), role, mSwatches);
+    const Node& node = mDocument->model()->graph().node(row.node);
     const PrecisionPlan& plan = mDocument->plan();
     const bool fallback = plan.effective(node.id) != plan.requested(node.id);
     const int column = index.column();
@@ -147,6 +161,8 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
             return {};
         case NodeIdRole:
             return node.id;
+        case BodyRowRole:
+            return false;
         case OpTypeRole:
             return QString::fromStdString(node.opType);
         case RequestedPrecisionRole:
@@ -170,20 +186,15 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
         case NodeColumn:
             return QString::fromStdString(node.name);
         case OpColumn:
-            return node.domain.empty() ? QString::fromStdString(node.opType)
-                                       : QString::fromStdString(node.domain + "." + node.opType);
+            return opText(node);
         case RequestedColumn:
             return precisionLabel(plan.requested(node.id));
         case EffectiveColumn:
             return precisionLabel(plan.effective(node.id));
         case ReasonColumn:
             return QString::fromStdString(nodeExplanation(*mDocument, node.id));
-        case MacsColumn: {
-            if (!node.cost.macs) return QString();
-            // "≈": a dimension the model leaves open (a symbolic batch, a dynamic H/W) was counted as 1.
-            const QString macs = QLocale().toString(static_cast<qlonglong>(node.cost.macs));
-            return node.cost.approximate ? QStringLiteral("\u2248 ") + macs : macs;
-        }
+        case MacsColumn:
+            return macsText(node.cost);
         case SensitivityColumn:
             return decibelText(valueAt(mSensitivity, node.id));
         case SqnrColumn:
@@ -343,7 +354,10 @@ bool PrecisionTableModel::setData(const QModelIndex& index, const QVariant& valu
     const std::optional<Precision> precision = precisionFromVariant(value);
     if (!precision) return false;
     // The document pushes the undo step and announces planChanged, which refreshes the cells.
-    mDocument->setRequestedPrecision({static_cast<NodeId>(index.row())}, *precision);
+    if (auto bodyNode = bodyNodeAt(index.row()))
+        mDocument->setRequestedPrecision({}, *precision, {}, {std::move(*bodyNode)});
+    else
+        mDocument->setRequestedPrecision({mRows[static_cast<size_t>(index.row())].node}, *precision);
     return true;
 }
 

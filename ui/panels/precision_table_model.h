@@ -11,7 +11,8 @@
 // node the engine ran otherwise than planned are tinted red. With a GPU chosen (GpuChoiceBox), Predicted ms and INT8
 // gain show the document's latency prediction (core/engine/plan_prediction.h): the time of the node's layer in the
 // current plan's predicted engine (a fused layer's on its first node) and what INT8 saves against FP16 there, the
-// reformats it causes included; estimates, greyed while a new prediction is under way.
+// reformats it causes included; estimates, greyed while a new prediction is under way. The layers of If/Loop/Scan
+// bodies follow their control-flow node's row (body_rows.h), editable too; their NodeIdRole is that node's id.
 #include <QAbstractTableModel>
 #include <QIcon>
 #include <map>
@@ -20,6 +21,7 @@
 
 #include "core/model/graph.h"
 #include "core/quant/precision_plan.h"
+#include "ui/panels/body_rows.h"
 #include "ui/tuning/tune_report_text.h"
 
 namespace ql {
@@ -57,13 +59,16 @@ public:
         FallbackRole,            // bool: effective differs from requested
         SortRole,                // a number for numeric columns (missing values: NaN), text otherwise
         PrecisionChoiceRole,     // bool: the node has a precision to choose (hasPrecisionChoice)
+        BodyRowRole,             // bool: a layer of a control-flow body (NodeIdRole: the main graph's node around it)
     };
 
     explicit PrecisionTableModel(ModelDocument* document, QObject* parent = nullptr);
 
     ModelDocument* document() const { return mDocument; }
-    // The row of `node` (rows are in graph order, so it is the node id), or -1.
+    // The row of `node`, a node of the main graph, or -1.
     int rowOf(NodeId node) const;
+    // The body layer of `row`; nullopt for a main graph node's row.
+    std::optional<BodyNodeRef> bodyNodeAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -83,6 +88,7 @@ private:
     QVariant sortData(const Node& node, int column) const;
     QString toolTip(const Node& node, int column) const;
     bool isAnalysisColumn(int column) const { return column == SensitivityColumn || column == SqnrColumn; }
+    void rebuildRows();  // mRows, mRowOfNode and mOpenDims for the document's model
     void planChanged();
     void analysisChanged();
     void tuneReportChanged();
@@ -97,6 +103,8 @@ private:
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
 
     ModelDocument* mDocument;
+    std::vector<TableRow> mRows;  // precisionTableRows of the model
+    std::vector<int> mRowOfNode;  // per main graph node
     // Per node: the worst SQNR (dB) of its outputs, NaN when the report has none; empty without a report.
     std::vector<double> mSensitivity;
     std::vector<double> mSqnr;

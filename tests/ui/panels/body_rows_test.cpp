@@ -1,0 +1,250 @@
+// The layers of If/Loop/Scan bodies in the precision table (issue 29, "Subgraphs"): their rows follow their
+// control-flow node's, editing one plans the body (undoably), effective precision and reason come from the body's
+// plan, the INT8 count follows, the selection edits and the filter treat them as layers of their own; a plan file,
+// the undo stack and a project keep the body plans.
+#include <QAbstractItemModelTester>
+#include <QTableView>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "tests/support/control_flow_model.h"
+#include "tests/support/model_builder.h"
+#include "ui/graph/node_style.h"
+#include "ui/import_controller.h"
+#include "ui/model_document.h"
+#include "ui/panels/precision_filter_model.h"
+#include "ui/panels/precision_panel.h"
+#include "ui/panels/precision_table_model.h"
+#include "ui/project_file.h"
+
+using namespace ql;
+using namespace ql::ui;
+
+class BodyRowsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void bodyRowsFollowTheirParentInOrder();
+    void editingABodyRowPlansTheBodyAndUndoRestores();
+    void effectiveAndReasonComeFromTheBodyPlan();
+    void int8CountFollowsABodyLayer();
+    void selectionEditsSetBodyLayersNotTheirParent();
+    void filterMatchesBodyLayerNames();
+    void importedPlanKeepsItsBodiesThroughUndo();
+    void projectRoundTripKeepsBodies();
+};
+
+namespace {
+
+const BodyPath kThen = {{"route", "then_branch"}};
+
+struct Fixture {
+    test::TempDir dir;
+    std::string modelPath = dir.file("branches.onnx");
+    ModelDocument document;
+    PrecisionTableModel table{&document};
+
+    Fixture() {
+        test::writeFile(modelPath, test::convBranchesModel()->proto().SerializeAsString());
+        document.replaceModel(*ModelDocument::load(QString::fromStdString(modelPath)));
+    }
+    const Graph& graph() const { return document.model()->graph(); }
+    NodeId node(const std::string& name) const { return *graph().findNode(name); }
+    // The table row whose Node cell reads `label`, or -1.
+    int row(const QString& label) const {
+        for (int r = 0; r < table.rowCount(); ++r)
+            if (table.index(r, PrecisionTableModel::NodeColumn).data().toString() == label) return r;
+        return -1;
+    }
+    QString cell(const QString& label, int column) const { return table.index(row(label), column).data().toString(); }
+    const BodyGraph& thenBody() const { return *findBodyGraph(document.bodyGraphs(), kThen); }
+    NodeId thenNode(const std::string& name) const { return *thenBody().body.graph.findNode(name); }
+    const PrecisionPlan* thenPlan() const { return bodyPlan(document.plan(), kThen); }
+    bool setRequested(const QString& label, Precision precision) {
+        return table.setData(table.index(row(label), PrecisionTableModel::RequestedColumn),
+                             static_cast<int>(precision));
+    }
+};
+
+QString label(const char* text) {
+    return QString::fromUtf8(text);
+}
+
+}  // namespace
+
+void BodyRowsTest::bodyRowsFollowTheirParentInOrder() {
+    Fixture f;
+    QAbstractItemModelTester tester(&f.table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QStringList names;
+    for (int r = 0; r < f.table.rowCount(); ++r)
+        names << f.table.index(r, PrecisionTableModel::NodeColumn).data().toString();
+    const QStringList expected = {label("stem"),
+                                  label("stem.relu"),
+                                  label("mean"),
+                                  label("gate"),
+                                  label("route"),
+                                  label("route ▸ then_branch ▸ t1"),
+                                  label("route ▸ then_branch ▸ t1.relu"),
+                                  label("route ▸ then_branch ▸ t2"),
+                                  label("route ▸ else_branch ▸ e1"),
+                                  label("route ▸ else_branch ▸ e.add"),
+                                  label("refine"),
+                                  label("refine ▸ body ▸ l1"),
+                                  label("refine ▸ body ▸ l1.relu"),
+                                  label("refine ▸ body ▸ l.add"),
+                                  label("head")};
+    QCOMPARE(names, expected);
+    // Main rows keep their place by node; a body row stands for its control-flow node (selecting it selects the If).
+    for (const char* name : {"stem", "route", "refine", "head"})
+        QCOMPARE(f.table.rowOf(f.node(name)), static_cast<int>(expected.indexOf(label(name))));
+    const QModelIndex t1 = f.table.index(f.row(label("route ▸ then_branch ▸ t1")), PrecisionTableModel::NodeColumn);
+    QCOMPARE(t1.data(PrecisionTableModel::NodeIdRole).toInt(), f.node("route"));
+    QVERIFY(t1.data(PrecisionTableModel::BodyRowRole).toBool());
+    QVERIFY(!f.table.index(f.table.rowOf(f.node("route")), 0).data(PrecisionTableModel::BodyRowRole).toBool());
+    QCOMPARE(f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::OpColumn), QStringLiteral("Conv"));
+    QVERIFY(!f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::MacsColumn).isEmpty());  // the body's cost
+    // Unplanned bodies run float; the columns measured on the main graph say so.
+    QCOMPARE(f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::RequestedColumn), QStringLiteral("FP32"));
+    QCOMPARE(f.table.index(f.row(label("route ▸ then_branch ▸ t1")), PrecisionTableModel::SqnrColumn)
+                 .data(Qt::ToolTipRole)
+                 .toString(),
+             QStringLiteral("Measured for the main graph only"));
+}
+
+void BodyRowsTest::editingABodyRowPlansTheBodyAndUndoRestores() {
+    Fixture f;
+    const QString t1 = label("route ▸ then_branch ▸ t1");
+    QVERIFY(!f.thenPlan());
+    const Precision routeBefore = f.document.plan().requested(f.node("route"));
+    QVERIFY(f.setRequested(t1, Precision::Int8));
+    QVERIFY(f.thenPlan());
+    QCOMPARE(f.thenPlan()->requested(f.thenNode("t1")), Precision::Int8);
+    QCOMPARE(f.thenPlan()->requested(f.thenNode("t2")), Precision::Fp32);  // the rest of the new body plan
+    QCOMPARE(f.document.plan().requested(f.node("route")), routeBefore);   // not the If itself
+    QCOMPARE(f.cell(t1, PrecisionTableModel::RequestedColumn), QStringLiteral("INT8"));
+    QCOMPARE(f.document.undoStack()->count(), 1);
+
+    f.document.undoStack()->undo();
+    QVERIFY(!f.thenPlan());  // as before the edit: no plan, the body runs float
+    QCOMPARE(f.cell(t1, PrecisionTableModel::RequestedColumn), QStringLiteral("FP32"));
+    f.document.undoStack()->redo();
+    QVERIFY(f.thenPlan());
+    QCOMPARE(f.thenPlan()->requested(f.thenNode("t1")), Precision::Int8);
+    // Setting it FP32 in a body already planned is an edit; FP32 where it already is, none.
+    QVERIFY(f.setRequested(label("route ▸ else_branch ▸ e1"), Precision::Fp32));
+    QCOMPARE(f.document.undoStack()->count(), 1);
+}
+
+void BodyRowsTest::effectiveAndReasonComeFromTheBodyPlan() {
+    Fixture f;
+    const QString t1 = label("route ▸ then_branch ▸ t1"), relu = label("route ▸ then_branch ▸ t1.relu");
+    QVERIFY(f.setRequested(relu, Precision::Int8));
+    const PrecisionPlan* plan = f.thenPlan();
+    QVERIFY(plan);
+    const NodeId reluId = f.thenNode("t1.relu");
+    // Alone in INT8 after an FP32 conv, the relu falls back: the row says so as a main node's would.
+    QCOMPARE(plan->effective(reluId), Precision::Fp16);
+    QVERIFY(QString::fromStdString(plan->explanation(reluId)).contains(QStringLiteral("fused into 't1'")));
+    QVERIFY(f.table.index(f.row(relu), PrecisionTableModel::EffectiveColumn)
+                .data(PrecisionTableModel::FallbackRole)
+                .toBool());
+    QCOMPARE(f.cell(relu, PrecisionTableModel::EffectiveColumn), precisionLabel(plan->effective(reluId)));
+    QCOMPARE(f.cell(relu, PrecisionTableModel::ReasonColumn), QString::fromStdString(plan->explanation(reluId)));
+    QVERIFY(f.setRequested(t1, Precision::Int8));
+    QCOMPARE(f.cell(t1, PrecisionTableModel::EffectiveColumn), QStringLiteral("INT8"));
+}
+
+void BodyRowsTest::int8CountFollowsABodyLayer() {
+    Fixture f;
+    const int before = f.document.lint().coverage.int8Layers;
+    QVERIFY(f.setRequested(label("refine ▸ body ▸ l1"), Precision::Int8));
+    QCOMPARE(f.document.lint().coverage.int8Layers, before + 1);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.lint().coverage.int8Layers, before);
+}
+
+void BodyRowsTest::selectionEditsSetBodyLayersNotTheirParent() {
+    Fixture f;
+    PrecisionPanel panel(&f.document);
+    QTableView* view = panel.view();
+    const auto selectRow = [&](const QString& name) {
+        PrecisionFilterModel* filter = panel.filterModel();
+        for (int r = 0; r < filter->rowCount(); ++r)
+            if (filter->index(r, PrecisionTableModel::NodeColumn).data().toString() == name)
+                view->selectionModel()->select(filter->index(r, 0),
+                                               QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    };
+    selectRow(label("route ▸ else_branch ▸ e1"));
+    selectRow(label("head"));
+    QCOMPARE(panel.selectedNodes(), QList<NodeId>({f.node("head")}));
+    QCOMPARE(panel.selectedBodyNodes().size(), 1);
+    const Precision routeBefore = f.document.plan().requested(f.node("route"));
+    panel.setSelectionPrecision(Precision::Fp16);
+    QCOMPARE(f.document.undoStack()->count(), 1);  // one step for both
+    QCOMPARE(f.document.plan().requested(f.node("head")), Precision::Fp16);
+    const PrecisionPlan* elsePlan = bodyPlan(f.document.plan(), {{"route", "else_branch"}});
+    QVERIFY(elsePlan);
+    const BodyGraph* elseBody = findBodyGraph(f.document.bodyGraphs(), {{"route", "else_branch"}});
+    QCOMPARE(elsePlan->requested(*elseBody->body.graph.findNode("e1")), Precision::Fp16);
+    QCOMPARE(f.document.plan().requested(f.node("route")), routeBefore);
+    panel.cycleSelectionPrecision();  // FP16 -> INT8, each from its own
+    QCOMPARE(bodyPlan(f.document.plan(), {{"route", "else_branch"}})->requested(*elseBody->body.graph.findNode("e1")),
+             Precision::Int8);
+}
+
+void BodyRowsTest::filterMatchesBodyLayerNames() {
+    Fixture f;
+    PrecisionFilterModel filter;
+    filter.setSourceModel(&f.table);
+    filter.setFilterText(QStringLiteral("l1"));
+    QStringList shown;
+    for (int r = 0; r < filter.rowCount(); ++r)
+        shown << filter.index(r, PrecisionTableModel::NodeColumn).data().toString();
+    QCOMPARE(shown, QStringList({label("refine ▸ body ▸ l1"), label("refine ▸ body ▸ l1.relu")}));
+}
+
+void BodyRowsTest::importedPlanKeepsItsBodiesThroughUndo() {
+    Fixture f;
+    // A plan file with a body, as File > Import > Precision Plan... reads it.
+    PrecisionPlan planned = f.document.plan();
+    planned.ensureBody("refine", "body", findBodyGraph(f.document.bodyGraphs(), {{"refine", "body"}})->body.graph)
+        .setRequested(0, Precision::Int8);
+    const std::string planPath = f.dir.file("plan.json");
+    QVERIFY(planned.save(f.graph(), planPath).isOk());
+    QWidget window;
+    ImportController import(&f.document, &window);
+    QVERIFY(import.importPlan(QString::fromStdString(planPath)));
+    const PrecisionPlan* loop = bodyPlan(f.document.plan(), {{"refine", "body"}});
+    QVERIFY(loop);
+    QCOMPARE(loop->requested(0), Precision::Int8);
+    f.document.undoStack()->undo();
+    QVERIFY(!bodyPlan(f.document.plan(), {{"refine", "body"}}));
+    f.document.undoStack()->redo();
+    QVERIFY(bodyPlan(f.document.plan(), {{"refine", "body"}}));
+    QCOMPARE(bodyPlan(f.document.plan(), {{"refine", "body"}})->requested(0), Precision::Int8);
+}
+
+void BodyRowsTest::projectRoundTripKeepsBodies() {
+    Fixture f;
+    QVERIFY(f.setRequested(label("route ▸ then_branch ▸ t2"), Precision::Int8));
+    const QString project = QString::fromStdString(f.dir.file("branches.qlproj"));
+    QVERIFY(saveProject(f.document, project).isOk());
+
+    ModelDocument reopened;
+    const auto loaded = loadProject(project);
+    QVERIFY2(loaded->error.isEmpty(), qPrintable(loaded->error));
+    reopened.replaceModel(*loaded);
+    const PrecisionPlan* then = bodyPlan(reopened.plan(), kThen);
+    QVERIFY(then);
+    QCOMPARE(then->requested(f.thenNode("t2")), Precision::Int8);
+    QCOMPARE(then->requested(f.thenNode("t1")), Precision::Fp32);
+    PrecisionTableModel table(&reopened);
+    int t2 = -1;
+    for (int r = 0; r < table.rowCount(); ++r)
+        if (table.index(r, PrecisionTableModel::NodeColumn).data().toString() == label("route ▸ then_branch ▸ t2"))
+            t2 = r;
+    QVERIFY(t2 >= 0);
+    QCOMPARE(table.index(t2, PrecisionTableModel::RequestedColumn).data().toString(), QStringLiteral("INT8"));
+}
+
+QTEST_MAIN(BodyRowsTest)
+#include "body_rows_test.moc"
