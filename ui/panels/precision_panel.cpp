@@ -235,6 +235,12 @@ NodeId PrecisionPanel::currentNode() const {
 }
 
 void PrecisionPanel::selectNode(NodeId node) {
+    // A body row stands for its control-flow node in the graph: the graph echoing that node back must not move the
+    // table off the body layer the user is on.
+    const QModelIndex current = mTable->selectionModel()->currentIndex();
+    if (current.isValid() && current.data(PrecisionTableModel::BodyRowRole).toBool() &&
+        current.data(PrecisionTableModel::NodeIdRole).toInt() == node)
+        return;
     const int row = mModel->rowOf(node);
     if (row < 0) return;
     const QModelIndex index = mFilter->mapFromSource(mModel->index(row, PrecisionTableModel::NodeColumn));

@@ -29,6 +29,7 @@ private slots:
     void int8CountFollowsABodyLayer();
     void selectionEditsSetBodyLayersNotTheirParent();
     void filterMatchesBodyLayerNames();
+    void theGraphEchoingTheParentKeepsTheBodyRowCurrent();
     void importedPlanKeepsItsBodiesThroughUndo();
     void projectRoundTripKeepsBodies();
 };
@@ -189,6 +190,26 @@ void BodyRowsTest::selectionEditsSetBodyLayersNotTheirParent() {
     panel.cycleSelectionPrecision();  // FP16 -> INT8, each from its own
     QCOMPARE(bodyPlan(f.document.plan(), {{"route", "else_branch"}})->requested(*elseBody->body.graph.findNode("e1")),
              Precision::Int8);
+}
+
+// A body row selects its If in the graph; the graph's echo of that node must leave the table on the body layer (the
+// walk saw it jump to the If's row, with "All If nodes" offered).
+void BodyRowsTest::theGraphEchoingTheParentKeepsTheBodyRowCurrent() {
+    Fixture f;
+    PrecisionPanel panel(&f.document);
+    QTableView* view = panel.view();
+    PrecisionFilterModel* filter = panel.filterModel();
+    QModelIndex e1;
+    for (int r = 0; r < filter->rowCount(); ++r)
+        if (filter->index(r, PrecisionTableModel::NodeColumn).data().toString() == label("route ▸ else_branch ▸ e1"))
+            e1 = filter->index(r, PrecisionTableModel::NodeColumn);
+    QVERIFY(e1.isValid());
+    view->selectionModel()->setCurrentIndex(e1, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    panel.selectNode(f.node("route"));
+    QCOMPARE(view->selectionModel()->currentIndex().row(), e1.row());
+    QCOMPARE(panel.selectedBodyNodes().size(), 1);
+    panel.selectNode(f.node("head"));  // another node moves it, as before
+    QCOMPARE(view->selectionModel()->currentIndex().data().toString(), label("head"));
 }
 
 void BodyRowsTest::filterMatchesBodyLayerNames() {
