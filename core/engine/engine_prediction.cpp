@@ -478,6 +478,12 @@ EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, co
     const Groups groups = prediction::groupNodes(graph, plan, target);
     Wiring(graph, plan, groups, prediction).run();
     prediction.approximateShapes = prediction.approximateShapes || groups.approximate;
+    for (const Node& node : graph.nodes()) {
+        if (node.subgraphs.empty()) continue;
+        UnpredictedBodies left{node.name, node.subgraphs.size(), 0};
+        for (const SubgraphInfo& body : node.subgraphs) left.bodyNodes += body.nodeCount;
+        prediction.unpredictedBodies.push_back(std::move(left));
+    }
     return prediction;
 }
 

@@ -105,10 +105,20 @@ struct PredictedLayer {
     std::string note;             // why a reformat is there ("INT8 -> FP16 for ...")
 };
 
+// A control-flow node whose bodies the prediction does not model: its layer stands for them at no cost.
+struct UnpredictedBodies {
+    std::string node;      // the If/Loop/Scan node
+    size_t bodies = 0;     // its subgraph attributes
+    size_t bodyNodes = 0;  // their nodes, nested ones included
+};
+
 struct EnginePrediction {
     TrtTarget target;
     std::vector<PredictedLayer> layers;  // execution order
     bool approximateShapes = false;      // some dimension was unknown and taken as 1
+    // The work inside If/Loop/Scan bodies (TensorRT's conditional and loop layers) is not predicted: the times leave
+    // it out, which a report must say (Silero VAD does all its work there).
+    std::vector<UnpredictedBodies> unpredictedBodies;
     size_t reformatCount() const;
 };
 

@@ -8,6 +8,17 @@ namespace ql {
 
 namespace {
 
+nlohmann::json unpredictedBodiesJson(const EnginePrediction& prediction) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const UnpredictedBodies& b : prediction.unpredictedBodies)
+        list.push_back({{"node", b.node}, {"bodies", b.bodies}, {"body_nodes", b.bodyNodes}});
+    return list;
+}
+
+}  // namespace
+
+namespace {
+
 nlohmann::json tensorsJson(const Graph& graph, const std::vector<PredictedTensor>& tensors) {
     nlohmann::json list = nlohmann::json::array();
     for (const PredictedTensor& t : tensors)
@@ -107,7 +118,22 @@ nlohmann::json predictionToJson(const PredictionView& view) {
             {"fp16_total_ms", view.fp16Estimate.totalMs},
             {"speedup_vs_fp16", speedup},
             {"approximate_shapes", view.prediction.approximateShapes},
+            {"unpredicted_bodies", unpredictedBodiesJson(view.prediction)},
             {"estimate", estimateJson(view.profile)}};
+}
+
+std::string unpredictedBodiesText(const EnginePrediction& prediction) {
+    std::string names;
+    size_t nodes = 0;
+    for (size_t i = 0; i < prediction.unpredictedBodies.size(); ++i) {
+        const UnpredictedBodies& b = prediction.unpredictedBodies[i];
+        if (i < 3) names += (i ? ", " : "") + b.node;
+        nodes += b.bodyNodes;
+    }
+    if (prediction.unpredictedBodies.size() > 3)
+        names += " and " + std::to_string(prediction.unpredictedBodies.size() - 3) + " more";
+    return "Not predicted: the " + std::to_string(nodes) + " nodes inside the bodies of " + names +
+           " (If/Loop/Scan); the times leave them out, so the latency is too low by what they take.";
 }
 
 std::string predictionToText(const PredictionView& view) {
@@ -134,6 +160,7 @@ std::string predictionToText(const PredictionView& view) {
         << fixed(view.estimate.reformatMs, 3) << " ms); all FP16: " << fixed(view.fp16Estimate.totalMs, 3)
         << " ms; speedup vs FP16: " << fixed(speedup, 2) << "x\n";
     if (p.approximateShapes) out << "Some dimensions were unknown and taken as 1 (--shapes sets them).\n";
+    if (!p.unpredictedBodies.empty()) out << unpredictedBodiesText(p) << "\n";
     out << estimateNote(view.profile) << "\n";
     return out.str();
 }

@@ -31,6 +31,8 @@ struct PredictionView {
 
 nlohmann::json predictionToJson(const PredictionView& view);
 std::string predictionToText(const PredictionView& view);
+// What the prediction leaves out: the nodes inside If/Loop/Scan bodies (EnginePrediction::unpredictedBodies), in words.
+std::string unpredictedBodiesText(const EnginePrediction& prediction);
 
 // The "estimate" object: fitted or not, and how far off it was where it was checked.
 nlohmann::json estimateJson(const GpuProfile& profile);

@@ -48,6 +48,7 @@ QString predictionStatusText(const PlanPrediction& prediction, bool stale) {
                        .arg(prediction.int8TotalMs, 0, 'f', 3)
                        .arg(checkedErrorText(prediction.profile));
     if (prediction.engine.approximateShapes) text += QObject::tr(", open dims as 1");
+    if (!prediction.engine.unpredictedBodies.empty()) text += QObject::tr(", without If/Loop bodies");
     if (stale) text += QObject::tr(" (updating...)");
     return text;
 }
@@ -61,6 +62,8 @@ QString predictionStatusToolTip(const PlanPrediction& prediction) {
                       .arg(prediction.engine.reformatCount())
                       .arg(QString::fromStdString(estimateNote(prediction.profile)));
     if (const QString note = approximateNote(prediction); !note.isEmpty()) tip += QLatin1Char('\n') + note;
+    if (!prediction.engine.unpredictedBodies.empty())
+        tip += QLatin1Char('\n') + QString::fromStdString(unpredictedBodiesText(prediction.engine));
     return tip;
 }
 

@@ -5,8 +5,11 @@
 #include "core/engine/engine_prediction.h"
 #include "core/engine/gpu_specs.h"
 #include "core/engine/latency_model.h"
+#include "core/engine/prediction_report.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
+#include "core/quant/default_placement.h"
+#include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -424,6 +427,27 @@ TEST(EnginePredictionTest, APlanOfAnotherGraphPredictsNothing) {
     const auto model = residualBlock();
     const EnginePrediction p = predictEngine(model->graph(), PrecisionPlan(), kTrt10);
     EXPECT_TRUE(p.layers.empty());
+}
+
+// What runs inside If/Loop/Scan bodies is not predicted: the prediction says so, with how much it leaves out.
+TEST(EnginePredictionTest, SaysWhichControlFlowBodiesItLeavesOut) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    const EnginePrediction p =
+        predictEngine(graph, defaultPrecisionPlan(graph), {TrtVersion::Trt10, TrtTyping::Strong});
+    ASSERT_EQ(p.unpredictedBodies.size(), 2u);
+    EXPECT_EQ(p.unpredictedBodies[0].node, "route");
+    EXPECT_EQ(p.unpredictedBodies[0].bodies, 2u);
+    EXPECT_EQ(p.unpredictedBodies[0].bodyNodes, 5u);  // t1, t1.relu, t2; e1, e.add
+    EXPECT_EQ(p.unpredictedBodies[1].node, "refine");
+    EXPECT_EQ(p.unpredictedBodies[1].bodyNodes, 4u);
+    const std::string text = unpredictedBodiesText(p);
+    EXPECT_NE(text.find("9 nodes"), std::string::npos) << text;
+    EXPECT_NE(text.find("route, refine"), std::string::npos) << text;
+    auto plain = residualBlock();  // a model without control flow leaves nothing out
+    EXPECT_TRUE(
+        predictEngine(plain->graph(), defaultPrecisionPlan(plain->graph()), {TrtVersion::Trt10, TrtTyping::Strong})
+            .unpredictedBodies.empty());
 }
 
 }  // namespace
