@@ -67,15 +67,6 @@ Result<NamedTensors> readInputs(const Graph& graph, const std::vector<std::strin
     return inputs;
 }
 
-// --fallback fp32: ONNX Runtime runs a weakly typed export's float layers in float32, the FP16 ones included.
-// The planned If/Loop/Scan bodies' too: a weakly typed export writes no float16 anywhere.
-void runFloatLayersInFp32(PrecisionPlan& plan) {
-    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id)
-        if (plan.effective(id) == Precision::Fp16)
-            plan.setEffective(id, Precision::Fp32, "--fallback fp32: every float layer runs FP32");
-    for (BodyPlan& body : plan.bodies()) runFloatLayersInFp32(body.plan);
-}
-
 // With --simulate: the plan (kept alive in `plan`) and its simulator; nothing otherwise. A model that carries its
 // precisions (`carried`, carried_model.h) is simulated as written unless --plan gives another plan.
 Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& carried, PrecisionPlan& plan,
@@ -95,7 +86,8 @@ Status prepareSimulation(const RunCommandOptions& options, const CarriedModel& c
     } else {
         QL_ASSIGN_OR_RETURN(plan, effectivePlan(graph, options.plan, version, fallback, &calibration));
     }
-    if (fallback == Precision::Fp32) runFloatLayersInFp32(plan);
+    // --fallback fp32: ONNX Runtime runs a weakly typed export's float layers in float32, the FP16 ones included.
+    if (fallback == Precision::Fp32) runFp16LayersInFp32(plan, "--fallback fp32: every float layer runs FP32");
     const QdqOptions qdq{.perChannelConvTranspose = options.deconvPerChannel, .tensorRtMajor = trtMajor(version)};
     QL_ASSIGN_OR_RETURN(simulator, QuantSimulator::create(graph, plan, calibration, qdq));
     return Status::ok();

@@ -15,10 +15,6 @@ nlohmann::json unpredictedBodiesJson(const EnginePrediction& prediction) {
     return list;
 }
 
-}  // namespace
-
-namespace {
-
 nlohmann::json tensorsJson(const Graph& graph, const std::vector<PredictedTensor>& tensors) {
     nlohmann::json list = nlohmann::json::array();
     for (const PredictedTensor& t : tensors)

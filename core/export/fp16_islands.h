@@ -8,8 +8,7 @@
 //   - each float output of an island node is written as float16 under "<name>_fp16"; where something outside
 //     the island reads it (an FP32 or INT8 layer, a QuantizeLinear, a graph output, an input slot that keeps
 //     float32, an If/Loop/Scan body reading it by name) a Cast back to float writes the original name, so every
-//     original tensor name keeps its float32
-//     meaning and the Q/DQ nodes keep their float32 scales;
+//     original tensor name keeps its float32 meaning and the Q/DQ nodes keep their float32 scales;
 //   - the model's inputs and outputs keep their types unless `fp16Io`: then float32 graph inputs and outputs
 //     become float16, with Casts at the boundary.
 #include <onnx/onnx_pb.h>

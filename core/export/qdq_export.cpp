@@ -1,7 +1,6 @@
 #include "core/export/qdq_export.h"
 
 #include <onnx/version_converter/convert.h>
-#include "core/export/body_export.h"
 
 #include <algorithm>
 #include <exception>

@@ -35,10 +35,6 @@ void LintPolicy::apply(const Graph& graph, PrecisionPlan& plan) const {
     followFusedProducers(graph, plan);
 }
 
-}  // namespace ql
-
-namespace ql {
-
 void TrtPolicies::apply(const Graph& graph, PrecisionPlan& plan) const {
     plan.applyPolicies(graph, list());
     for (BodyPlan& body : plan.bodies()) {

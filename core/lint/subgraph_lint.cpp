@@ -1,5 +1,6 @@
 #include "core/lint/subgraph_lint.h"
 
+#include <optional>
 #include <string>
 
 #include "core/model/subgraph_model.h"
@@ -22,9 +23,10 @@ void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions
             if (!body) continue;  // a malformed body: the ONNX checker's diagnostics (inspect) name it
             // Float unless planned, or carrying Q/DQ of its own (then the rules follow those, as on the main graph).
             const PrecisionPlan* planned = plan.body(node.name, subgraph.attribute);
-            const PrecisionPlan bodyPlan = planned != nullptr && planned->size() == body->graph.nodes().size()
-                                               ? *planned
-                                               : PrecisionPlan(body->graph, Precision::Fp32);
+            std::optional<PrecisionPlan> unplanned;
+            const PrecisionPlan& bodyPlan = planned != nullptr && planned->size() == body->graph.nodes().size()
+                                                ? *planned
+                                                : unplanned.emplace(body->graph, Precision::Fp32);
             LintReport inner = run(body->graph, bodyPlan, options);
             // A body counts where it runs other than float: planned so, or carrying Q/DQ of its own (a written model).
             if (quantizesBody(bodyPlan) || !body->graph.qdqLinks().empty()) {

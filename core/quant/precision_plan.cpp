@@ -245,6 +245,12 @@ nlohmann::json PrecisionPlan::toJson(const Graph& graph) const {
     return json;
 }
 
+void runFp16LayersInFp32(PrecisionPlan& plan, const std::string& reason) {
+    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id)
+        if (plan.effective(id) == Precision::Fp16) plan.setEffective(id, Precision::Fp32, reason);
+    for (BodyPlan& body : plan.bodies()) runFp16LayersInFp32(body.plan, reason);
+}
+
 bool quantizesBody(const PrecisionPlan& body) {
     for (NodeId id = 0; id < static_cast<NodeId>(body.size()); ++id)
         if (body.effective(id) != Precision::Fp32) return true;

@@ -126,6 +126,10 @@ private:
     std::vector<BodyPlan> mBodies;
 };
 
+// Every FP16 layer of `plan` and of its bodies' plans effective FP32, with `reason`: what a weakly typed export
+// computes where no builder flag applies (ONNX Runtime, the executor), since it writes no float16 anywhere.
+void runFp16LayersInFp32(PrecisionPlan& plan, const std::string& reason);
+
 // A body plan that changes what runs: an INT8 or FP16 node (effective), or such a body of its own. The export writes
 // these bodies (body_export.h), and lint and the export count their layers.
 bool quantizesBody(const PrecisionPlan& body);

@@ -585,9 +585,9 @@ Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const Ca
     try {
         Tuner tuner(graph, calibration, options, progress, std::move(stop));
         if (options.objective == TuneObjective::Accuracy) return tuner.run(start, data);
-        PrecisionPlan fastest = start;
-        startDetectorHeadsInInt8(fastest);
-        return tuner.run(fastest, data);
+        PrecisionPlan forSpeed = start;
+        startDetectorHeadsInInt8(forSpeed);
+        return tuner.run(forSpeed, data);
     } catch (const std::bad_alloc&) {
         return invalidArgument("tuning ran out of memory; use --samples to tune on fewer samples");
     }

@@ -91,14 +91,8 @@ PrecisionPlan requestedPlan(const Graph& graph, PlanKind kind, uint32_t seed) {
 
 // What the file computes: a weakly typed file has no float16, so its FP16 layers compute FP32 (`run --simulate
 // --fallback fp32` simulates that); a strongly typed one writes them as float16 islands.
-void weakFp16IsFp32(PrecisionPlan& plan) {
-    for (NodeId id = 0; id < static_cast<NodeId>(plan.size()); ++id)
-        if (plan.effective(id) == Precision::Fp16) plan.setEffective(id, Precision::Fp32, "weak: float32");
-    for (BodyPlan& body : plan.bodies()) weakFp16IsFp32(body.plan);
-}
-
 PrecisionPlan computedByFile(PrecisionPlan plan, const TrtTarget& target) {
-    if (target.typing == TrtTyping::Weak) weakFp16IsFp32(plan);
+    if (target.typing == TrtTyping::Weak) runFp16LayersInFp32(plan, "weak: float32");
     return plan;
 }
 
