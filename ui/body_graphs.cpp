@@ -1,5 +1,7 @@
 #include "ui/body_graphs.h"
 
+#include "core/model/fp16_form.h"
+
 namespace ql::ui {
 
 namespace {
@@ -38,6 +40,18 @@ const BodyGraph* findBodyGraph(const std::vector<BodyGraph>& bodies, const BodyP
     return found;
 }
 
+std::vector<BodyNodeRef> bodyNodesOfOp(const std::vector<BodyGraph>& bodies, const std::string& opType) {
+    std::vector<BodyNodeRef> refs;
+    for (const BodyGraph& body : bodies) {
+        const Graph& graph = body.body.graph;
+        for (const Node& node : graph.nodes())
+            if (node.opType == opType && hasPrecisionChoice(graph, node)) refs.push_back({body.path, node.id});
+        std::vector<BodyNodeRef> nested = bodyNodesOfOp(body.bodies, opType);
+        refs.insert(refs.end(), nested.begin(), nested.end());
+    }
+    return refs;
+}
+
 const PrecisionPlan* bodyPlan(const PrecisionPlan& plan, const BodyPath& path) {
     const PrecisionPlan* at = &plan;
     for (const BodyStep& step : path)
@@ -55,6 +69,12 @@ PrecisionPlan* ensureBodyPlan(PrecisionPlan& plan, const std::vector<BodyGraph>&
         at = &at->ensureBody(step.owner, step.attribute, body->body.graph);
     }
     return path.empty() ? nullptr : at;
+}
+
+std::string bodyPathPrefix(const BodyPath& path) {
+    std::string prefix;
+    for (const BodyStep& step : path) prefix += step.owner + "/" + step.attribute + "/";
+    return prefix;
 }
 
 std::string bodyNodeLabel(const BodyPath& path, const std::string& node) {

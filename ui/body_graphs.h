@@ -36,12 +36,18 @@ std::vector<BodyGraph> buildBodyGraphs(const Graph& graph);
 // The body at `path`, or null.
 const BodyGraph* findBodyGraph(const std::vector<BodyGraph>& bodies, const BodyPath& path);
 
+// The layers of op type `opType` with a precision to choose (hasPrecisionChoice) in `bodies` and the bodies nested in
+// them, in body order.
+std::vector<BodyNodeRef> bodyNodesOfOp(const std::vector<BodyGraph>& bodies, const std::string& opType);
+
 // The plan of the body at `path` inside `plan`, or null when that body (or one around it) has none.
 const PrecisionPlan* bodyPlan(const PrecisionPlan& plan, const BodyPath& path);
 // The plan of the body at `path`, added all FP32 (with the bodies around it) where there is none; null when `bodies`
 // has no such body.
 PrecisionPlan* ensureBodyPlan(PrecisionPlan& plan, const std::vector<BodyGraph>& bodies, const BodyPath& path);
 
+// "route/then_branch/": the prefix of a body's node names in lint's findings and the graph's breadcrumb.
+std::string bodyPathPrefix(const BodyPath& path);
 // "route ▸ then_branch ▸ t1": where a body's node is, from the main graph.
 std::string bodyNodeLabel(const BodyPath& path, const std::string& node);
 

@@ -235,7 +235,18 @@ void MainWindow::createPrecisionDocks() {
     connect(mPrecisionPanel, &PrecisionPanel::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
     connect(mGraphView, &GraphView::nodeSelected, mPrecisionPanel, &PrecisionPanel::selectNode);
     connect(mGraphView, &GraphView::nodeSelected, mPropertiesPanel, &NodePropertiesPanel::showNode);
-    connect(mGraphView, &GraphView::subgraphNodeSelected, mPropertiesPanel, &NodePropertiesPanel::showSubgraphNode);
+    connect(mGraphView, &GraphView::subgraphNodeSelected, mPropertiesPanel,
+            [this](std::shared_ptr<const SubgraphModel> body, NodeId node, const QString&, const BodyPath& path) {
+                mPropertiesPanel->showBodyNode(std::move(body), node, path);
+            });
+    // A body row: the graph shows its control-flow node (nodeSelected), the properties the layer itself.
+    connect(mPrecisionPanel, &PrecisionPanel::bodyNodeSelected, mPropertiesPanel, [this](const BodyNodeRef& ref) {
+        const auto bodies = mDocument->sharedBodyGraphs();
+        const BodyGraph* body = bodies ? findBodyGraph(*bodies, ref.path) : nullptr;
+        if (body)
+            mPropertiesPanel->showBodyNode(std::shared_ptr<const SubgraphModel>(bodies, &body->body), ref.node,
+                                           ref.path);
+    });
     connect(mGraphView, &GraphView::subgraphOpenFailed, this, [this](const QString& message) {
         log(tr("Cannot open the subgraph: %1").arg(message));
         statusBar()->showMessage(tr("Cannot open the subgraph (see the log)"), 5000);

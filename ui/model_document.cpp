@@ -280,7 +280,11 @@ void ModelDocument::setOpTypePrecision(const QString& opType, Precision precisio
     const std::string op = opType.toStdString();
     for (const Node& node : mModel->graph().nodes())
         if (node.opType == op) nodes.append(node.id);
-    setRequestedPrecision(nodes, precision, tr("Set every %1 to %2").arg(opType, precisionLabel(precision)));
+    // A body without a plan runs FP32 already: setting its layers to FP32 would only give it a plan.
+    QList<BodyNodeRef> bodyNodes;
+    for (BodyNodeRef& ref : bodyNodesOfOp(bodyGraphs(), op))
+        if (precision != Precision::Fp32 || bodyPlan(mPlan, ref.path)) bodyNodes.append(std::move(ref));
+    setRequestedPrecision(nodes, precision, tr("Set every %1 to %2").arg(opType, precisionLabel(precision)), bodyNodes);
 }
 
 void ModelDocument::setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method) {

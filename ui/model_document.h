@@ -97,6 +97,8 @@ public:
     const LintReport& lint() const { return mLint; }
     // The model's control-flow bodies, nested ones inside (built once per model): the graphs of plan().bodies().
     const std::vector<BodyGraph>& bodyGraphs() const;
+    // The same, shared: holds them for whoever shows one after the document loads another model.
+    std::shared_ptr<const std::vector<BodyGraph>> sharedBodyGraphs() const { return mBodyGraphs; }
     // The latency rules' findings (core/lint/linter.h isLatencyRule) computed off the GUI thread with the GPU profile
     // (LatencyPredictionController), merged into lint(); a relint drops them until the next ones arrive.
     void setLatencyFindings(std::vector<Finding> findings);
@@ -113,7 +115,8 @@ public:
                                const QList<BodyNodeRef>& bodyNodes = {});
     // Undoable edit: FP32 -> FP16 -> INT8 -> FP32, each node (and body layer) from its own requested precision.
     void cyclePrecision(const QList<NodeId>& nodes, const QList<BodyNodeRef>& bodyNodes = {});
-    // Undoable edit: every node of `opType` to `precision`.
+    // Undoable edit: every node of `opType` to `precision`, in the main graph and in every body (a body without a
+    // plan gets one for FP16 or INT8; for FP32 it is left as it is, running FP32 already).
     void setOpTypePrecision(const QString& opType, Precision precision);
     // Undoable edit: the calibration method whose amax `tensor` uses (nullopt: the calibration's own).
     void setTensorMethod(const QString& tensor, std::optional<CalibrationMethod> method);

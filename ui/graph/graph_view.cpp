@@ -302,7 +302,7 @@ void GraphView::onSelectionChanged() {
     if (mLevels.depth() == 0)
         emit nodeSelected(node);
     else
-        emit subgraphNodeSelected(mLevels.top().body, node, subgraphPath());
+        emit subgraphNodeSelected(mLevels.top().body, node, subgraphPath(), mLevels.bodyPath());
 }
 
 std::vector<NodeId> GraphView::selectedShownNodes() const {

@@ -22,6 +22,12 @@ std::optional<NodeId> nodeHolding(const GraphSnapshot& graph, const std::string&
 
 }  // namespace
 
+BodyPath SubgraphLevels::bodyPath() const {
+    BodyPath path;
+    for (const Level& level : mLevels) path.push_back({level.ownerName, level.attribute});
+    return path;
+}
+
 SubgraphLevels::~SubgraphLevels() {
     closeAbove(0);
 }
@@ -36,7 +42,7 @@ Status SubgraphLevels::open(const Graph& outer, NodeId owner, const std::string&
     level.owner = owner;
     level.ownerName = node.name;
     level.attribute = attribute;
-    level.path = (mLevels.empty() ? std::string() : mLevels.back().path) + node.name + "/" + attribute + "/";
+    level.path = (mLevels.empty() ? std::string() : mLevels.back().path) + bodyPathPrefix({{node.name, attribute}});
     level.returnTransform = returnTransform;
     level.scene = new GraphScene(parent);
     level.scene->setShowQdq(style.showQdq());

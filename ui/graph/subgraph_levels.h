@@ -16,6 +16,7 @@
 
 #include "core/lint/finding.h"
 #include "core/model/subgraph_model.h"
+#include "ui/body_graphs.h"
 #include "ui/graph/subgraph_breadcrumb.h"
 
 namespace ql::ui {
@@ -44,6 +45,8 @@ public:
     // The level `depth` (1 to depth()).
     const Level& level(int depth) const { return mLevels.at(static_cast<size_t>(depth - 1)); }
     const Level& top() const { return mLevels.back(); }
+    // The steps from the main graph to the top level's body (empty on the main graph).
+    BodyPath bodyPath() const;
 
     // Opens body `attribute` of `owner`, a node of `outer` (the graph of the level shown), in a new scene (a child of
     // `parent`) that takes `style`'s visibility settings and lays out in the background. Fails with the builder's

@@ -107,8 +107,8 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
             return row.node;
         case M::BodyRowRole:
             return true;
-        case M::OpTypeRole:  // "All <op> nodes" sets the main graph's nodes: not offered from a body row
-            return QString();
+        case M::OpTypeRole:  // "All <op> nodes" sets those of the main graph and of every body
+            return QString::fromStdString(node.opType);
         case M::RequestedPrecisionRole:
             return static_cast<int>(requested);
         case M::EffectivePrecisionRole:

@@ -123,6 +123,7 @@ void NodePropertiesPanel::clear() {
     mNode = kNoId;
     mBody.reset();
     mBodyPath.clear();
+    mBodyPrefix.clear();
     mWeightNode = kNoId;
     mWeightGraph = nullptr;
     mWeights.clear();
@@ -139,18 +140,19 @@ void NodePropertiesPanel::showNode(NodeId node) {
     if (node == mNode && !mBody) return;
     mBody.reset();
     mBodyPath.clear();
+    mBodyPrefix.clear();
     startNode(node, model->graph(), mDocument->sharedModel());
 }
 
-void NodePropertiesPanel::showSubgraphNode(std::shared_ptr<const SubgraphModel> body, NodeId node,
-                                           const QString& path) {
-    if (!body || node < 0 || static_cast<size_t>(node) >= body->graph.nodes().size()) {
+void NodePropertiesPanel::showBodyNode(std::shared_ptr<const SubgraphModel> body, NodeId node, const BodyPath& path) {
+    if (!body || path.empty() || node < 0 || static_cast<size_t>(node) >= body->graph.nodes().size()) {
         clear();
         return;
     }
     if (body == mBody && node == mNode) return;
     mBody = std::move(body);
     mBodyPath = path;
+    mBodyPrefix = QString::fromStdString(bodyPathPrefix(path));
     startNode(node, mBody->graph, mBody);
 }
 
@@ -208,7 +210,7 @@ void NodePropertiesPanel::rebuild() {
     const Node& node = graph->node(mNode);
     addNodeSection(*graph, node);
     if (mBody) {
-        addBodyPrecisionSection();
+        addBodyPrecisionSection(node);
     } else {
         addPrecisionSection(node);
         addEngineSection(node);
@@ -236,7 +238,7 @@ QTreeWidgetItem* NodePropertiesPanel::section(const QString& title) {
 void NodePropertiesPanel::addNodeSection(const Graph& graph, const Node& node) {
     QTreeWidgetItem* s = section(tr("Node"));
     addRow(s, tr("Name"),
-           mBodyPath + QString::fromStdString(node.name) + (node.nameGenerated ? tr(" (generated)") : QString()));
+           mBodyPrefix + QString::fromStdString(node.name) + (node.nameGenerated ? tr(" (generated)") : QString()));
     addRow(s, tr("Op"), QString::fromStdString(node.opType));
     const QString domain = node.domain.empty() ? QStringLiteral("ai.onnx") : QString::fromStdString(node.domain);
     addRow(s, tr("Domain"), tr("%1 (opset %2)").arg(domain).arg(graph.opsetVersion(node.domain)));
@@ -253,10 +255,21 @@ void NodePropertiesPanel::addPrecisionSection(const Node& node) {
     if (!plan.explanation(node.id).empty()) addRow(s, tr("Reason"), QString::fromStdString(plan.explanation(node.id)));
 }
 
-// The export writes Q/DQ and FP16 islands only in the main graph (qdq_writer, fp16_islands).
-void NodePropertiesPanel::addBodyPrecisionSection() {
-    addRow(section(tr("Precision")), tr("Plan"),
-           tr("none: bodies are exported as written, without Q/DQ; the plan applies to the main graph"));
+// A body's layers follow the body's own plan (PrecisionPlan::bodies); a body without one runs float.
+void NodePropertiesPanel::addBodyPrecisionSection(const Node& node) {
+    QTreeWidgetItem* s = section(tr("Precision"));
+    const PrecisionPlan* plan = bodyPlan(mDocument->plan(), mBodyPath);
+    if (!plan || static_cast<size_t>(node.id) >= plan->size()) {
+        addRow(s, tr("Requested"), precisionLabel(Precision::Fp32));
+        addRow(s, tr("Effective"), precisionLabel(Precision::Fp32));
+        addRow(s, tr("Plan"),
+               tr("none yet: the body runs in FP32 until one of its layers is set in the precision table"));
+        return;
+    }
+    addRow(s, tr("Requested"), precisionLabel(plan->requested(node.id)));
+    addRow(s, tr("Effective"), precisionLabel(plan->effective(node.id)));
+    if (!plan->explanation(node.id).empty())
+        addRow(s, tr("Reason"), QString::fromStdString(plan->explanation(node.id)));
 }
 
 void NodePropertiesPanel::addAttributeSection(const Node& node) {
@@ -314,7 +327,7 @@ void NodePropertiesPanel::addWeightSection() {
 void NodePropertiesPanel::addFindingSection(const Node& node) {
     QTreeWidgetItem* s = nullptr;
     // A body's findings are the control-flow node's, named by path: this node's, or those of bodies inside it.
-    const std::string path = mBodyPath.toStdString() + node.name;
+    const std::string path = mBodyPrefix.toStdString() + node.name;
     auto concerns = [&](const Finding& f) {
         if (!mBody) return f.node == node.id;
         return f.nodeName == path || (!node.subgraphs.empty() && f.nodeName.starts_with(path + "/"));

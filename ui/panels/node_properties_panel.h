@@ -4,7 +4,9 @@
 // and a histogram of the selected one), its requested and effective precision with the reason, and its TensorRT
 // findings with their fixes. Values are selectable and copyable (Ctrl+C, context menu). Weight statistics are
 // computed off the GUI thread, so a big embedding table does not freeze the window. A node inside a subgraph body
-// (showSubgraphNode) shows the same, named by its path ("If_0/then_branch/Conv_1"), without plan or engine rows.
+// (showBodyNode: from the graph's open body or the precision table's body row) shows the same, named by its path
+// ("If_0/then_branch/Conv_1"), its precision from the body's plan, without engine rows (an engine report is mapped
+// onto the main graph).
 #include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
@@ -12,6 +14,7 @@
 
 #include "core/model/graph.h"
 #include "core/model/subgraph_model.h"
+#include "ui/body_graphs.h"
 #include "ui/panels/node_details.h"
 
 class QCustomPlot;
@@ -31,8 +34,8 @@ public:
 
     // A node of the document's main graph.
     void showNode(NodeId node);
-    // Node `node` of `body`, an open subgraph body whose path is `path` ("If_0/then_branch/"); kept alive while shown.
-    void showSubgraphNode(std::shared_ptr<const SubgraphModel> body, NodeId node, const QString& path);
+    // Node `node` of `body`, the body at `path` from the main graph; kept alive while shown.
+    void showBodyNode(std::shared_ptr<const SubgraphModel> body, NodeId node, const BodyPath& path);
     NodeId node() const { return mNode; }
     // The body of the node shown; null for a node of the main graph.
     const SubgraphModel* body() const { return mBody.get(); }
@@ -59,7 +62,7 @@ private:
     QTreeWidgetItem* section(const QString& title);
     void addNodeSection(const Graph& graph, const Node& node);
     void addPrecisionSection(const Node& node);
-    void addBodyPrecisionSection();
+    void addBodyPrecisionSection(const Node& node);
     void addAttributeSection(const Node& node);
     void addValueSection(const Graph& graph, const Node& node, bool inputs);
     void addWeightSection();
@@ -76,7 +79,8 @@ private:
     QCustomPlot* mPlot;
     NodeId mNode = kNoId;
     std::shared_ptr<const SubgraphModel> mBody;  // the body mNode is in; null: the main graph
-    QString mBodyPath;
+    BodyPath mBodyPath;
+    QString mBodyPrefix;  // "If_0/then_branch/"
     std::vector<WeightSummary> mWeights;
     bool mWeightsReady = false;
     int mShownWeight = -1;

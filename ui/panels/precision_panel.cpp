@@ -269,6 +269,7 @@ void PrecisionPanel::currentRowChanged(const QModelIndex& current) {
     updateActions();
     if (mSyncing || !current.isValid()) return;
     emit nodeSelected(current.data(PrecisionTableModel::NodeIdRole).toInt());
+    if (auto body = mModel->bodyNodeAt(mFilter->mapToSource(current).row())) emit bodyNodeSelected(*body);
 }
 
 void PrecisionPanel::updateActions() {

@@ -58,8 +58,10 @@ public:
     QList<QAction*> tableActions() const;
 
 signals:
-    // The user made `node` the current row.
+    // The user made `node` the current row; for a body row, the control-flow node around the layer.
     void nodeSelected(ql::NodeId node);
+    // The user made a body row current (after nodeSelected with its control-flow node).
+    void bodyNodeSelected(const ql::ui::BodyNodeRef& node);
 
 private:
     QWidget* createToolBar();

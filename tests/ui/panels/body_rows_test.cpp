@@ -1,7 +1,7 @@
 // The layers of If/Loop/Scan bodies in the precision table (issue 29, "Subgraphs"): their rows follow their
 // control-flow node's, editing one plans the body (undoably), effective precision and reason come from the body's
-// plan, the INT8 count follows, the selection edits and the filter treat them as layers of their own; a plan file,
-// the undo stack and a project keep the body plans.
+// plan, the INT8 count follows, the selection edits, "All <op> nodes" and the filter treat them as layers of their
+// own, Node Properties shows the layer; a plan file, the undo stack and a project keep the body plans.
 #include <QAbstractItemModelTester>
 #include <QTableView>
 #include <QUndoStack>
@@ -9,9 +9,12 @@
 
 #include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
+#include "tests/ui/panels/panel_test_util.h"
 #include "ui/graph/node_style.h"
 #include "ui/import_controller.h"
+#include "ui/main_window.h"
 #include "ui/model_document.h"
+#include "ui/panels/node_properties_panel.h"
 #include "ui/panels/precision_filter_model.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/panels/precision_table_model.h"
@@ -30,6 +33,8 @@ private slots:
     void selectionEditsSetBodyLayersNotTheirParent();
     void filterMatchesBodyLayerNames();
     void theGraphEchoingTheParentKeepsTheBodyRowCurrent();
+    void aBodyRowShowsItsLayerInNodeProperties();
+    void allOfAnOpTypeReachesIntoBodies();
     void importedPlanKeepsItsBodiesThroughUndo();
     void projectRoundTripKeepsBodies();
 };
@@ -68,6 +73,19 @@ struct Fixture {
 
 QString label(const char* text) {
     return QString::fromUtf8(text);
+}
+
+// Makes the row whose Node cell reads `text` the panel's current row, as a click does; false when it is not shown.
+bool makeCurrent(PrecisionPanel& panel, const char* text) {
+    PrecisionFilterModel* filter = panel.filterModel();
+    for (int r = 0; r < filter->rowCount(); ++r) {
+        const QModelIndex index = filter->index(r, PrecisionTableModel::NodeColumn);
+        if (index.data().toString() != label(text)) continue;
+        panel.view()->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -197,19 +215,78 @@ void BodyRowsTest::selectionEditsSetBodyLayersNotTheirParent() {
 void BodyRowsTest::theGraphEchoingTheParentKeepsTheBodyRowCurrent() {
     Fixture f;
     PrecisionPanel panel(&f.document);
-    QTableView* view = panel.view();
-    PrecisionFilterModel* filter = panel.filterModel();
-    QModelIndex e1;
-    for (int r = 0; r < filter->rowCount(); ++r)
-        if (filter->index(r, PrecisionTableModel::NodeColumn).data().toString() == label("route ▸ else_branch ▸ e1"))
-            e1 = filter->index(r, PrecisionTableModel::NodeColumn);
-    QVERIFY(e1.isValid());
-    view->selectionModel()->setCurrentIndex(e1, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QVERIFY(makeCurrent(panel, "route ▸ else_branch ▸ e1"));
+    const int e1 = panel.view()->selectionModel()->currentIndex().row();
     panel.selectNode(f.node("route"));
-    QCOMPARE(view->selectionModel()->currentIndex().row(), e1.row());
+    QCOMPARE(panel.view()->selectionModel()->currentIndex().row(), e1);
     QCOMPARE(panel.selectedBodyNodes().size(), 1);
     panel.selectNode(f.node("head"));  // another node moves it, as before
-    QCOMPARE(view->selectionModel()->currentIndex().data().toString(), label("head"));
+    QCOMPARE(panel.view()->selectionModel()->currentIndex().data().toString(), label("head"));
+}
+
+// Node Properties showed the If for a body row (the graph's selection); it shows the body's layer, with the precision
+// of the body's plan, and follows an edit of it.
+void BodyRowsTest::aBodyRowShowsItsLayerInNodeProperties() {
+    Fixture f;
+    MainWindow window;
+    window.show();
+    QVERIFY(test::openAndWaitForLayout(window, QString::fromStdString(f.modelPath)));
+    auto* panel = window.findChild<PrecisionPanel*>();
+    auto* properties = window.findChild<NodePropertiesPanel*>();
+    const QTreeWidget* tree = properties->tree();
+    QVERIFY(makeCurrent(*panel, "route ▸ then_branch ▸ t2"));
+    QVERIFY(properties->body());
+    QCOMPARE(test::rowValue(tree, "Node", "Name"), QStringLiteral("route/then_branch/t2"));
+    QCOMPARE(test::rowValue(tree, "Node", "Op"), QStringLiteral("Conv"));
+    QCOMPARE(test::rowValue(tree, "Precision", "Requested"), QStringLiteral("FP32"));
+    QVERIFY(test::rowValue(tree, "Precision", "Plan").startsWith(QStringLiteral("none yet")));
+    QTRY_VERIFY(properties->weightsReady());
+    QCOMPARE(properties->weights().size(), size_t{2});  // t2's weight and bias
+
+    panel->setSelectionPrecision(Precision::Int8);
+    const ModelDocument* document = window.document();
+    const PrecisionPlan* then = bodyPlan(document->plan(), kThen);
+    QVERIFY(then);
+    const NodeId t2 = *findBodyGraph(document->bodyGraphs(), kThen)->body.graph.findNode("t2");
+    QTRY_COMPARE(test::rowValue(tree, "Precision", "Requested"), QStringLiteral("INT8"));
+    QCOMPARE(test::rowValue(tree, "Precision", "Effective"), precisionLabel(then->effective(t2)));
+    QCOMPARE(test::rowValue(tree, "Precision", "Plan"), QStringLiteral("<no row Plan in Precision>"));
+
+    // A main row shows its node again.
+    QVERIFY(makeCurrent(*panel, "head"));
+    QVERIFY(!properties->body());
+    QCOMPARE(test::rowValue(tree, "Node", "Name"), QStringLiteral("head"));
+}
+
+// "All Conv nodes" from a body row sets every Conv of the model, bodies included, in one step; FP32 leaves a body
+// without a plan as it is.
+void BodyRowsTest::allOfAnOpTypeReachesIntoBodies() {
+    Fixture f;
+    PrecisionPanel panel(&f.document);
+    QVERIFY(makeCurrent(panel, "route ▸ then_branch ▸ t1"));
+    QCOMPARE(panel.view()->selectionModel()->currentIndex().data(PrecisionTableModel::OpTypeRole).toString(),
+             QStringLiteral("Conv"));
+    panel.setCurrentOpTypePrecision(Precision::Fp32);
+    QVERIFY(f.document.plan().bodies().empty());
+
+    panel.setCurrentOpTypePrecision(Precision::Int8);
+    QCOMPARE(f.document.undoStack()->count(), 2);  // the FP32 edit set the main Convs (their default differs)
+    for (const char* name : {"stem", "head"}) QCOMPARE(f.document.plan().requested(f.node(name)), Precision::Int8);
+    auto requested = [&](const BodyPath& path, const char* name) {
+        const PrecisionPlan* plan = bodyPlan(f.document.plan(), path);
+        const BodyGraph* body = findBodyGraph(f.document.bodyGraphs(), path);
+        return plan ? plan->requested(*body->body.graph.findNode(name)) : Precision::Fp32;
+    };
+    const BodyPath elseBranch = {{"route", "else_branch"}}, loop = {{"refine", "body"}};
+    QCOMPARE(requested(kThen, "t1"), Precision::Int8);
+    QCOMPARE(requested(kThen, "t2"), Precision::Int8);
+    QCOMPARE(requested(elseBranch, "e1"), Precision::Int8);
+    QCOMPARE(requested(loop, "l1"), Precision::Int8);
+    QCOMPARE(requested(elseBranch, "e.add"), Precision::Fp32);  // another op type
+    QCOMPARE(requested(loop, "l1.relu"), Precision::Fp32);
+
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().bodies().empty());
 }
 
 void BodyRowsTest::filterMatchesBodyLayerNames() {

@@ -18,6 +18,7 @@
 
 using namespace ql;
 using namespace ql::ui;
+using ql::test::rowValue;
 
 class NodePropertiesTest : public QObject {
     Q_OBJECT
@@ -30,17 +31,6 @@ private slots:
 };
 
 namespace {
-
-// The value of the row `name` under the section whose title starts with `section`.
-QString rowValue(const QTreeWidget* tree, const QString& section, const QString& name) {
-    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
-        const QTreeWidgetItem* s = tree->topLevelItem(i);
-        if (!s->text(0).startsWith(section)) continue;
-        for (int j = 0; j < s->childCount(); ++j)
-            if (s->child(j)->text(0) == name) return s->child(j)->text(1);
-    }
-    return QStringLiteral("<no row %1 in %2>").arg(name, section);
-}
 
 QTreeWidgetItem* sectionItem(const QTreeWidget* tree, const QString& section) {
     for (int i = 0; i < tree->topLevelItemCount(); ++i)
