@@ -115,6 +115,11 @@ void printTable(const Graph& graph, const AnalysisReport& report) {
                     precisionName(l.precision), format("%.2f", l.metrics.sqnrDb).c_str(), l.metrics.cosine,
                     l.metrics.mse, l.metrics.maxAbs, graph.value(l.output).name.c_str());
     }
+    if (!report.bodyLayers.empty()) std::printf("inside If/Loop/Scan bodies, named by where they are:\n");
+    for (const BodyLayerError& l : report.bodyLayers)
+        std::printf("%-28s %-14s %-5s %9s %9.6f %11.4e %11.4e  %s\n", (l.body + l.node).c_str(), l.op.c_str(),
+                    precisionName(l.precision), format("%.2f", l.metrics.sqnrDb).c_str(), l.metrics.cosine,
+                    l.metrics.mse, l.metrics.maxAbs, l.output.c_str());
     for (const OutputGroupError& g : report.outputGroups)
         std::printf("output channels %s [%lld, %lld) on axis %lld: sqnr %s dB, cosine %.6f, max_abs %.4e\n",
                     g.group.name.c_str(), static_cast<long long>(g.group.begin), static_cast<long long>(g.group.end),

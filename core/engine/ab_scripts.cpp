@@ -43,9 +43,8 @@ std::string milliseconds(double ms) {
 }
 
 std::string regionName(size_t index) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "region-%02zu-fp16", index + 1);
-    return text;
+    const std::string number = std::to_string(index + 1);
+    return "region-" + std::string(number.size() < 2 ? 1 : 0, '0') + number + "-fp16";
 }
 
 // trtexec's report exports, relative to the script's folder (the script changes to it).

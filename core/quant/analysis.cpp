@@ -1,10 +1,13 @@
 #include "core/quant/analysis.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <unordered_map>
 
 #include "core/exec/kernels/registry.h"
+#include "core/model/subgraph_model.h"
+#include "core/quant/body_analysis.h"
 #include "core/quant/simulation.h"
 
 namespace ql {
@@ -21,20 +24,29 @@ bool isFloatOutput(const Tensor& t) {
            (t.dtype() == DataType::Float || t.dtype() == DataType::Float16 || t.dtype() == DataType::BFloat16);
 }
 
-// Keeps every float node output of the FP32 run, for the quantized run to compare against.
+// Keeps every float node output of the FP32 run, for the quantized run to compare against; the bodies' too.
 class CaptureObserver final : public TensorObserver {
 public:
+    explicit CaptureObserver(BodyTensorErrors& bodies) : mBodies(bodies) {}
     void observe(const Node&, ValueId value, const Tensor& tensor) override {
         if (isFloat(tensor)) mTensors[value] = tensor;
     }
+    bool wantsNested(const std::string&) const override { return true; }
+    void observeNested(const std::string& path, const Node&, const Tensor& tensor) override {
+        mBodies.keep(path, tensor);
+    }
     std::unordered_map<ValueId, Tensor> mTensors;
+
+private:
+    BodyTensorErrors& mBodies;
 };
 
 // Compares every node output of the quantized run with the captured FP32 one, then drops the capture.
 class CompareObserver final : public TensorObserver {
 public:
-    CompareObserver(CaptureObserver& reference, std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen)
-        : mReference(reference), mErrors(errors), mSeen(seen) {}
+    CompareObserver(CaptureObserver& reference, std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen,
+                    BodyTensorErrors& bodies)
+        : mReference(reference), mErrors(errors), mSeen(seen), mBodies(bodies) {}
     void observe(const Node&, ValueId value, const Tensor& tensor) override {
         auto it = mReference.mTensors.find(value);
         if (it == mReference.mTensors.end() || !isFloat(tensor)) return;
@@ -42,20 +54,43 @@ public:
         mSeen[static_cast<size_t>(value)] = true;
         mReference.mTensors.erase(it);
     }
+    bool wantsNested(const std::string&) const override { return true; }
+    void observeNested(const std::string& path, const Node&, const Tensor& tensor) override {
+        mBodies.compare(path, tensor);
+    }
 
 private:
     CaptureObserver& mReference;
     std::vector<ErrorAccumulator>& mErrors;
     std::vector<bool>& mSeen;
+    BodyTensorErrors& mBodies;
 };
 
 // On the FP32 run: runs each non-FP32 node a second time, on its own kernel instance, with only its own
-// inputs (and outputs) simulated, and compares with the FP32 outputs the run produces.
+// inputs (and outputs) simulated, and compares with the FP32 outputs the run produces. A planned body's layers are
+// isolated the same way by an interceptor of their own (nested), over the body's graph built as the simulator
+// builds it (node ids agree).
 class IsolatingInterceptor final : public NodeInterceptor {
 public:
-    IsolatingInterceptor(const Graph& graph, const PrecisionPlan& plan, QuantSimulator& simulator, int threads,
-                         std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen)
-        : mGraph(graph), mPlan(plan), mSimulator(simulator), mThreads(threads), mErrors(errors), mSeen(seen) {}
+    // The main graph's: its errors go to `errors` by value id.
+    IsolatingInterceptor(const Graph& graph, const PrecisionPlan& plan, NodeInterceptor& simulator, int threads,
+                         std::vector<ErrorAccumulator>& errors, std::vector<bool>& seen, BodyTensorErrors& bodies)
+        : mGraph(graph),
+          mPlan(plan),
+          mSimulator(simulator),
+          mThreads(threads),
+          mErrors(&errors),
+          mSeen(&seen),
+          mBodies(bodies) {}
+    // A body's, at `prefix` ("route/then_branch/"): its errors go to `bodies` by path.
+    IsolatingInterceptor(const Graph& graph, const PrecisionPlan& plan, NodeInterceptor& simulator, int threads,
+                         BodyTensorErrors& bodies, std::string prefix)
+        : mGraph(graph),
+          mPlan(plan),
+          mSimulator(simulator),
+          mThreads(threads),
+          mBodies(bodies),
+          mPrefix(std::move(prefix)) {}
 
     Status prepare() {
         mKernels.resize(mGraph.nodes().size());
@@ -86,25 +121,59 @@ public:
     }
 
     Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
-        for (size_t o = 0; o < mIsolated.size() && o < outputs.size(); ++o) {
-            const ValueId value = node.outputs[o];
+        const Node& mine = mGraph.node(node.id);  // the run's node of the same graph (a body's: built alike)
+        for (size_t o = 0; o < mIsolated.size() && o < outputs.size() && o < mine.outputs.size(); ++o) {
+            const ValueId value = mine.outputs[o];
             if (value == kNoId || !isFloat(outputs[o]) || !isFloat(mIsolated[o])) continue;
-            mErrors[static_cast<size_t>(value)].add(outputs[o], mIsolated[o]);
-            mSeen[static_cast<size_t>(value)] = true;
+            if (!mErrors) {
+                mBodies.add(mPrefix + mGraph.value(value).name, outputs[o], mIsolated[o]);
+                continue;
+            }
+            (*mErrors)[static_cast<size_t>(value)].add(outputs[o], mIsolated[o]);
+            (*mSeen)[static_cast<size_t>(value)] = true;
         }
         mIsolated.clear();
         return Status::ok();
     }
 
+    // A planned body that quantizes something gets an isolating interceptor of its own, made on first use.
+    NodeInterceptor* nested(const Node& node, const std::string& attribute, const Graph& body) override {
+        const PrecisionPlan* plan = mPlan.body(node.name, attribute);
+        NodeInterceptor* simulator = plan && quantizesBody(*plan) ? mSimulator.nested(node, attribute, body) : nullptr;
+        const std::optional<NodeId> owner = mGraph.findNode(node.name);
+        if (!simulator || !owner) return nullptr;
+        const std::string key = node.name + "/" + attribute + "/";
+        auto it = mBodyInterceptors.find(key);
+        if (it == mBodyInterceptors.end()) {
+            auto model = buildSubgraphModel(mGraph, mGraph.node(*owner), attribute, OuterInitializers::Copied);
+            if (!model || model->graph.nodes().size() != body.nodes().size()) return nullptr;  // built as the run does
+            auto child = std::make_unique<BodyInterceptor>(std::move(model).value());
+            child->interceptor = std::make_unique<IsolatingInterceptor>(child->model.graph, *plan, *simulator, mThreads,
+                                                                        mBodies, mPrefix + key);
+            if (!child->interceptor->prepare()) return nullptr;  // an operator without a kernel: not isolated
+            it = mBodyInterceptors.emplace(key, std::move(child)).first;
+        }
+        return it->second->interceptor.get();
+    }
+
 private:
+    struct BodyInterceptor {
+        explicit BodyInterceptor(SubgraphModel m) : model(std::move(m)) {}
+        SubgraphModel model;
+        std::unique_ptr<IsolatingInterceptor> interceptor;
+    };
+
     const Graph& mGraph;
     const PrecisionPlan& mPlan;
-    QuantSimulator& mSimulator;
+    NodeInterceptor& mSimulator;
     int mThreads;
-    std::vector<ErrorAccumulator>& mErrors;
-    std::vector<bool>& mSeen;
+    std::vector<ErrorAccumulator>* mErrors = nullptr;  // the main graph's; null in a body
+    std::vector<bool>* mSeen = nullptr;
+    BodyTensorErrors& mBodies;
+    std::string mPrefix;                            // a body's path; empty for the main graph
     std::vector<std::unique_ptr<Kernel>> mKernels;  // per node; null for FP32 nodes
     std::vector<Tensor> mIsolated;                  // the current node's isolated outputs
+    std::map<std::string, std::unique_ptr<BodyInterceptor>> mBodyInterceptors;  // by "node/attribute/"
 };
 
 // Counts of agreeing / correct top-1 predictions, turned into rates at the end.
@@ -274,7 +343,8 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     QL_ASSIGN_OR_RETURN(auto executor, Executor::create(graph, {options.threads}));
     std::vector<ErrorAccumulator> errors(graph.values().size());
     std::vector<bool> seen(graph.values().size(), false);
-    IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen);
+    BodyTensorErrors bodyErrors;
+    IsolatingInterceptor isolating(graph, plan, *simulator, options.threads, errors, seen, bodyErrors);
     if (options.mode == AnalysisMode::Isolated) QL_RETURN_IF_ERROR(isolating.prepare());
     OutputErrorAccumulator outputErrors(graph, options);
     OutputGroupAccumulator outputGroups(options.outputGroups);
@@ -282,17 +352,18 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
         if (stop.stop_requested()) return cancelled();
         const int64_t count = std::min(batch.size, usable - first);
         QL_ASSIGN_OR_RETURN(NamedTensors inputs, data.read(first, count));
-        CaptureObserver capture;
+        CaptureObserver capture(bodyErrors);
         RunOptions fp32Run{.stop = stop};
         if (options.mode == AnalysisMode::Accumulated)
             fp32Run.observer = &capture;
         else
             fp32Run.interceptor = &isolating;
         QL_ASSIGN_OR_RETURN(NamedTensors fp32, executor->run(inputs, fp32Run));
-        CompareObserver compare(capture, errors, seen);
+        CompareObserver compare(capture, errors, seen, bodyErrors);
         RunOptions quantRun{.interceptor = simulator.get(), .stop = stop};
         if (options.mode == AnalysisMode::Accumulated) quantRun.observer = &compare;
         QL_ASSIGN_OR_RETURN(NamedTensors quant, executor->run(inputs, quantRun));
+        bodyErrors.endBatch();
         outputErrors.add(fp32, quant, first, count);
         if (!fp32.empty()) outputGroups.add(fp32[0].second, quant[0].second);
         if (progress) progress(first + count, usable);
@@ -301,6 +372,7 @@ Result<AnalysisReport> analyzeQuantization(const Graph& graph, const PrecisionPl
     report.mode = options.mode;
     report.samples = usable;
     report.layers = rankLayers(graph, plan, errors, seen);
+    report.bodyLayers = bodyErrors.layers(graph, plan);
     report.outputErrors = outputErrors.result();
     if (!report.outputErrors.empty() && !graph.outputs().empty() &&
         report.outputErrors.front().output == graph.outputs().front()) {

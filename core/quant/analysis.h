@@ -34,6 +34,16 @@ struct LayerError {
     ErrorMetrics metrics;
 };
 
+// A layer inside an If/Loop/Scan body (body_analysis.h).
+struct BodyLayerError {
+    std::string body;                       // where: "route/then_branch/", nested "route/then_branch/Loop_1/body/"
+    std::string node;                       // the body's node
+    std::string op;                         // its op type
+    std::string output;                     // its output tensor
+    Precision precision = Precision::Fp32;  // effective, by the body's plan (FP32 for a body without one)
+    ErrorMetrics metrics;
+};
+
 struct OutputAgreement {
     int64_t samples = 0;  // samples compared; 0 when the output has no per-sample rows or is no class vector
     double top1Agreement = 0.0;
@@ -65,6 +75,8 @@ struct AnalysisReport {
     // Accumulated: every float node output; isolated: the outputs of non-FP32 nodes. Worst SQNR first,
     // ties in graph order.
     std::vector<LayerError> layers;
+    // The same inside If/Loop/Scan bodies (accumulated: every body; isolated: the planned ones), worst SQNR first.
+    std::vector<BodyLayerError> bodyLayers;
     OutputAgreement outputs;                // of the first output (outputErrors[0].agreement), kept for its readers
     std::vector<OutputError> outputErrors;  // every float graph output, in graph order
     // The first output's pairs (outputErrors[0].pairs), kept for its readers; an older project has only these.

@@ -138,6 +138,38 @@ const char* layersMeasure(AnalysisMode mode) {
                : "the whole plan: each layer with every layer before it quantized too";
 }
 
+// The layers inside If/Loop/Scan bodies, named by where they are.
+nlohmann::json bodyLayersJson(const std::vector<BodyLayerError>& layers) {
+    nlohmann::json json = nlohmann::json::array();
+    for (const BodyLayerError& l : layers) {
+        nlohmann::json entry = {{"body", l.body},
+                                {"node", l.node},
+                                {"op", l.op},
+                                {"output", l.output},
+                                {"precision", precisionName(l.precision)}};
+        entry.update(metricsJson(l.metrics));
+        json.push_back(std::move(entry));
+    }
+    return json;
+}
+
+// Body layers are kept by name: the bodies are not built to check them (a stale row matches no table row).
+Result<std::vector<BodyLayerError>> bodyLayersFromJson(const nlohmann::json& json, const std::string& label) {
+    std::vector<BodyLayerError> layers;
+    const auto each = json.find("body_layers");
+    if (each == json.end()) return layers;
+    if (!each->is_array()) return badAnalysis(label, "\"body_layers\" must be an array");
+    for (const nlohmann::json& entry : *each) {
+        if (!entry.is_object()) return badAnalysis(label, "\"body_layers\" entries must be objects");
+        const auto precision = parsePrecision(memberString(entry, "precision"));
+        if (!precision)
+            return badAnalysis(label, "body layer '" + memberString(entry, "node") + "' has no valid precision");
+        layers.push_back({memberString(entry, "body"), memberString(entry, "node"), memberString(entry, "op"),
+                          memberString(entry, "output"), *precision, metricsFromJson(entry)});
+    }
+    return layers;
+}
+
 }  // namespace
 
 nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) {
@@ -155,12 +187,14 @@ nlohmann::json analysisToJson(const Graph& graph, const AnalysisReport& report) 
     }
     nlohmann::json outputs = nlohmann::json::object();
     addAgreement(report.outputs, outputs);
+
     addOutputErrors(graph, report, outputs);
     nlohmann::json json = {{"mode", analysisModeName(report.mode)},
                            {"layers_measure", layersMeasure(report.mode)},
                            {"samples", report.samples},
                            {"layers", layers},
                            {"outputs", outputs}};
+    if (!report.bodyLayers.empty()) json["body_layers"] = bodyLayersJson(report.bodyLayers);
     if (!report.outputGroups.empty()) {
         nlohmann::json groups = nlohmann::json::array();
         for (const OutputGroupError& g : report.outputGroups)
@@ -190,6 +224,7 @@ Result<AnalysisReport> analysisFromJson(const Graph& graph, const nlohmann::json
         QL_ASSIGN_OR_RETURN(LayerError error, layerFromJson(graph, layer, label));
         report.layers.push_back(error);
     }
+    QL_ASSIGN_OR_RETURN(report.bodyLayers, bodyLayersFromJson(json, label));
     if (const auto outputs = json.find("outputs"); outputs != json.end() && outputs->is_object()) {
         report.outputs = agreementFromJson(*outputs, report.samples);
         QL_ASSIGN_OR_RETURN(report.outputErrors, outputErrorsFromJson(graph, *outputs, report.samples, label));

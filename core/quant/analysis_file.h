@@ -10,6 +10,9 @@
 //                                    "mse": 3e-3, "max_abs": 0.2, "samples": 100, "top1_agreement": 0.99 },
 //                                  { "name": "emb", "kind": "values", "kind_reason": "an embedding: ...", ... } ],
 //                  "worst": { "name": "emb", "sqnr_db": 15.7, "cosine": 0.985, "mse": ..., "max_abs": ... } } }
+// With If/Loop/Scan bodies, "body_layers" lists their layers like "layers", each named by where it is:
+//     "body_layers": [ { "body": "route/then_branch/", "node": "t1", "op": "Conv", "output": "t1", "precision": "int8",
+//                        "sqnr_db": 28.0, "cosine": 0.999, "mse": 2e-4, "max_abs": 0.04 } ]
 // "sqnr_db" is null for an exact layer (+inf; JSON has no infinity). The "layers" rows measure what
 // "layers_measure" says (isolated: each layer alone, not the quantized model); "outputs" always measures the whole
 // plan. "outputs"' top-level agreement keys are the first output's, present only when it is a class vector (or

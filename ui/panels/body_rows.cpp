@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QLocale>
 #include <QStyle>
+#include <cmath>
 #include <limits>
 
 #include "core/model/fp16_form.h"
@@ -29,7 +30,11 @@ void appendBodyRows(const std::vector<BodyGraph>& bodies, NodeId parent, NodeId 
 }
 
 bool isMainGraphOnlyColumn(int column) {
-    return column >= M::SensitivityColumn && column < M::ColumnCount;
+    return column >= M::TuneColumn && column < M::ColumnCount;
+}
+
+bool isAnalysisColumn(int column) {
+    return column == M::SensitivityColumn || column == M::SqnrColumn;
 }
 
 }  // namespace
@@ -45,7 +50,7 @@ std::vector<TableRow> precisionTableRows(const Graph& graph, const std::vector<B
 }
 
 QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int column, int role,
-                     const QIcon (&swatches)[3]) {
+                     const QIcon (&swatches)[3], const BodyRowAnalysis& analysis) {
     const Node& node = row.body->body.graph.node(row.bodyNode);
     const PrecisionPlan* plan = bodyPlan(document.plan(), row.body->path);  // null: the body runs float
     const Precision requested = plan ? plan->requested(node.id) : Precision::Fp32;
@@ -73,6 +78,12 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
         case M::MacsColumn:
             display = macsText(node.cost);
             break;
+        case M::SensitivityColumn:
+            display = decibelText(analysis.sensitivity);
+            break;
+        case M::SqnrColumn:
+            display = decibelText(analysis.sqnr);
+            break;
         default:
             display = QString();
     }
@@ -83,6 +94,7 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
             return column == M::RequestedColumn ? QVariant(static_cast<int>(requested)) : display;
         case Qt::ToolTipRole: {
             if (isMainGraphOnlyColumn(column)) return QObject::tr("Measured for the main graph only");
+            if (analysis.stale && isAnalysisColumn(column)) return staleAnalysisToolTip();
             QString tip = QObject::tr("%1 (%2), a layer of a control-flow body\nRequested %3, effective %4")
                               .arg(label, QString::fromStdString(node.opType), precisionLabel(requested),
                                    precisionLabel(effective));
@@ -97,11 +109,15 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
                 return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
             if (column == M::EffectiveColumn) return swatches[static_cast<int>(effective)];
             return {};
+        case Qt::ForegroundRole:
+            if (analysis.stale && isAnalysisColumn(column))
+                return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            return {};
         case Qt::BackgroundRole:
             if (fallback && (column == M::EffectiveColumn || column == M::ReasonColumn)) return fallbackBackground();
             return {};
         case Qt::TextAlignmentRole:
-            if (column == M::MacsColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            if (column == M::MacsColumn || isAnalysisColumn(column)) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
             return {};
         case M::NodeIdRole:
             return row.node;
@@ -121,6 +137,8 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
             if (column == M::RequestedColumn) return static_cast<int>(requested);
             if (column == M::EffectiveColumn) return static_cast<int>(effective);
             if (column == M::MacsColumn) return static_cast<double>(node.cost.macs);
+            if (column == M::SensitivityColumn) return analysis.sensitivity;
+            if (column == M::SqnrColumn) return analysis.sqnr;
             if (isMainGraphOnlyColumn(column)) return std::numeric_limits<double>::quiet_NaN();
             return display;
         default:
@@ -138,6 +156,17 @@ QString macsText(const LayerCost& cost) {
     // "≈": a dimension the model leaves open (a symbolic batch, a dynamic H/W) was counted as 1.
     const QString macs = QLocale().toString(static_cast<qlonglong>(cost.macs));
     return cost.approximate ? QStringLiteral("\u2248 ") + macs : macs;
+}
+
+QString staleAnalysisToolTip() {
+    return QObject::tr(
+        "Stale: the plan changed since this analysis. Calibrate again (with the error measurement) to update it.");
+}
+
+QString decibelText(double db) {
+    if (std::isnan(db)) return {};
+    if (std::isinf(db)) return QObject::tr("exact");
+    return QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
 }
 
 QColor fallbackBackground() {

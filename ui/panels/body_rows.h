@@ -4,7 +4,8 @@
 // layers after its own control-flow node. A body row shows where the layer is ("route ▸ then_branch ▸ t1"), its op,
 // its requested and effective precision and reason from the document's plan of that body (FP32 while the body has
 // none) and its MACs; its requested precision is editable like a main node's. The analysis, tune, engine and
-// prediction columns stay empty for body rows: those are measured for the main graph only.
+// prediction columns stay empty for body rows: those are measured for the main graph only. The two analysis columns
+// show the analysis' body layers (AnalysisReport::bodyLayers), greyed when stale as the main rows' are.
 #include <QColor>
 #include <QIcon>
 #include <QString>
@@ -28,14 +29,25 @@ std::vector<TableRow> precisionTableRows(const Graph& graph, const std::vector<B
 
 // A body row's cell for the table's columns and roles (PrecisionTableModel::Column, Role). `swatches`: the icon of
 // each Precision.
+// A body row's analysis: the worst SQNR (dB) of its outputs, isolated and accumulated (NaN: not measured).
+struct BodyRowAnalysis {
+    double sensitivity;
+    double sqnr;
+    bool stale = false;  // the analysis measured another plan
+};
+
 QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int column, int role,
-                     const QIcon (&swatches)[3]);
+                     const QIcon (&swatches)[3], const BodyRowAnalysis& analysis);
 
 // Shared with the main rows: the Op cell ("com.microsoft.Gelu" for another domain), the MACs cell ("≈ 1,024" when an
-// open dimension was counted as 1), and the translucent amber behind the cells of a node that falls back (readable on
-// light and dark palettes).
+// open dimension was counted as 1), the SQNR cells, and the translucent amber behind the cells of a node that falls
+// back (readable on light and dark palettes).
 QString opText(const Node& node);
 QString macsText(const LayerCost& cost);
+// "23.4 dB", "exact" when the outputs are identical, empty when there is no number.
+QString decibelText(double db);
+// The tooltip of an analysis cell while the analysis describes another plan.
+QString staleAnalysisToolTip();
 QColor fallbackBackground();
 
 }  // namespace ql::ui

@@ -25,15 +25,18 @@ namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
-// "23.4 dB", "exact" when the outputs are identical, empty when there is no number.
-QString decibelText(double db) {
-    if (std::isnan(db)) return {};
-    if (std::isinf(db)) return QObject::tr("exact");
-    return QStringLiteral("%1 dB").arg(db, 0, 'f', 1);
-}
-
 double valueAt(const std::vector<double>& values, NodeId node) {
     return static_cast<size_t>(node) < values.size() ? values[static_cast<size_t>(node)] : kMissing;
+}
+
+double valueAt(const std::unordered_map<std::string, double>& values, const std::string& key) {
+    const auto it = values.find(key);
+    return it == values.end() ? kMissing : it->second;
+}
+
+// A body layer's key in the analysis: its body's path and its name ("route/then_branch/t1").
+std::string bodyLayerKey(const TableRow& row) {
+    return bodyPathPrefix(row.body->path) + row.body->body.graph.node(row.bodyNode).name;
 }
 
 // A small square in the precision's outline colour, so the table reads like the graph.
@@ -126,7 +129,11 @@ std::optional<Precision> PrecisionTableModel::precisionFromVariant(const QVarian
 QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !mDocument->model() || index.row() >= rowCount()) return {};
     const TableRow& row = mRows[static_cast<size_t>(index.row())];
-    if (row.body) return bodyRowData(*mDocument, row, index.column(), role, mSwatches);
+    if (row.body) {
+        const auto key = bodyLayerKey(row);
+        const BodyRowAnalysis analysis{valueAt(mBodySensitivity, key), valueAt(mBodySqnr, key), mStale};
+        return bodyRowData(*mDocument, row, index.column(), role, mSwatches, analysis);
+    }
     const Node& node = mDocument->model()->graph().node(row.node);
     const PrecisionPlan& plan = mDocument->plan();
     const bool fallback = plan.effective(node.id) != plan.requested(node.id);
@@ -240,10 +247,7 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
             .arg(remedy->second.rank)
             .arg(remedy->second.text, remedy->second.why);
     }
-    if (mStale && isAnalysisColumn(column))
-        return tr(
-            "Stale: the plan changed since this analysis. Calibrate again (with the error measurement) to "
-            "update it.");
+    if (mStale && isAnalysisColumn(column)) return staleAnalysisToolTip();
     if (column == MacsColumn && node.cost.approximate)
         return tr(
             "Approximate: the model leaves some dimensions of this layer open (a symbolic batch or size), "
@@ -480,8 +484,20 @@ std::vector<double> PrecisionTableModel::sqnrByNode(const Graph& graph, const An
     return values;
 }
 
+std::unordered_map<std::string, double> PrecisionTableModel::sqnrByBodyLayer(const AnalysisReport* report) {
+    std::unordered_map<std::string, double> values;
+    if (!report) return values;
+    for (const BodyLayerError& layer : report->bodyLayers) {
+        const auto [it, added] = values.try_emplace(layer.body + layer.node, layer.metrics.sqnrDb);
+        if (!added) it->second = std::min(it->second, layer.metrics.sqnrDb);  // its worst output
+    }
+    return values;
+}
+
 void PrecisionTableModel::analysisChanged() {
     const Model* model = mDocument->model();
+    mBodySensitivity = sqnrByBodyLayer(mDocument->analysis(AnalysisMode::Isolated).get());
+    mBodySqnr = sqnrByBodyLayer(mDocument->analysis(AnalysisMode::Accumulated).get());
     mSensitivity =
         model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Isolated).get()) : std::vector<double>();
     mSqnr = model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Accumulated).get())

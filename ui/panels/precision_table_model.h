@@ -12,11 +12,14 @@
 // gain show the document's latency prediction (core/engine/plan_prediction.h): the time of the node's layer in the
 // current plan's predicted engine (a fused layer's on its first node) and what INT8 saves against FP16 there, the
 // reformats it causes included; estimates, greyed while a new prediction is under way. The layers of If/Loop/Scan
-// bodies follow their control-flow node's row (body_rows.h), editable too; their NodeIdRole is that node's id.
+// bodies follow their control-flow node's row (body_rows.h), editable too, with their analysis columns from the
+// analysis' body layers; their NodeIdRole is that node's id.
 #include <QAbstractTableModel>
 #include <QIcon>
 #include <map>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/model/graph.h"
@@ -101,6 +104,8 @@ private:
     void updateStale();
     QString macsHeaderToolTip() const;
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
+    // By body layer ("route/then_branch/t1"): the worst SQNR (dB) of its outputs.
+    static std::unordered_map<std::string, double> sqnrByBodyLayer(const AnalysisReport* report);
 
     ModelDocument* mDocument;
     std::vector<TableRow> mRows;  // precisionTableRows of the model
@@ -108,10 +113,11 @@ private:
     // Per node: the worst SQNR (dB) of its outputs, NaN when the report has none; empty without a report.
     std::vector<double> mSensitivity;
     std::vector<double> mSqnr;
-    bool mStale = false;                      // the analysis measured another plan
-    bool mOpenDims = false;                   // some MAC count took an open dimension as 1
-    std::map<NodeId, LayerRemedy> mRemedies;  // of the last tune
-    QIcon mSwatches[3];                       // per Precision
+    std::unordered_map<std::string, double> mBodySensitivity, mBodySqnr;  // the same for body layers
+    bool mStale = false;                                                  // the analysis measured another plan
+    bool mOpenDims = false;                                               // some MAC count took an open dimension as 1
+    std::map<NodeId, LayerRemedy> mRemedies;                              // of the last tune
+    QIcon mSwatches[3];                                                   // per Precision
 };
 
 }  // namespace ql::ui

@@ -35,6 +35,7 @@ private slots:
     void theGraphEchoingTheParentKeepsTheBodyRowCurrent();
     void aBodyRowShowsItsLayerInNodeProperties();
     void allOfAnOpTypeReachesIntoBodies();
+    void analysisColumnsShowTheBodyLayersAndGoStale();
     void importedPlanKeepsItsBodiesThroughUndo();
     void projectRoundTripKeepsBodies();
 };
@@ -123,7 +124,7 @@ void BodyRowsTest::bodyRowsFollowTheirParentInOrder() {
     QVERIFY(!f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::MacsColumn).isEmpty());  // the body's cost
     // Unplanned bodies run float; the columns measured on the main graph say so.
     QCOMPARE(f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::RequestedColumn), QStringLiteral("FP32"));
-    QCOMPARE(f.table.index(f.row(label("route ▸ then_branch ▸ t1")), PrecisionTableModel::SqnrColumn)
+    QCOMPARE(f.table.index(f.row(label("route ▸ then_branch ▸ t1")), PrecisionTableModel::TuneColumn)
                  .data(Qt::ToolTipRole)
                  .toString(),
              QStringLiteral("Measured for the main graph only"));
@@ -287,6 +288,38 @@ void BodyRowsTest::allOfAnOpTypeReachesIntoBodies() {
 
     f.document.undoStack()->undo();
     QVERIFY(f.document.plan().bodies().empty());
+}
+
+// The analysis measures body layers (AnalysisReport::bodyLayers): their rows show it, worst output per layer, sorted
+// as numbers, greyed and said stale once the body's plan changes.
+void BodyRowsTest::analysisColumnsShowTheBodyLayersAndGoStale() {
+    Fixture f;
+    auto report = std::make_shared<AnalysisReport>();
+    ErrorMetrics worse, better;
+    worse.sqnrDb = 12.3;
+    better.sqnrDb = 30.0;
+    report->bodyLayers = {{"refine/body/", "l1", "Conv", "l1", Precision::Fp32, worse},
+                          {"refine/body/", "l1", "Conv", "l1.extra", Precision::Fp32, better},
+                          {"route/then_branch/", "t2", "Conv", "t2", Precision::Fp32, better}};
+    f.document.setAnalysis(AnalysisMode::Accumulated, report);
+    const QString l1 = label("refine ▸ body ▸ l1");
+    QCOMPARE(f.cell(l1, PrecisionTableModel::SqnrColumn), QStringLiteral("12.3 dB"));
+    QCOMPARE(f.cell(label("route ▸ then_branch ▸ t2"), PrecisionTableModel::SqnrColumn), QStringLiteral("30.0 dB"));
+    QCOMPARE(f.cell(label("route ▸ then_branch ▸ t1"), PrecisionTableModel::SqnrColumn), QString());  // not measured
+    QCOMPARE(f.cell(l1, PrecisionTableModel::SensitivityColumn), QString());  // no isolated analysis
+    const QModelIndex sqnr = f.table.index(f.row(l1), PrecisionTableModel::SqnrColumn);
+    QCOMPARE(sqnr.data(PrecisionTableModel::SortRole).toDouble(), 12.3);
+    QVERIFY(!sqnr.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Stale")));
+    QVERIFY(!sqnr.data(Qt::ForegroundRole).isValid());
+
+    QVERIFY(f.setRequested(l1, Precision::Int8));
+    QVERIFY(f.document.isAnalysisStale());
+    QVERIFY(sqnr.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Stale")));
+    QVERIFY(sqnr.data(Qt::ForegroundRole).isValid());
+    QCOMPARE(f.cell(l1, PrecisionTableModel::SqnrColumn), QStringLiteral("12.3 dB"));  // kept, greyed
+    // The columns the body rows do not measure still say so.
+    QCOMPARE(f.table.index(f.row(l1), PrecisionTableModel::TuneColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("Measured for the main graph only"));
 }
 
 void BodyRowsTest::filterMatchesBodyLayerNames() {

@@ -1,0 +1,68 @@
+#include "core/quant/body_analysis.h"
+
+#include <algorithm>
+
+#include "core/model/subgraph_model.h"
+
+namespace ql {
+
+namespace {
+
+bool isFloat(const Tensor& t) {
+    return !t.empty() && t.dtype() == DataType::Float;
+}
+
+// Appends the measured outputs of the nodes of the bodies of `graph` (whose paths start with `prefix`), nested bodies
+// after their node, with the precisions of `plan` (null: every body at this level runs float).
+void collect(const Graph& graph, const PrecisionPlan* plan, const std::string& prefix,
+             const std::map<std::string, ErrorAccumulator>& errors, std::vector<BodyLayerError>& out) {
+    for (const Node& owner : graph.nodes()) {
+        for (const SubgraphInfo& subgraph : owner.subgraphs) {
+            auto body = buildSubgraphModel(graph, owner, subgraph.attribute);
+            if (!body) continue;  // not run either: the executor builds it the same way
+            const std::string at = prefix + owner.name + "/" + subgraph.attribute + "/";
+            const PrecisionPlan* bodyPlan = plan ? plan->body(owner.name, subgraph.attribute) : nullptr;
+            const Graph& bodyGraph = body->graph;
+            for (const Node& node : bodyGraph.nodes()) {
+                for (ValueId output : node.outputs) {
+                    if (output == kNoId) continue;
+                    const std::string& name = bodyGraph.value(output).name;
+                    const auto it = errors.find(at + name);
+                    if (it == errors.end()) continue;
+                    const bool planned = bodyPlan && static_cast<size_t>(node.id) < bodyPlan->size();
+                    out.push_back({at, node.name, node.opType, name,
+                                   planned ? bodyPlan->effective(node.id) : Precision::Fp32, it->second.metrics()});
+                }
+            }
+            collect(bodyGraph, bodyPlan, at, errors, out);
+        }
+    }
+}
+
+}  // namespace
+
+void BodyTensorErrors::keep(const std::string& path, const Tensor& fp32) {
+    if (isFloat(fp32)) mKept[path].push_back(fp32);
+}
+
+void BodyTensorErrors::compare(const std::string& path, const Tensor& quantized) {
+    const auto it = mKept.find(path);
+    if (it == mKept.end() || it->second.empty() || !isFloat(quantized)) return;
+    mErrors[path].add(it->second.front(), quantized);
+    it->second.pop_front();
+}
+
+void BodyTensorErrors::add(const std::string& path, const Tensor& fp32, const Tensor& isolated) {
+    if (isFloat(fp32) && isFloat(isolated)) mErrors[path].add(fp32, isolated);
+}
+
+std::vector<BodyLayerError> BodyTensorErrors::layers(const Graph& graph, const PrecisionPlan& plan) const {
+    std::vector<BodyLayerError> out;
+    if (!mErrors.empty()) collect(graph, &plan, "", mErrors, out);
+    std::stable_sort(out.begin(), out.end(), [](const BodyLayerError& a, const BodyLayerError& b) {
+        return a.metrics.sqnrDb < b.metrics.sqnrDb;
+    });
+    return out;
+}
+
+}  // namespace ql
