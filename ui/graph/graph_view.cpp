@@ -89,6 +89,9 @@ void GraphView::createKeyActions() {
 GraphView::~GraphView() {
     // The scene outlives this object's members (it is a child QObject): its items' destruction must not call back.
     disconnect(mScene, nullptr, this, nullptr);
+    // So does the minimap: its filter must not see the viewport's last events once this is no longer a GraphView
+    // (it asked this for the viewport, a call on a half-destroyed object that UBSan reports).
+    viewport()->removeEventFilter(mMinimap);
 }
 
 // A scene that is not on screen (the main graph's while a body is shown) re-lays out and selects unseen.
