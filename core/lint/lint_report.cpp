@@ -6,6 +6,17 @@
 
 namespace ql {
 
+namespace {
+
+// What the coverage summary calls the fallbacks no lint rule made (LayerFallback::ruleId empty).
+constexpr const char* kPlanDecision = "the plan's effective precision";
+
+const std::string& fallbackNodeName(const Graph& graph, const LayerFallback& fb) {
+    return fb.nodeName.empty() ? graph.node(fb.node).name : fb.nodeName;
+}
+
+}  // namespace
+
 nlohmann::json findingToJson(const Finding& f) {
     // A finding on no node (about the build command, say) has null "node" and "op", so readers need not guess
     // what an empty name means.
@@ -31,11 +42,13 @@ nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion v
     nlohmann::json findings = nlohmann::json::array();
     for (const Finding& f : report.findings) findings.push_back(findingToJson(f));
     nlohmann::json fallbacks = nlohmann::json::array();
-    for (const LayerFallback& fb : report.coverage.fallbacks)
-        fallbacks.push_back({{"node", graph.node(fb.node).name},
-                             {"op", graph.node(fb.node).opType},
-                             {"rule", fb.ruleId},
+    for (const LayerFallback& fb : report.coverage.fallbacks) {
+        // "rule" is null for a decision of the plan's (no lint rule made it).
+        fallbacks.push_back({{"node", fallbackNodeName(graph, fb)},
+                             {"op", fb.nodeName.empty() ? graph.node(fb.node).opType : fb.opType},
+                             {"rule", fb.ruleId.empty() ? nlohmann::json(nullptr) : nlohmann::json(fb.ruleId)},
                              {"reason", fb.reason}});
+    }
     return {{"trt", trtVersionName(version)},
             {"findings", std::move(findings)},
             {"coverage",
@@ -46,7 +59,7 @@ nlohmann::json toJson(const LintReport& report, const Graph& graph, TrtVersion v
 
 std::string coverageSummary(const LintCoverage& coverage) {
     std::map<std::string, int> perRule;
-    for (const LayerFallback& fb : coverage.fallbacks) ++perRule[fb.ruleId];
+    for (const LayerFallback& fb : coverage.fallbacks) ++perRule[fb.ruleId.empty() ? kPlanDecision : fb.ruleId];
     std::ostringstream out;
     out << coverage.int8Layers << " of " << coverage.weightedLayers << " weighted layers run INT8; "
         << coverage.fallbacks.size() << " fall back";
@@ -74,7 +87,7 @@ std::string toText(const LintReport& report, const Graph& graph, TrtVersion vers
     }
     out << "\n" << coverageSummary(report.coverage) << "\n";
     for (const LayerFallback& fb : report.coverage.fallbacks)
-        out << "  " << graph.node(fb.node).name << ": " << fb.ruleId << "\n";
+        out << "  " << fallbackNodeName(graph, fb) << ": " << (fb.ruleId.empty() ? fb.reason : fb.ruleId) << "\n";
     return out.str();
 }
 

@@ -24,7 +24,11 @@ LintCoverage coverageOf(const LintContext& context, const std::vector<Finding>& 
     for (const Node& node : context.graph().nodes()) {
         if (!isWeightedLayer(node)) continue;
         ++coverage.weightedLayers;
-        if (context.int8Effective(node.id) && fallenBack.count(node.id) == 0) ++coverage.int8Layers;
+        if (fallenBack.count(node.id) != 0) continue;
+        if (context.int8Effective(node.id))
+            ++coverage.int8Layers;
+        else if (context.int8Planned(node.id))
+            coverage.fallbacks.push_back({node.id, "", context.plan().reason(node.id)});
     }
     return coverage;
 }

@@ -40,16 +40,24 @@ struct LintOptions {
     const GpuProfile* gpu = nullptr;
 };
 
+// A weighted layer planned INT8 that does not run INT8: a lint rule's fallback, or another of TensorRT's precision
+// decisions the plan's effective precision carries (ruleId empty: e.g. a layer of a body branch that never ran in
+// calibration).
 struct LayerFallback {
     NodeId node = kNoId;
-    std::string ruleId;
-    std::string reason;  // the finding's message
+    std::string ruleId;  // the lint rule; empty for a decision of the plan's
+    std::string reason;  // the finding's message, or the plan's reason
+    std::string nodeName =
+        {};  // a body's layer, by path ("If_0/then_branch/conv"; node: the control-flow node); else empty
+    std::string opType = {};  // a body's layer's op type (a main graph layer's is its node's)
 };
 
 struct LintCoverage {
     int weightedLayers = 0;
-    int int8Layers = 0;                    // weighted layers planned INT8 that TensorRT will run in INT8
-    std::vector<LayerFallback> fallbacks;  // weighted layers planned INT8 that fall back (one per layer)
+    int int8Layers = 0;  // weighted layers planned INT8 that TensorRT will run in INT8
+    // Weighted layers planned INT8 that do not run INT8 (one per layer), in planned bodies too: int8Layers and these
+    // add up to the layers planned INT8.
+    std::vector<LayerFallback> fallbacks;
 };
 
 struct LintReport {

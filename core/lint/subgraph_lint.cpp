@@ -32,6 +32,15 @@ void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions
             if (quantizesBody(bodyPlan) || !body->graph.qdqLinks().empty()) {
                 report.coverage.weightedLayers += inner.coverage.weightedLayers;
                 report.coverage.int8Layers += inner.coverage.int8Layers;
+                for (LayerFallback fb : inner.coverage.fallbacks) {
+                    if (fb.nodeName.empty()) {
+                        fb.nodeName = body->graph.node(fb.node).name;
+                        fb.opType = body->graph.node(fb.node).opType;
+                    }
+                    fb.nodeName = path + fb.nodeName;
+                    fb.node = reportOn.id;
+                    report.coverage.fallbacks.push_back(std::move(fb));
+                }
             }
             for (Finding f : inner.findings) {
                 f.nodeName = path + f.nodeName;

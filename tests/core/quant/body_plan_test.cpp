@@ -3,7 +3,12 @@
 // checked against each other by the round-trip property test (tests/core/export/round_trip_property_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 #include "core/export/effective_plan.h"
+#include "core/lint/lint_context.h"
+#include "core/lint/lint_report.h"
 #include "core/lint/linter.h"
 #include "core/model/subgraph_model.h"
 #include "core/quant/body_calibration.h"
@@ -174,6 +179,47 @@ TEST(BodyLint, CoverageCountsThePlannedBodiesLayersAsTheExportDoes) {
     const LintReport after = lint(graph, planned, {.version = TrtVersion::Trt10});
     EXPECT_EQ(after.coverage.weightedLayers, 5);  // and t1, t2, l1
     EXPECT_EQ(after.coverage.int8Layers, before.coverage.int8Layers + 3);
+}
+
+// A body layer planned INT8 that runs otherwise (no range: its branch never ran in calibration) is a fallback of the
+// coverage, named by its path: "N of M run INT8, K fall back" adds up (the window showed "0 fall back").
+TEST(BodyLint, CoverageCountsABodyLayerThatFallsBackNamedByItsPath) {
+    auto model = test::convBranchesModel();
+    const Graph& graph = model->graph();
+    CalibrationResult calibration = test::uniformCalibration(graph);
+    std::erase_if(calibration.subgraphActivations,
+                  [](const TensorRange& r) { return r.name.starts_with("route/then_branch/"); });
+    const PrecisionPlan planned =
+        effectivePlan(graph, plannedBodies(graph), TrtVersion::Trt10, Precision::Fp16, &calibration);
+    const LintReport report = lint(graph, planned, {.version = TrtVersion::Trt10});
+    const auto fallback = std::find_if(report.coverage.fallbacks.begin(), report.coverage.fallbacks.end(),
+                                       [](const LayerFallback& fb) { return fb.nodeName == "route/then_branch/t2"; });
+    ASSERT_NE(fallback, report.coverage.fallbacks.end());
+    EXPECT_EQ(graph.node(fallback->node).name, "route");
+    EXPECT_EQ(fallback->opType, "Conv");
+    EXPECT_TRUE(fallback->ruleId.empty());  // the plan's decision, not a lint rule's
+    EXPECT_EQ(fallback->reason,
+              planned.body("route", "then_branch")->reason(*body(graph, "route", "then_branch").graph.findNode("t2")));
+    // Every weighted layer planned INT8 either runs INT8 or falls back.
+    int plannedInt8 = 0;
+    for (const Node& node : graph.nodes())
+        plannedInt8 += isWeightedLayer(node) && planned.requested(node.id) == Precision::Int8;
+    for (const auto& [node, attribute] : {std::pair{"route", "then_branch"}, std::pair{"refine", "body"}}) {
+        const SubgraphModel inner = body(graph, node, attribute);
+        for (const Node& layer : inner.graph.nodes())
+            plannedInt8 +=
+                isWeightedLayer(layer) && planned.body(node, attribute)->requested(layer.id) == Precision::Int8;
+    }
+    EXPECT_EQ(report.coverage.int8Layers + static_cast<int>(report.coverage.fallbacks.size()), plannedInt8);
+    const nlohmann::json json = toJson(report, graph, TrtVersion::Trt10);
+    bool listed = false;
+    for (const nlohmann::json& entry : json["coverage"]["fallbacks"])
+        if (entry["node"] == "route/then_branch/t2") {
+            listed = true;
+            EXPECT_EQ(entry["op"], "Conv");
+            EXPECT_TRUE(entry["rule"].is_null());
+        }
+    EXPECT_TRUE(listed);
 }
 
 }  // namespace
