@@ -8,6 +8,7 @@
 // say why a layer's error is high when its input's range is the cause; JSON: "calibration").
 // A detector's output that concatenates boxes and Sigmoid scores is also compared per group (detected, or named
 // by --output-split; JSON: "output_groups"): one SQNR over pixels and probabilities hides the scores.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -116,7 +117,11 @@ void printTable(const Graph& graph, const AnalysisReport& report) {
                     l.metrics.mse, l.metrics.maxAbs, graph.value(l.output).name.c_str());
     }
     if (!report.bodyLayers.empty()) std::printf("inside If/Loop/Scan bodies, named by where they are:\n");
-    for (const BodyLayerError& l : report.bodyLayers)
+    std::vector<BodyLayerError> bodyLayers = report.bodyLayers;  // worst first, as the rows above
+    std::stable_sort(bodyLayers.begin(), bodyLayers.end(), [](const BodyLayerError& a, const BodyLayerError& b) {
+        return a.metrics.sqnrDb < b.metrics.sqnrDb;
+    });
+    for (const BodyLayerError& l : bodyLayers)
         std::printf("%-28s %-14s %-5s %9s %9.6f %11.4e %11.4e  %s\n", (l.body + l.node).c_str(), l.op.c_str(),
                     precisionName(l.precision), format("%.2f", l.metrics.sqnrDb).c_str(), l.metrics.cosine,
                     l.metrics.mse, l.metrics.maxAbs, l.output.c_str());

@@ -75,7 +75,8 @@ struct AnalysisReport {
     // Accumulated: every float node output; isolated: the outputs of non-FP32 nodes. Worst SQNR first,
     // ties in graph order.
     std::vector<LayerError> layers;
-    // The same inside If/Loop/Scan bodies (accumulated: every body; isolated: the planned ones), worst SQNR first.
+    // The same inside If/Loop/Scan bodies (accumulated: every body; isolated: the planned ones), in graph order
+    // (body_analysis.h): a plot places them after their control-flow node.
     std::vector<BodyLayerError> bodyLayers;
     OutputAgreement outputs;                // of the first output (outputErrors[0].agreement), kept for its readers
     std::vector<OutputError> outputErrors;  // every float graph output, in graph order

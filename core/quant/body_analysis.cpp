@@ -1,7 +1,5 @@
 #include "core/quant/body_analysis.h"
 
-#include <algorithm>
-
 #include "core/model/subgraph_model.h"
 
 namespace ql {
@@ -59,9 +57,6 @@ void BodyTensorErrors::add(const std::string& path, const Tensor& fp32, const Te
 std::vector<BodyLayerError> BodyTensorErrors::layers(const Graph& graph, const PrecisionPlan& plan) const {
     std::vector<BodyLayerError> out;
     if (!mErrors.empty()) collect(graph, &plan, "", mErrors, out);
-    std::stable_sort(out.begin(), out.end(), [](const BodyLayerError& a, const BodyLayerError& b) {
-        return a.metrics.sqnrDb < b.metrics.sqnrDb;
-    });
     return out;
 }
 

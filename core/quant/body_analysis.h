@@ -27,8 +27,9 @@ public:
     // Drops what one batch kept and the other run did not give (a branch taken in FP32 only).
     void endBatch() { mKept.clear(); }
 
-    // The measured tensors of `graph`'s bodies, nested ones too, as layers: worst SQNR first, ties in body and node
-    // order. Precision: the effective one of the body's plan in `plan`, FP32 for a body without one.
+    // The measured tensors of `graph`'s bodies, nested ones too, as layers in graph order: the bodies in the order of
+    // their nodes (nested ones after their node), each body's layers in its graph order. Precision: the effective one
+    // of the body's plan in `plan`, FP32 for a body without one.
     std::vector<BodyLayerError> layers(const Graph& graph, const PrecisionPlan& plan) const;
 
 private:

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
+#include <tuple>
 
 #include "ui/model_document.h"
 #include "ui/plural.h"
@@ -29,6 +31,23 @@ QString metricsText(const char* title, const std::optional<LayerError>& layer) {
         .arg(m.cosine, 0, 'f', 6)
         .arg(m.mse, 0, 'g', 4)
         .arg(m.maxAbs, 0, 'g', 4);
+}
+
+// The control-flow node of the main graph whose body `body` ("If_0/then_branch/...") is in, or kNoId.
+NodeId controlFlowNodeOf(const Graph& graph, const std::string& body) {
+    for (const Node& node : graph.nodes())
+        for (const SubgraphInfo& subgraph : node.subgraphs)
+            if (body.starts_with(node.name + "/" + subgraph.attribute + "/")) return node.id;
+    return kNoId;
+}
+
+// A main graph layer's row: its node's name (its output's for a node exported without one), op and output.
+void describeLayer(const Graph& graph, const LayerError& layer, LayerErrorPlot::Row& row) {
+    const std::string& name = graph.node(layer.node).name;
+    row.node = layer.node;
+    row.name = QString::fromStdString(name.empty() ? graph.value(layer.output).name : name);
+    row.op = QString::fromStdString(graph.node(layer.node).opType);
+    row.output = QString::fromStdString(graph.value(layer.output).name);
 }
 
 double finiteSqnr(const std::optional<LayerError>& layer) {
@@ -126,28 +145,36 @@ int LayerErrorPlot::barCount(AnalysisMode mode) const {
 
 void LayerErrorPlot::rebuild() {
     mRows.clear();
-    if (mDocument) {
-        // Keyed by (node, output): graph order, one position per analysed output.
-        std::map<std::pair<NodeId, ValueId>, Row> rows;
+    if (mDocument && mDocument->model()) {
+        const Graph& graph = mDocument->model()->graph();
+        // Keyed by (node, body layer, output): graph order, one position per analysed output; a body's layers after
+        // their control-flow node, in the report's order (body and node order), numbered from 1.
+        std::map<std::tuple<NodeId, size_t, ValueId>, Row> rows;
+        std::map<std::string, size_t> bodyOrder;
         for (AnalysisMode mode : {AnalysisMode::Accumulated, AnalysisMode::Isolated}) {
             const auto report = mDocument->analysis(mode);
             if (!report) continue;
             for (const LayerError& layer : report->layers) {
-                Row& row = rows[{layer.node, layer.output}];
-                row.node = layer.node;
-                row.output = layer.output;
+                Row& row = rows[{layer.node, 0, layer.output}];
+                if (row.node == kNoId) describeLayer(graph, layer, row);
                 (mode == AnalysisMode::Accumulated ? row.accumulated : row.isolated) = layer;
             }
-        }
-        const Graph* graph = mDocument->model() ? &mDocument->model()->graph() : nullptr;
-        for (auto& [key, row] : rows) {
-            // The node's name, or its output's for a node exported without one.
-            if (graph) {
-                const std::string& name = graph->node(row.node).name;
-                row.name = QString::fromStdString(name.empty() ? graph->value(row.output).name : name);
+            for (const BodyLayerError& layer : report->bodyLayers) {
+                const NodeId owner = controlFlowNodeOf(graph, layer.body);
+                if (owner == kNoId) continue;  // of another model's bodies
+                const size_t order =
+                    bodyOrder.try_emplace(layer.body + layer.node + '\n' + layer.output, bodyOrder.size() + 1)
+                        .first->second;
+                Row& row = rows[{owner, order, kNoId}];
+                row.node = owner;
+                row.name = QString::fromStdString(layer.body + layer.node);
+                row.op = QString::fromStdString(layer.op);
+                row.output = QString::fromStdString(layer.output);
+                (mode == AnalysisMode::Accumulated ? row.accumulated : row.isolated) =
+                    LayerError{owner, kNoId, layer.precision, layer.metrics};
             }
-            mRows.push_back(std::move(row));
         }
+        for (auto& [key, row] : rows) mRows.push_back(std::move(row));
     }
     redraw();
 }
@@ -264,15 +291,11 @@ int LayerErrorPlot::positionAt(const QPointF& pixel) const {
 }
 
 QString LayerErrorPlot::toolTipFor(int position) const {
-    if (position < 0 || position >= positionCount() || !mDocument || !mDocument->model()) return {};
+    if (position < 0 || position >= positionCount()) return {};
     const Row& row = shownRow(position);
-    const Graph& graph = mDocument->model()->graph();
-    const Node& node = graph.node(row.node);
     const LayerError& any = row.accumulated ? *row.accumulated : *row.isolated;
     return tr("%1 (%2), %3, output %4")
-               .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
-                    QString::fromUtf8(precisionName(any.precision)).toUpper(),
-                    QString::fromStdString(graph.value(row.output).name)) +
+               .arg(row.name, row.op, QString::fromUtf8(precisionName(any.precision)).toUpper(), row.output) +
            metricsText("accumulated", row.accumulated) + metricsText("isolated", row.isolated) +
            tr("\nClick to select the layer.");
 }

@@ -5,7 +5,9 @@
 // them spread a 300-layer model over 600 positions. The controls choose the worst N layers (25, 50, 100 or all) and
 // their order, graph order (depth) or worst first; the wheel zooms and a drag pans along the layers, within them.
 // Layer names label the axis where they fit (every k-th name when zoomed out); hovering a bar or its name shows
-// the node and its metrics; clicking it emits nodeClicked (the window selects the node in the graph).
+// the node and its metrics; clicking it emits nodeClicked (the window selects the node in the graph). The layers of
+// If/Loop/Scan bodies (AnalysisReport::bodyLayers) follow their control-flow node in graph order, named by their path
+// ("If_0/then_branch/conv"); clicking one selects that node.
 // Once the plan differs from the one the analysis measured, a banner says the numbers are stale.
 #include <QPointer>
 #include <optional>
@@ -52,19 +54,19 @@ public:
     // The name under the position on the axis, empty where it is left out so that the names do not overlap.
     QString tickLabelAt(int position) const;
 
+    // What one position shows.
+    struct Row {
+        NodeId node = kNoId;  // a body layer's: the control-flow node around it (a click selects that)
+        // Kept with the row: a new model's planChanged redraws before its analysisChanged rebuilds the rows, and
+        // the old rows' ids must not be looked up in the new graph. A body layer is named by its path.
+        QString name, op, output;
+        std::optional<LayerError> accumulated, isolated;
+    };
+
 signals:
     void nodeClicked(ql::NodeId node);
 
 private:
-    struct Row {
-        NodeId node = kNoId;
-        ValueId output = kNoId;
-        // Kept with the row: a new model's planChanged redraws before its analysisChanged rebuilds the rows, and
-        // the old rows' ids must not be looked up in the new graph.
-        QString name;
-        std::optional<LayerError> accumulated, isolated;
-    };
-
     void rebuild();
     void redraw();
     // The lower SQNR of the shown series, NaN when none of them measured an error for `row`.
@@ -80,7 +82,7 @@ private:
     QComboBox* mSeries;
     QComboBox* mOrder;
     QComboBox* mWorst;
-    std::vector<Row> mRows;      // every analysed node output, in graph order
+    std::vector<Row> mRows;      // every analysed node output, in graph order (body layers after their node)
     std::vector<size_t> mShown;  // the rows at positions 0, 1, ...
     int mMeasured = 0;
     int mBars[2] = {0, 0};  // accumulated, isolated

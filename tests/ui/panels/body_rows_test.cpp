@@ -18,6 +18,7 @@
 #include "ui/panels/precision_filter_model.h"
 #include "ui/panels/precision_panel.h"
 #include "ui/panels/precision_table_model.h"
+#include "ui/plots/layer_error_plot.h"
 #include "ui/project_file.h"
 
 using namespace ql;
@@ -36,6 +37,7 @@ private slots:
     void aBodyRowShowsItsLayerInNodeProperties();
     void allOfAnOpTypeReachesIntoBodies();
     void analysisColumnsShowTheBodyLayersAndGoStale();
+    void layerErrorPlotPlacesBodyLayersAfterTheirNode();
     void importedPlanKeepsItsBodiesThroughUndo();
     void projectRoundTripKeepsBodies();
 };
@@ -320,6 +322,36 @@ void BodyRowsTest::analysisColumnsShowTheBodyLayersAndGoStale() {
     // The columns the body rows do not measure still say so.
     QCOMPARE(f.table.index(f.row(l1), PrecisionTableModel::TuneColumn).data(Qt::ToolTipRole).toString(),
              QStringLiteral("Measured for the main graph only"));
+}
+
+// The Layer Error plot of a model whose layers are in bodies (Silero VAD's are all in an If): the body layers get
+// positions after their control-flow node, named by path; a click selects that node.
+void BodyRowsTest::layerErrorPlotPlacesBodyLayersAfterTheirNode() {
+    Fixture f;
+    auto report = std::make_shared<AnalysisReport>();
+    ErrorMetrics stem, l1, head;
+    stem.sqnrDb = 40.0;
+    l1.sqnrDb = 20.0;
+    head.sqnrDb = 30.0;
+    const Graph& graph = f.graph();
+    report->layers = {{f.node("head"), graph.node(f.node("head")).outputs[0], Precision::Int8, head},
+                      {f.node("stem"), graph.node(f.node("stem")).outputs[0], Precision::Int8, stem}};
+    report->bodyLayers = {{"refine/body/", "l1", "Conv", "l1", Precision::Int8, l1},
+                          {"elsewhere/body/", "x", "Conv", "x", Precision::Int8, l1}};  // no such node: left out
+    f.document.setAnalysis(AnalysisMode::Accumulated, report);
+    LayerErrorPlot plot;
+    plot.setDocument(&f.document);
+    plot.setSeries(LayerErrorPlot::Series::Accumulated);
+    plot.setOrder(LayerErrorPlot::Order::Graph);
+    QCOMPARE(plot.positionCount(), 3);
+    QCOMPARE(plot.nodeAt(0), f.node("stem"));
+    QCOMPARE(plot.nodeAt(1), f.node("refine"));  // the Loop's body layer, after its node in graph order
+    QCOMPARE(plot.nodeAt(2), f.node("head"));
+    const QString tip = plot.toolTipFor(1);
+    QVERIFY2(tip.startsWith(QStringLiteral("refine/body/l1 (Conv), INT8, output l1")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("SQNR 20.00 dB")));
+    plot.setOrder(LayerErrorPlot::Order::WorstFirst);
+    QCOMPARE(plot.nodeAt(0), f.node("refine"));
 }
 
 void BodyRowsTest::filterMatchesBodyLayerNames() {
