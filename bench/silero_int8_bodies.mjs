@@ -17,6 +17,8 @@
 //      within --ort-tol (they differ by up to ~1e-4 on v6, not analysed yet);
 //      what INT8 costs, (c) vs (d) on the speech probability, for information (it must not be zero: the branches ran
 //      quantized).
+//   5. under each row, where the error builds up: the accumulated and isolated SQNR of the branch's weighted layers
+//      and output (`compare`'s body layers, on the calibration data).
 // Exits non-zero when a verdict fails.
 //
 //   cd bench && ONNXRUNTIME_NODE_INSTALL=skip npm ci
@@ -99,6 +101,23 @@ function probabilityDiff(a, b, outputs) {
   return worst;
 }
 
+// Where the error builds up: `compare` on the calibration data measures every layer inside the branches (accumulated:
+// the whole plan; isolated: each layer alone); printed for the weighted layers and the output of the branch that ran.
+function errorAlongTheBranch(cli, model, session, calib, plan, dir) {
+  const data = session.inputNames.flatMap((name) => ['--data', `${name}=${path.join(dir, `${name}.npy`)}`]);
+  const measure = (mode) =>
+    JSON.parse(execFileSync(cli, ['compare', model, '--calib', calib, '--plan', plan, '--batch', '2', '--mode', mode, '--json', ...data], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    })).body_layers || [];
+  const alone = new Map(measure('isolated').map((l) => [l.body + l.node, l.sqnr_db]));
+  const short = (node) => node.split('/').filter((part) => part && !part.includes('__') && !/^(reparam_conv|Conv)$/.test(part)).join('/');
+  const shown = measure('accumulated').filter((l) => ['Conv', 'LSTM', 'Sigmoid'].includes(l.op) && l.sqnr_db !== null && l.sqnr_db < 200);
+  const db = (v) => (v === undefined || v === null ? '-' : v.toFixed(1));
+  return 'accumulated (alone) SQNR dB along the branch: ' +
+    shown.map((l) => `${short(l.node) || l.op} ${db(l.sqnr_db)} (${db(alone.get(l.body + l.node))})`).join(', ');
+}
+
 const ortRunner = (session) => async (feeds) => {
   const out = await session.run(feeds);
   return (name) => ({ data: out[name].data, dims: out[name].dims });
@@ -137,6 +156,8 @@ for (const model of fetchModels(options.version, Object.keys(ifNode))) {
         { encoding: 'utf8' },
       );
       const counts = (summary.match(/(\d+ of \d+ weighted layers INT8)/) || ['?'])[0];
+      // Before the stream, which writes its chunks over the calibration data's files.
+      const along = errorAlongTheBranch(options.cli, model, fp32, calib, plan, dir);
       const quantized = await ort.InferenceSession.create(exported, sessionOptions);
       const [theirs, ours, simulated, float] = await stream(
         fp32,
@@ -159,6 +180,7 @@ for (const model of fetchModels(options.version, Object.keys(ifNode))) {
         name.padEnd(24) + String(rate).padStart(6) + `  ${counts}`.padEnd(44) + ortVsOurs.toExponential(2).padStart(12) +
           fileVsSim.toExponential(2).padStart(12) + cost.toFixed(4).padStart(15) + `  ${ok ? 'match' : 'MISMATCH'}`,
       );
+      console.log(`    ${along}`);
     } catch (e) {
       failed = true;
       console.log(name.padEnd(24) + String(rate).padStart(6) + `  MISMATCH (error: ${String(e.message).split('\n')[0]})`);

@@ -10,31 +10,38 @@ bool isFloat(const Tensor& t) {
     return !t.empty() && t.dtype() == DataType::Float;
 }
 
-// Appends the measured outputs of the nodes of the bodies of `graph` (whose paths start with `prefix`), nested bodies
-// after their node, with the precisions of `plan` (null: every body at this level runs float).
+// Appends the measured outputs of the nodes of the body `attribute` of `owner` (a node of `graph`, whose bodies' paths
+// start with `prefix`), a nested body's right after its node, with the precisions of `plan`'s plan of the body (none:
+// the body runs float).
+void collectBody(const Graph& graph, const Node& owner, const std::string& attribute, const PrecisionPlan* plan,
+                 const std::string& prefix, const std::map<std::string, ErrorAccumulator>& errors,
+                 std::vector<BodyLayerError>& out) {
+    auto body = buildSubgraphModel(graph, owner, attribute);
+    if (!body) return;  // not run either: the executor builds it the same way
+    const std::string at = prefix + owner.name + "/" + attribute + "/";
+    const PrecisionPlan* bodyPlan = plan ? plan->body(owner.name, attribute) : nullptr;
+    const Graph& bodyGraph = body->graph;
+    for (const Node& node : bodyGraph.nodes()) {
+        for (ValueId output : node.outputs) {
+            if (output == kNoId) continue;
+            const std::string& name = bodyGraph.value(output).name;
+            const auto it = errors.find(at + name);
+            if (it == errors.end()) continue;
+            const bool planned = bodyPlan && static_cast<size_t>(node.id) < bodyPlan->size();
+            out.push_back({at, node.name, node.opType, name, planned ? bodyPlan->effective(node.id) : Precision::Fp32,
+                           it->second.metrics()});
+        }
+        for (const SubgraphInfo& subgraph : node.subgraphs)
+            collectBody(bodyGraph, node, subgraph.attribute, bodyPlan, at, errors, out);
+    }
+}
+
+// The same for every control-flow node of `graph`, in graph order.
 void collect(const Graph& graph, const PrecisionPlan* plan, const std::string& prefix,
              const std::map<std::string, ErrorAccumulator>& errors, std::vector<BodyLayerError>& out) {
-    for (const Node& owner : graph.nodes()) {
-        for (const SubgraphInfo& subgraph : owner.subgraphs) {
-            auto body = buildSubgraphModel(graph, owner, subgraph.attribute);
-            if (!body) continue;  // not run either: the executor builds it the same way
-            const std::string at = prefix + owner.name + "/" + subgraph.attribute + "/";
-            const PrecisionPlan* bodyPlan = plan ? plan->body(owner.name, subgraph.attribute) : nullptr;
-            const Graph& bodyGraph = body->graph;
-            for (const Node& node : bodyGraph.nodes()) {
-                for (ValueId output : node.outputs) {
-                    if (output == kNoId) continue;
-                    const std::string& name = bodyGraph.value(output).name;
-                    const auto it = errors.find(at + name);
-                    if (it == errors.end()) continue;
-                    const bool planned = bodyPlan && static_cast<size_t>(node.id) < bodyPlan->size();
-                    out.push_back({at, node.name, node.opType, name,
-                                   planned ? bodyPlan->effective(node.id) : Precision::Fp32, it->second.metrics()});
-                }
-            }
-            collect(bodyGraph, bodyPlan, at, errors, out);
-        }
-    }
+    for (const Node& owner : graph.nodes())
+        for (const SubgraphInfo& subgraph : owner.subgraphs)
+            collectBody(graph, owner, subgraph.attribute, plan, prefix, errors, out);
 }
 
 }  // namespace
