@@ -48,9 +48,8 @@ function parseArgs(argv) {
 // The one If of each model, on the sample rate.
 const ifNode = { 'silero_vad_v5.onnx': 'If_0', 'silero_vad_v6.onnx': 'If_0', 'silero_vad_legacy.onnx': 'If_25' };
 
-// Calibration data: 16 chunks at `rate`, zero state. A state input [2, batch, W] has its batch on axis 1, so its
-// samples are written [16, 2, W] and run two at a time (--batch 2): each batch is the zero state [2, 2, W] of two
-// chunks. (Zeros, so the reading of the axes changes no value.)
+// Calibration data: 16 chunks at `rate`, zero state. A state input [2, batch, W] has its batch on axis 1: its file
+// lists one sample [2, W] per chunk ([16, 2, W]), and a batch of two stacks them on axis 1 ([2, 2, W]).
 function calibrate(cli, model, session, rate, dir) {
   const samples = rate === 16000 ? 512 : 256;
   const args = ['calibrate', model, '--batch', '2', '-o', path.join(dir, 'calib.json'), '--data'];

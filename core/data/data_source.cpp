@@ -27,8 +27,28 @@ bool matches(const Shape& shape, std::span<const int64_t> expected) {
 
 Batching batchingFor(const Graph& graph, int64_t batchSize) {
     for (const InputSpec& spec : inputSpecs(graph))
-        if (spec.hasShape && !spec.dims.empty() && spec.dims[0] > 0) return {spec.dims[0], true};
+        if (spec.hasShape && spec.batchAxis < spec.dims.size() && spec.dims[spec.batchAxis] > 0)
+            return {spec.dims[spec.batchAxis], true};
     return {std::max<int64_t>(1, batchSize), false};
+}
+
+namespace {
+
+// InputSpec::batchAxis of an input of `dims`.
+size_t batchAxisOf(const std::vector<int64_t>& dims) {
+    if (dims.size() < 2 || dims[0] <= 1) return 0;
+    size_t open = 0, axis = 0;
+    for (size_t k = 1; k < dims.size(); ++k)
+        if (dims[k] < 0) ++open, axis = k;
+    return open == 1 ? axis : 0;
+}
+
+}  // namespace
+
+std::vector<int64_t> InputSpec::sampleDims() const {
+    std::vector<int64_t> sample = dims;
+    if (batchAxis < sample.size()) sample.erase(sample.begin() + static_cast<std::ptrdiff_t>(batchAxis));
+    return sample;
 }
 
 std::vector<InputSpec> inputSpecs(const Graph& graph) {
@@ -37,9 +57,29 @@ std::vector<InputSpec> inputSpecs(const Graph& graph) {
         const Value& v = graph.value(id);
         InputSpec spec{v.name, v.type.dtype, v.type.hasShape, {}};
         for (const Dim& d : v.type.dims) spec.dims.push_back(d.known() ? d.size : -1);
+        spec.batchAxis = batchAxisOf(spec.dims);
         specs.push_back(std::move(spec));
     }
     return specs;
+}
+
+Tensor stackOnAxis(Tensor stacked, size_t axis) {
+    if (axis == 0 || stacked.rank() < 2 || axis >= static_cast<size_t>(stacked.rank())) return stacked;
+    const Shape& shape = stacked.shape();
+    const int64_t count = shape[0];
+    int64_t outer = 1;
+    for (size_t k = 1; k <= axis; ++k) outer *= shape[k];
+    const size_t inner = stacked.byteSize() / static_cast<size_t>(std::max<int64_t>(1, count * outer));
+    Shape batch(shape.begin() + 1, shape.end());
+    batch.insert(batch.begin() + static_cast<std::ptrdiff_t>(axis), count);
+    Tensor out(stacked.dtype(), batch);
+    const auto* from = static_cast<const std::byte*>(stacked.rawData());
+    auto* to = static_cast<std::byte*>(out.rawData());
+    for (int64_t i = 0; i < count; ++i)
+        for (int64_t o = 0; o < outer; ++o)
+            std::memcpy(to + static_cast<size_t>(o * count + i) * inner,
+                        from + static_cast<size_t>(i * outer + o) * inner, inner);
+    return out;
 }
 
 std::string numpyDtypeName(DataType dtype) {
@@ -83,10 +123,11 @@ Result<Shape> checkSample(const Shape& shape, DataType dtype, const InputSpec& s
     if (spec.dims.empty()) {
         return unsupported("model input '" + spec.name + "' is a scalar: it has no batch axis to stack samples on");
     }
-    const std::span<const int64_t> sampleDims(spec.dims.data() + 1, spec.dims.size() - 1);
+    const std::vector<int64_t> sampleDims = spec.sampleDims();
     if (matches(shape, sampleDims)) return shape;
-    if (shape.size() == spec.dims.size() && shape[0] == 1) {
-        const Shape inner(shape.begin() + 1, shape.end());
+    if (shape.size() == spec.dims.size() && shape[spec.batchAxis] == 1) {
+        Shape inner = shape;
+        inner.erase(inner.begin() + static_cast<std::ptrdiff_t>(spec.batchAxis));
         if (matches(inner, sampleDims)) return inner;
     }
     return invalidArgument(label + ": a sample has shape " + shapeString(shape) + " but model input '" + spec.name +

@@ -17,12 +17,18 @@
 
 namespace ql {
 
-// One model input: dtype and dims, dims[0] being the batch axis; -1 marks an unknown or symbolic dim.
+// One model input: dtype and dims, dims[batchAxis] being the batch axis; -1 marks an unknown or symbolic dim.
 struct InputSpec {
     std::string name;
     DataType dtype = DataType::Float;
     bool hasShape = false;  // false: the rank is unknown and any sample shape is accepted
     std::vector<int64_t> dims;
+    // The axis a batch stacks its samples on: 0, except for an input whose first axis is fixed above 1 and whose one
+    // other open axis is then the batch, as in an RNN state [layers, batch, hidden] (Silero VAD's state [2, ?, 128],
+    // PyTorch's LSTM h and c). A file still lists its samples on its first axis.
+    size_t batchAxis = 0;
+    // dims without the batch axis: what one sample is.
+    std::vector<int64_t> sampleDims() const;
 };
 
 // The graph inputs (initializers excluded) with their declared types.
@@ -38,11 +44,15 @@ struct Batching {
 };
 Batching batchingFor(const Graph& graph, int64_t batchSize);
 
+// `count` samples, contiguous in `stacked` ([count, sample...]), as the batch of an input whose batch axis is `axis`:
+// the samples' axis moved to `axis` (`stacked` itself for axis 0).
+Tensor stackOnAxis(Tensor stacked, size_t axis);
+
 // numpy's name for a dtype ("float32"), for messages that tell the user how to convert an array.
 std::string numpyDtypeName(DataType dtype);
 
-// Checks one sample (no batch axis) against `spec`; `label` names the file in the message. A leading axis
-// of 1 is accepted when the sample has the model's full rank, and removed. Returns the sample shape.
+// Checks one sample (no batch axis) against `spec`; `label` names the file in the message. A batch axis of 1 is
+// accepted when the sample has the model's full rank, and removed. Returns the sample shape.
 Result<Shape> checkSample(const Shape& shape, DataType dtype, const InputSpec& spec, const std::string& label);
 
 // The samples of one model input.
@@ -50,7 +60,7 @@ class InputData {
 public:
     virtual ~InputData() = default;
     virtual int64_t sampleCount() const = 0;
-    // Samples [first, first + count) stacked on a new leading axis.
+    // Samples [first, first + count) stacked on the input's batch axis (InputSpec::batchAxis).
     virtual Result<Tensor> read(int64_t first, int64_t count) = 0;
 };
 

@@ -32,12 +32,13 @@ Result<std::unique_ptr<ArrayInput>> ArrayInput::create(Tensor array, const Input
         if (array.rank() != 1)
             return invalidArgument(label + ": model input '" + spec.name + "' is a scalar; give one value per sample " +
                                    "(an array of shape [samples]), not " + shapeString(array.shape()));
-        return std::unique_ptr<ArrayInput>(new ArrayInput(std::move(array), std::move(file), spec.name));
+        return std::unique_ptr<ArrayInput>(new ArrayInput(std::move(array), std::move(file), 0, spec.name));
     }
     QL_ASSIGN_OR_RETURN(Shape sample,
                         checkSample(Shape(array.shape().begin() + 1, array.shape().end()), array.dtype(), spec, label));
     const int64_t count = array.dim(0);
-    return std::unique_ptr<ArrayInput>(new ArrayInput(array.reshaped(withBatch(count, sample)), std::move(file)));
+    return std::unique_ptr<ArrayInput>(
+        new ArrayInput(array.reshaped(withBatch(count, sample)), std::move(file), spec.batchAxis));
 }
 
 Result<Tensor> ArrayInput::readScalar(int64_t first, int64_t count) const {
@@ -65,7 +66,7 @@ Result<Tensor> ArrayInput::read(int64_t first, int64_t count) {
                                             batch.byteSize());
     std::memcpy(batch.rawData(), source.data(), source.size());
     if (mFile) mFile->release(source);
-    return batch;
+    return stackOnAxis(std::move(batch), mBatchAxis);
 }
 
 Result<Tensor> FileListInput::loadChecked(const std::string& path) {
@@ -90,7 +91,7 @@ Result<Tensor> FileListInput::read(int64_t first, int64_t count) {
             std::memcpy(static_cast<std::byte*>(batch.rawData()) + i * sample.byteSize(), sample.rawData(),
                         sample.byteSize());
     }
-    return batch;
+    return stackOnAxis(std::move(batch), mSpec.batchAxis);
 }
 
 }  // namespace ql

@@ -23,13 +23,17 @@ public:
     Result<Tensor> read(int64_t first, int64_t count) override;
 
 private:
-    ArrayInput(Tensor array, std::shared_ptr<MappedFile> file, std::string scalarInput = {})
-        : mArray(std::move(array)), mFile(std::move(file)), mScalarInput(std::move(scalarInput)) {}
+    ArrayInput(Tensor array, std::shared_ptr<MappedFile> file, size_t batchAxis, std::string scalarInput = {})
+        : mArray(std::move(array)),
+          mFile(std::move(file)),
+          mBatchAxis(batchAxis),
+          mScalarInput(std::move(scalarInput)) {}
     // A scalar model input (Silero VAD's sample rate `sr`) has no batch axis: the array lists one value per sample,
     // and a batch is that value when all its samples agree.
     Result<Tensor> readScalar(int64_t first, int64_t count) const;
     Tensor mArray;
     std::shared_ptr<MappedFile> mFile;
+    size_t mBatchAxis;         // InputSpec::batchAxis; the array lists its samples on its first axis
     std::string mScalarInput;  // the scalar model input's name; empty for inputs with a batch axis
 };
 

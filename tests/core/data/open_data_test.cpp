@@ -129,6 +129,59 @@ TEST(OpenData, AScalarInputTakesOneValuePerSampleAndABatchTheValueItsSamplesShar
                 {"one.npy", "'sr' is a scalar", "[samples]"});
 }
 
+// An RNN state [layers, batch, hidden] (Silero VAD's [2, ?, 128], PyTorch's LSTM h and c) has its batch on axis 1: a
+// file still lists one sample [layers, hidden] per row, and a batch stacks them on axis 1.
+TEST(OpenData, AStateWhoseBatchIsItsSecondAxisStacksSamplesThere) {
+    test::ModelBuilder b;
+    b.input("state", DataType::Float, {2, -1, 4});
+    b.input("frames", DataType::Float, {1, -1, 80});  // a fixed batch of 1, an open time axis: batch on axis 0
+    b.input("x", DataType::Float, {-1, 3});
+    b.node("Identity", {"state"}, {"y"}, "id");
+    b.output("y");
+    const auto model = b.load();
+    const std::vector<InputSpec> specs = inputSpecs(model->graph());
+    EXPECT_EQ(specs[0].batchAxis, 1u);
+    EXPECT_EQ(specs[0].sampleDims(), (std::vector<int64_t>{2, 4}));
+    EXPECT_EQ(specs[1].batchAxis, 0u);
+    EXPECT_EQ(specs[2].batchAxis, 0u);
+    // The state's first axis (2) does not fix the batch: its batch axis is open, so --batch decides (the frames'
+    // fixed batch of 1 does fix it).
+    test::ModelBuilder open;
+    open.input("state", DataType::Float, {2, -1, 4});
+    open.node("Identity", {"state"}, {"y"}, "id");
+    open.output("y");
+    EXPECT_FALSE(batchingFor(open.load()->graph(), 3).fixed);
+    EXPECT_EQ(batchingFor(model->graph(), 3).size, 1);
+
+    TempDir dir;
+    ASSERT_TRUE(writeNpy(dir.file("state.npy"), iota({3, 2, 4})).isOk());  // sample i: values 8i .. 8i+7
+    auto source = openDataSource({specs[0]}, {{"", dir.file("state.npy"), {}}});
+    ASSERT_TRUE(source.isOk()) << source.status().message();
+    EXPECT_EQ((*source)->sampleCount(), 3);
+    auto batch = (*source)->read(1, 2);
+    ASSERT_TRUE(batch.isOk()) << batch.status().message();
+    const Tensor& t = (*batch)[0].second;
+    ASSERT_EQ(t.shape(), (Shape{2, 2, 4}));
+    // [layer, sample, hidden]: layer 0 of samples 1 and 2, then layer 1 of both.
+    const std::vector<float> expected = {8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15, 20, 21, 22, 23};
+    EXPECT_EQ(std::vector<float>(t.data<float>(), t.data<float>() + 16), expected);
+
+    // A folder of one .npy per sample stacks the same way; a sample given with the batch axis of 1 is accepted.
+    std::filesystem::create_directory(dir.file("states"));
+    ASSERT_TRUE(writeNpy(dir.file("states/a.npy"), iota({2, 4})).isOk());
+    ASSERT_TRUE(writeNpy(dir.file("states/b.npy"), iota({2, 1, 4}, 8.0f)).isOk());
+    auto folder = openDataSource({specs[0]}, {{"", dir.file("states"), {}}});
+    ASSERT_TRUE(folder.isOk()) << folder.status().message();
+    auto both = (*folder)->read(0, 2);
+    ASSERT_TRUE(both.isOk()) << both.status().message();
+    ASSERT_EQ((*both)[0].second.shape(), (Shape{2, 2, 4}));
+    EXPECT_EQ((*both)[0].second.data<float>()[4], 8.0f);  // layer 0 of the second sample
+    EXPECT_EQ((*both)[0].second.data<float>()[8], 4.0f);  // layer 1 of the first
+    // A sample of another shape names both.
+    ASSERT_TRUE(writeNpy(dir.file("bad.npy"), iota({3, 4, 2})).isOk());
+    expectError(openDataSource({specs[0]}, {{"", dir.file("bad.npy"), {}}}).status(), {"bad.npy", "[4,2]", "[2,4]"});
+}
+
 TEST(OpenData, NpzFeedsEveryInputByName) {
     TempDir dir;
     writeFile(dir.file("d.npz"), test::numpySavez());  // x: float32 [2,3], y: int64 [2]
