@@ -47,7 +47,11 @@ void collect(const Graph& graph, const PrecisionPlan* plan, const std::string& p
 }  // namespace
 
 void BodyTensorErrors::keep(const std::string& path, const Tensor& fp32) {
-    if (isFloat(fp32)) mKept[path].push_back(fp32);
+    if (!isFloat(fp32)) return;
+    // Once over the budget, nothing more this batch: a path's later iterations must not pair with earlier ones.
+    mKeptBytes += fp32.byteSize();
+    if (mKeptBytes > kMaxKeptBytes) return;
+    mKept[path].push_back(fp32);
 }
 
 void BodyTensorErrors::compare(const std::string& path, const Tensor& quantized) {

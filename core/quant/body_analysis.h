@@ -18,14 +18,20 @@ namespace ql {
 // The error of each body tensor by path, batch after batch.
 class BodyTensorErrors {
 public:
-    // The FP32 run's tensor at `path` (float only), kept until the quantized run gives its twin.
+    // The FP32 run's tensor at `path` (float only), kept until the quantized run gives its twin. A batch keeps at
+    // most kMaxKeptBytes (a Loop of many iterations): later tensors are not measured, and each path's earlier
+    // iterations still pair in order.
     void keep(const std::string& path, const Tensor& fp32);
+    static constexpr size_t kMaxKeptBytes = size_t{1} << 30;
     // The quantized run's tensor at `path`: compared with the oldest kept one of that path.
     void compare(const std::string& path, const Tensor& quantized);
     // An isolated layer's output against the FP32 one.
     void add(const std::string& path, const Tensor& fp32, const Tensor& isolated);
     // Drops what one batch kept and the other run did not give (a branch taken in FP32 only).
-    void endBatch() { mKept.clear(); }
+    void endBatch() {
+        mKept.clear();
+        mKeptBytes = 0;
+    }
 
     // The measured tensors of `graph`'s bodies, nested ones too, as layers in graph order: the bodies in the order of
     // their nodes (nested ones after their node), each body's layers in its graph order. Precision: the effective one
@@ -34,6 +40,7 @@ public:
 
 private:
     std::map<std::string, std::deque<Tensor>> mKept;
+    size_t mKeptBytes = 0;
     std::map<std::string, ErrorAccumulator> mErrors;
 };
 
