@@ -88,6 +88,7 @@ Result<int> resolveDim(int64_t modelDim, int option, const InputSpec& spec, cons
 ImageLayout detectLayout(const InputSpec& spec, ImageLayout requested) {
     if (requested != ImageLayout::Auto) return requested;
     if (!spec.hasShape) return ImageLayout::Nchw;
+    if (spec.dims.size() != 4) return ImageLayout::Auto;  // no image input: nothing to tell
     const auto isChannels = [](int64_t d) { return d == 1 || d == 3; };
     if (isChannels(spec.dims[1])) return ImageLayout::Nchw;
     if (isChannels(spec.dims[3])) return ImageLayout::Nhwc;
