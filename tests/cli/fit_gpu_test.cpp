@@ -164,7 +164,9 @@ TEST_P(AbScriptsCliTest, ScriptsLintCleanNameTheirReportsAndImport) {
         const auto lint = test::runCli(
             {"lint", ab + "/" + name + ".onnx", "--trt", trt, "--command", ab + "/" + name + ".sh", "--json"});
         ASSERT_NE(lint.exitCode, 2) << lint.err;
-        for (const auto& f : nlohmann::json::parse(lint.out)["findings"])
+        // Held: a range-for over a member of the temporary would read it after it is gone (ASan saw it).
+        const nlohmann::json report = nlohmann::json::parse(lint.out);
+        for (const auto& f : report["findings"])
             EXPECT_NE(f["rule"], "trt-precision-flags") << name << ": " << f.dump();
         EXPECT_NE(readText(ab + "/run_all.sh").find(name + ".sh"), std::string::npos);
     }
