@@ -1,5 +1,6 @@
 #include "ui/body_graphs.h"
 
+#include "core/model/body_path.h"
 #include "core/model/fp16_form.h"
 
 namespace ql::ui {
@@ -73,7 +74,7 @@ PrecisionPlan* ensureBodyPlan(PrecisionPlan& plan, const std::vector<BodyGraph>&
 
 std::string bodyPathPrefix(const BodyPath& path) {
     std::string prefix;
-    for (const BodyStep& step : path) prefix += step.owner + "/" + step.attribute + "/";
+    for (const BodyStep& step : path) prefix += bodyPathStep(step.owner, step.attribute);
     return prefix;
 }
 

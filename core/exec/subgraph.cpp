@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/exec/executor.h"
+#include "core/model/body_path.h"
 #include "core/model/external_data.h"
 #include "core/model/graph_builder.h"
 #include "core/model/subgraph_model.h"
@@ -106,7 +107,7 @@ Result<std::vector<Tensor>> Subgraph::run(const KernelContext& ctx, std::vector<
         options.stop = outer->stop;
         if (outer->interceptor) options.interceptor = outer->interceptor->nested(mNode, mAttribute, mGraph);
         if (outer->observer) {
-            const std::string prefix = mNode.name + "/" + mAttribute + "/";
+            const std::string prefix = bodyPathStep(mNode.name, mAttribute);
             // The body's own inputs (a Loop's state, a Scan's slices) are tensors of the body as well: the layers
             // that read them need their ranges too.
             for (size_t i = 0; i < mFormalInputs.size(); ++i)

@@ -14,6 +14,7 @@
 #include "core/export/qdq_writer.h"
 #include "core/export/trtexec_command.h"
 #include "core/lint/lint_context.h"
+#include "core/model/body_path.h"
 #include "core/model/fp16_form.h"
 #include "core/model/op_roles.h"
 #include "core/quant/fp16_guard.h"
@@ -184,7 +185,7 @@ void appendLayersAndQdq(const QdqExport& result, const std::string& prefix, nloh
                        {"axis", edge.axis},
                        {"reason", edge.reason}});
     for (const QdqBodyExport& body : result.bodies)
-        appendLayersAndQdq(*body.body, prefix + body.node + "/" + body.attribute + "/", layers, qdq);
+        appendLayersAndQdq(*body.body, prefix + bodyPathStep(body.node, body.attribute), layers, qdq);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "core/model/body_path.h"
 #include "core/model/subgraph_model.h"
 
 namespace ql {
@@ -18,7 +19,7 @@ void lintBodies(const Graph& graph, const PrecisionPlan& plan, const LintOptions
     for (const Node& node : graph.nodes()) {
         const Node& reportOn = owner != nullptr ? *owner : node;
         for (const SubgraphInfo& subgraph : node.subgraphs) {
-            const std::string path = prefix + node.name + "/" + subgraph.attribute + "/";
+            const std::string path = prefix + bodyPathStep(node.name, subgraph.attribute);
             auto body = buildSubgraphModel(graph, node, subgraph.attribute, OuterInitializers::Copied);
             if (!body) continue;  // a malformed body: the ONNX checker's diagnostics (inspect) name it
             // Float unless planned, or carrying Q/DQ of its own (then the rules follow those, as on the main graph).

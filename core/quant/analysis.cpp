@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/exec/kernels/registry.h"
+#include "core/model/body_path.h"
 #include "core/model/subgraph_model.h"
 #include "core/quant/body_analysis.h"
 #include "core/quant/simulation.h"
@@ -142,7 +143,7 @@ public:
         NodeInterceptor* simulator = plan && quantizesBody(*plan) ? mSimulator.nested(node, attribute, body) : nullptr;
         const std::optional<NodeId> owner = mGraph.findNode(node.name);
         if (!simulator || !owner) return nullptr;
-        const std::string key = node.name + "/" + attribute + "/";
+        const std::string key = bodyPathStep(node.name, attribute);
         auto it = mBodyInterceptors.find(key);
         if (it == mBodyInterceptors.end()) {
             auto model = buildSubgraphModel(mGraph, mGraph.node(*owner), attribute, OuterInitializers::Copied);

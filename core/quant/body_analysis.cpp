@@ -1,5 +1,6 @@
 #include "core/quant/body_analysis.h"
 
+#include "core/model/body_path.h"
 #include "core/model/subgraph_model.h"
 
 namespace ql {
@@ -18,7 +19,7 @@ void collectBody(const Graph& graph, const Node& owner, const std::string& attri
                  std::vector<BodyLayerError>& out) {
     auto body = buildSubgraphModel(graph, owner, attribute);
     if (!body) return;  // not run either: the executor builds it the same way
-    const std::string at = prefix + owner.name + "/" + attribute + "/";
+    const std::string at = prefix + bodyPathStep(owner.name, attribute);
     const PrecisionPlan* bodyPlan = plan ? plan->body(owner.name, attribute) : nullptr;
     const Graph& bodyGraph = body->graph;
     for (const Node& node : bodyGraph.nodes()) {

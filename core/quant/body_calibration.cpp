@@ -1,5 +1,7 @@
 #include "core/quant/body_calibration.h"
 
+#include "core/model/body_path.h"
+
 namespace ql {
 
 CalibrationResult bodyCalibration(const CalibrationResult& outer, const Graph& body, const std::string& node,
@@ -9,7 +11,7 @@ CalibrationResult bodyCalibration(const CalibrationResult& outer, const Graph& b
     result.samples = outer.samples;
     for (const ValueId input : body.inputs())
         if (const TensorRange* range = outer.activation(body.value(input).name)) result.activations.push_back(*range);
-    const std::string prefix = node + "/" + attribute + "/";
+    const std::string prefix = bodyPathStep(node, attribute);
     for (const TensorRange& range : outer.subgraphActivations) {
         if (range.name.size() <= prefix.size() || range.name.compare(0, prefix.size(), prefix) != 0) continue;
         TensorRange inner = range;

@@ -3,6 +3,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/model/body_path.h"
 #include "ui/graph/graph_scene.h"
 
 namespace ql::ui {
@@ -14,7 +15,7 @@ std::optional<NodeId> nodeHolding(const GraphSnapshot& graph, const std::string&
     if (auto node = graph.findNode(inner)) return node;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         for (const SnapshotSubgraph& body : graph.nodes[i].subgraphs) {
-            if (inner.starts_with(graph.nodes[i].name + "/" + body.attribute + "/")) return static_cast<NodeId>(i);
+            if (inner.starts_with(bodyPathStep(graph.nodes[i].name, body.attribute))) return static_cast<NodeId>(i);
         }
     }
     return std::nullopt;

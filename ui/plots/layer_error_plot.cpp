@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/model/body_path.h"
 #include "ui/model_document.h"
 #include "ui/plural.h"
 
@@ -37,7 +38,7 @@ QString metricsText(const char* title, const std::optional<LayerError>& layer) {
 NodeId controlFlowNodeOf(const Graph& graph, const std::string& body) {
     for (const Node& node : graph.nodes())
         for (const SubgraphInfo& subgraph : node.subgraphs)
-            if (body.starts_with(node.name + "/" + subgraph.attribute + "/")) return node.id;
+            if (body.starts_with(bodyPathStep(node.name, subgraph.attribute))) return node.id;
     return kNoId;
 }
 
