@@ -6,15 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/model/body_graphs.h"
 #include "core/model/graph.h"
 
 namespace ql::ui {
-
-struct BodyStep {
-    std::string owner;      // the control-flow node, in the graph the step starts from
-    std::string attribute;  // "then_branch", "else_branch", "body"
-    bool operator==(const BodyStep&) const = default;
-};
 
 struct BodyMatch {
     std::vector<BodyStep> path;  // from the graph searched to the body holding the node

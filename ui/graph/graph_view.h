@@ -140,7 +140,7 @@ signals:
     void nodeSelected(ql::NodeId node);
     // A node of the open body was selected: `node` of `body`, whose path is `path` ("If_0/then_branch/").
     void subgraphNodeSelected(std::shared_ptr<const ql::SubgraphModel> body, ql::NodeId node, const QString& path,
-                              const ql::ui::BodyPath& bodyPath);
+                              const ql::BodyPath& bodyPath);
     void subgraphOpenFailed(const QString& message);
     void precisionCycleRequested(QList<ql::NodeId> nodes);
     void precisionSetRequested(QList<ql::NodeId> nodes, ql::Precision precision);
