@@ -63,7 +63,7 @@ ql::Status benchModel(const std::string& path, const Options& o) {
     tuning.maxTrials = o.budget;
     tuning.batchSize = batching.size;
     tuning.threads = o.threads;
-    tuning.policies = {&policy};
+    tuning.policies = [&policy](const ql::Graph& g, ql::PrecisionPlan& plan) { plan.applyPolicies(g, {{&policy}}); };
     const Stopwatch watch;
     double rankingEnd = 0.0, rankingStart = 0.0;
     QL_ASSIGN_OR_RETURN(const ql::TuneReport report, ql::tune(graph, ql::defaultPrecisionPlan(graph), calibration, data,

@@ -101,8 +101,8 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
             "graph passes per batch):\n",
             static_cast<long long>(r.subsetSamples), r.sensitivityPasses);
     for (size_t i = 0; i < r.units.size() && i < 10; ++i)
-        std::printf("  layer  %-32s %-14s %8.2f dB\n", graph.node(r.units[i].layer).name.c_str(),
-                    graph.node(r.units[i].layer).opType.c_str(), r.units[i].outputSqnrDb);
+        std::printf("  layer  %-32s %-14s %8.2f dB\n", r.units[i].name.c_str(), r.units[i].op.c_str(),
+                    r.units[i].outputSqnrDb);
     for (size_t i = 0; i < r.tensors.size() && i < 5; ++i)
         std::printf("  tensor %-32s %-14s %8.2f dB\n", graph.value(r.tensors[i].tensor).name.c_str(),
                     amaxMethodKey(r.tensors[i].method), r.tensors[i].outputSqnrDb);
@@ -116,13 +116,14 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
             s.action == TuneStep::Action::Speed || s.action == TuneStep::Action::AllFp16)
             what = precisionName(s.precision);
         std::printf("%-4zu %-10s %-28s %-20s %12s %-5s %7lld %10s  %s\n", i + 1, tuneActionName(s.action),
-                    s.layer == kNoId ? "" : graph.node(s.layer).name.c_str(), what.c_str(),
-                    valueText(t, s.score).c_str(), s.kept ? "yes" : "no", static_cast<long long>(s.samples),
-                    msText(s.predictedMs).c_str(), s.why.c_str());
+                    s.layer == kNoId ? "" : s.layerName.c_str(), what.c_str(), valueText(t, s.score).c_str(),
+                    s.kept ? "yes" : "no", static_cast<long long>(s.samples), msText(s.predictedMs).c_str(),
+                    s.why.c_str());
     }
     // The layers the --plan kept out of INT8 (left so) count with the tune's.
     std::string keptOut, byPlan;
     for (NodeId n : r.keptOut) keptOut += (keptOut.empty() ? "" : ", ") + graph.node(n).name;
+    for (const TuneUnit& u : r.keptOutInBodies) keptOut += (keptOut.empty() ? "" : ", ") + u.name;
     for (NodeId n : r.planKeptOut) byPlan += (byPlan.empty() ? "by --plan: " : ", ") + graph.node(n).name;
     if (!keptOut.empty() && !byPlan.empty()) keptOut += "; ";
     keptOut += byPlan;
@@ -130,7 +131,8 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
         "%s: %s %s on %lld samples (start %s); %zu of %zu layers kept out of INT8%s%s%s; INT8 share of MACs "
         "%.1f%%; %lld trials in %.1f s\n",
         r.met ? "target met" : "target NOT met", t.name().c_str(), valueText(t, r.finalScore).c_str(),
-        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(), r.keptOut.size() + r.planKeptOut.size(),
+        static_cast<long long>(r.samples), valueText(t, r.startScore).c_str(),
+        r.keptOut.size() + r.keptOutInBodies.size() + r.planKeptOut.size(),
         static_cast<size_t>(r.startUnits) + r.planKeptOut.size(), keptOut.empty() ? "" : " (", keptOut.c_str(),
         keptOut.empty() ? "" : ")",
         r.totalMacs ? 100.0 * static_cast<double>(r.int8Macs) / static_cast<double>(r.totalMacs) : 0.0,
@@ -193,7 +195,7 @@ int runTune(const TuneCliOptions& options) {
         tuning.labels = std::move(labels).value();
     }
     const TrtPolicies policies(*version, tuning.fallback, &*calibration);
-    tuning.policies.assign(policies.list().begin(), policies.list().end());
+    tuning.policies = [&policies](const Graph& g, PrecisionPlan& plan) { policies.apply(g, plan); };
     std::unique_ptr<Model> reshaped;  // the model at --shapes, which the engine is predicted at
     if (!options.shapes.empty()) {
         if (!gpu) return failWith(invalidArgument("--shapes sets the input dims the engine is timed at: give --gpu"));

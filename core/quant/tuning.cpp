@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/quant/body_plans.h"
 #include "core/quant/default_placement.h"
 #include "core/quant/qdq_placement.h"
 #include "core/quant/tuning_evaluator.h"
@@ -23,64 +24,11 @@ std::string decibels(double db) {
     return text;
 }
 
-// The INT8 nodes after `layer` that TensorRT fuses into it: a chain of single-consumer nodes the plan runs INT8
-// that quantize nothing themselves (activations, a folded BatchNormalization).
-std::vector<NodeId> fusedGroup(const Graph& graph, const PrecisionPlan& plan, NodeId layer,
-                               const std::set<NodeId>& quantizing) {
-    std::vector<NodeId> nodes{layer};
-    NodeId current = layer;
-    for (;;) {
-        const Node& node = graph.node(current);
-        if (node.outputs.size() != 1 || node.outputs[0] == kNoId) break;
-        const Value& out = graph.value(node.outputs[0]);
-        if (out.consumers.size() != 1 || out.isGraphOutput) break;
-        const NodeId next = out.consumers[0];
-        if (plan.effective(next) != Precision::Int8 || quantizing.count(next)) break;
-        nodes.push_back(next);
-        current = next;
-    }
-    return nodes;
-}
-
-Result<std::vector<TuneUnit>> findUnits(const Graph& graph, const PrecisionPlan& plan,
-                                        const CalibrationResult& calibration) {
-    QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
-    QL_ASSIGN_OR_RETURN(const QdqPlacement placement, placeQdq(graph, effectivePrecisions(graph, plan), amax, {}));
-    std::map<NodeId, std::vector<ValueId>> tensorsOf;
-    std::set<NodeId> quantizing;
-    for (const QdqEdge& e : placement.edges) {
-        quantizing.insert(e.consumer);
-        auto& tensors = tensorsOf[e.consumer];
-        if (!e.weight && std::find(tensors.begin(), tensors.end(), e.tensor) == tensors.end())
-            tensors.push_back(e.tensor);
-    }
-    std::vector<TuneUnit> units;
-    for (const auto& [layer, tensors] : tensorsOf) {
-        TuneUnit unit;
-        unit.layer = layer;
-        unit.nodes = fusedGroup(graph, plan, layer, quantizing);
-        unit.tensors = tensors;
-        for (NodeId n : unit.nodes) unit.macs += graph.node(n).cost.macs;
-        units.push_back(std::move(unit));
-    }
-    return units;
-}
-
-// The units of the default placement whose layer `plan` requests out of INT8 (planKeptOutLayers).
-Result<std::vector<TuneUnit>> planKeptOutUnits(const Graph& graph, const PrecisionPlan& plan,
-                                               const CalibrationResult& calibration) {
-    if (plan.size() != graph.nodes().size()) return invalidArgument("the precision plan was made for another model");
-    const PrecisionPlan placement = defaultPrecisionPlan(graph);
-    QL_ASSIGN_OR_RETURN(std::vector<TuneUnit> units, findUnits(graph, placement, calibration));
-    std::erase_if(units, [&plan](const TuneUnit& unit) { return plan.requested(unit.layer) == Precision::Int8; });
-    return units;
-}
-
-// `plan` with `units` (their layer and the nodes fused after it) back in INT8, as the default placement has them.
-PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units) {
-    for (const TuneUnit& unit : units)
-        for (NodeId n : unit.nodes) plan.setRequested(n, Precision::Int8);
-    return plan;
+// The step's layer: the unit's.
+void setLayer(TuneStep& step, const TuneUnit& unit) {
+    step.layer = unit.layer;
+    step.body = unit.body;
+    step.layerName = unit.name;
 }
 
 class Tuner {
@@ -102,9 +50,17 @@ private:
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count(); }
     void report(const std::string& phase, int64_t done, int64_t total, const std::string& step = {});
     PrecisionPlan applied(PrecisionPlan plan) const {
-        plan.applyPolicies(mGraph, mOptions.policies);
+        if (mOptions.policies) {
+            mOptions.policies(mGraph, plan);
+        } else {
+            plan.applyPolicies(mGraph, {});
+        }
         return plan;
     }
+    // The units of `plan`: the main graph's, then the planned bodies'.
+    Result<std::vector<TuneUnit>> unitsOf(const PrecisionPlan& plan) const;
+    // `unit` alone INT8, for the sensitivity ranking.
+    IsolatedChange isolated(const TuneUnit& unit) const;
     Status rankSensitivity(const PrecisionPlan& plan);
     // One trial: scores `candidate`, records the step, adopts the candidate when it is not worse.
     Status trial(PrecisionPlan candidate, TuneStep step);
@@ -112,7 +68,7 @@ private:
     // "tune: fp16, alone in INT8: 18.3 dB at the outputs (output-sqnr>=40)"; a fused node names its layer.
     std::string fallbackNote(const TuneUnit& unit, NodeId node, const std::string& why) const {
         std::string note = std::string(kTuneNotePrefix) + precisionName(mOptions.fallback);
-        if (node != unit.layer) note += " with " + mGraph.node(unit.layer).name + " (fused)";
+        if (node != unit.layer) note += " with " + unit.name + " (fused)";
         return note + ", " + why + " (" + mOptions.target.text() + ")";
     }
     // `allScore`: the plan's score on all samples when already known.
@@ -146,7 +102,24 @@ private:
     std::set<ValueId> mMethodTried;
     TuneReport mReport;
     std::optional<double> mFp16Score;  // the all-FP16 plan's, on all samples
+    std::vector<BodyGraph> mBodies;    // the model's bodies, weights copied in (tuning_units.h)
 };
+
+Result<std::vector<TuneUnit>> Tuner::unitsOf(const PrecisionPlan& plan) const {
+    QL_ASSIGN_OR_RETURN(std::vector<TuneUnit> units, findUnits(mGraph, plan, mCalibration));
+    if (plan.bodies().empty()) return units;
+    QL_ASSIGN_OR_RETURN(std::vector<TuneUnit> inBodies, findBodyUnits(mGraph, mBodies, plan, mCalibration));
+    units.insert(units.end(), std::make_move_iterator(inBodies.begin()), std::make_move_iterator(inBodies.end()));
+    return units;
+}
+
+IsolatedChange Tuner::isolated(const TuneUnit& unit) const {
+    if (unit.body.empty()) return {.int8Nodes = unit.nodes};
+    auto plan = std::make_shared<PrecisionPlan>(mGraph, Precision::Fp32);
+    PrecisionPlan* body = ensureBodyPlan(*plan, mBodies, unit.body);
+    for (NodeId n : unit.nodes) body->setRequested(n, Precision::Int8);
+    return {.plan = std::move(plan), .from = findBodyGraph(mBodies, {unit.body.front()})->parent};
+}
 
 void Tuner::report(const std::string& phase, int64_t done, int64_t total, const std::string& step) {
     if (!mProgress) return;
@@ -227,16 +200,17 @@ Status Tuner::scoreStart() {
 }
 
 Status Tuner::rankSensitivity(const PrecisionPlan& plan) {
-    QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, plan, mCalibration));
+    QL_ASSIGN_OR_RETURN(mReport.units, unitsOf(plan));
     std::vector<IsolatedChange> changes;
-    for (const TuneUnit& unit : mReport.units) changes.push_back({unit.nodes, kNoId, 0.0f});
+    for (const TuneUnit& unit : mReport.units) changes.push_back(isolated(unit));
     QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(mCalibration, plan));
-    std::set<ValueId> tensors;
-    for (const TuneUnit& unit : mReport.units) tensors.insert(unit.tensors.begin(), unit.tensors.end());
+    std::set<ValueId> tensors;  // the main graph's: a body's keep their method
+    for (const TuneUnit& unit : mReport.units)
+        if (unit.body.empty()) tensors.insert(unit.tensors.begin(), unit.tensors.end());
     for (ValueId t : tensors) {
         const TensorRange* range = mCalibration.activation(mGraph.value(t).name);
         const float a = amax.at(mGraph.value(t).name);
-        changes.push_back({{}, t, a});
+        changes.push_back({.tensor = t, .amax = a});
         mReport.tensors.push_back(
             {t, range ? plan.tensorMethod(range->name).value_or(range->method) : CalibrationMethod::Entropy, a, 0.0});
     }
@@ -267,14 +241,14 @@ Status Tuner::trial(PrecisionPlan candidate, TuneStep step) {
         mScore = step.score;
     }
     report(mBatches == mSubsetBatches ? "tuning" : "tuning (all samples)", mReport.trials, mOptions.maxTrials,
-           tuneActionName(step.action) + std::string(" ") +
-               (step.layer != kNoId ? mGraph.node(step.layer).name : step.tensor));
+           tuneActionName(step.action) + std::string(" ") + (step.layer != kNoId ? step.layerName : step.tensor));
     mReport.steps.push_back(std::move(step));
     return Status::ok();
 }
 
 // Another method for the unit's input tensors, where one alone brings the outputs >= kMethodGainDb closer to FP32.
 Status Tuner::tryMethods(const TuneUnit& unit) {
+    if (!unit.body.empty()) return Status::ok();  // a body's tensors keep their method
     for (ValueId t : unit.tensors) {
         if (!mMethodTried.insert(t).second || !budgetLeft()) continue;
         const std::string& name = mGraph.value(t).name;
@@ -282,12 +256,12 @@ Status Tuner::tryMethods(const TuneUnit& unit) {
         if (!range || !range->amaxByMethod) continue;
         const CalibrationMethod current = mPlan.tensorMethod(name).value_or(range->method);
         const float currentAmax = range->amaxByMethod->of(current);
-        std::vector<IsolatedChange> changes{{{}, t, currentAmax}};
+        std::vector<IsolatedChange> changes{{.tensor = t, .amax = currentAmax}};
         std::vector<CalibrationMethod> methods{current};
         for (CalibrationMethod m : kAmaxMethods) {
             const float a = range->amaxByMethod->of(m);
             if (m == current || std::fabs(a - currentAmax) <= 1e-6f * std::max(1.0f, currentAmax)) continue;
-            changes.push_back({{}, t, a});
+            changes.push_back({.tensor = t, .amax = a});
             methods.push_back(m);
         }
         if (changes.size() < 2) continue;
@@ -298,7 +272,7 @@ Status Tuner::tryMethods(const TuneUnit& unit) {
         candidate.setTensorMethod(name, methods[best]);
         TuneStep step;
         step.action = TuneStep::Action::Method;
-        step.layer = unit.layer;
+        setLayer(step, unit);
         step.tensor = name;
         step.method = methods[best];
         step.why = std::string(amaxMethodKey(methods[best])) + " alone: " + decibels(db[best]) + " at the outputs, " +
@@ -338,9 +312,12 @@ Status Tuner::confirmIfHolds(std::optional<double> allScore) {
 // The units that fell back, most robust first: back to their start precision while the target still holds.
 Status Tuner::giveBack(const PrecisionPlan& start) {
     for (auto unit = mReport.units.rbegin(); unit != mReport.units.rend(); ++unit) {
-        if (mPlan.requested(unit->layer) == start.requested(unit->layer) || !budgetLeft()) continue;
+        const PrecisionPlan* from = unitPlan(start, *unit);
+        if (!from || unitPlan(mPlan, *unit)->requested(unit->layer) == from->requested(unit->layer) || !budgetLeft())
+            continue;
         PrecisionPlan candidate = mPlan;
-        for (NodeId n : unit->nodes) candidate.setRequested(n, start.requested(n), start.placementNote(n));
+        PrecisionPlan* to = unitPlan(candidate, *unit);
+        for (NodeId n : unit->nodes) to->setRequested(n, from->requested(n), from->placementNote(n));
         candidate = applied(std::move(candidate));
         const std::optional<double> ms = predictedMs(candidate);
         // Planning for speed, INT8 comes back only where it does not make the plan slower (no trial spent).
@@ -349,8 +326,8 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
         ++mReport.trials;
         TuneStep step;
         step.action = TuneStep::Action::GiveBack;
-        step.layer = unit->layer;
-        step.precision = start.requested(unit->layer);
+        setLayer(step, *unit);
+        step.precision = from->requested(unit->layer);
         step.score = s;
         step.samples = mEvaluator->samplesIn(mBatches);
         step.predictedMs = ms;
@@ -359,7 +336,7 @@ Status Tuner::giveBack(const PrecisionPlan& start) {
             mPlan = std::move(candidate);
             mScore = s;
         }
-        report("giving back", mReport.trials, mOptions.maxTrials, "give-back " + mGraph.node(unit->layer).name);
+        report("giving back", mReport.trials, mOptions.maxTrials, "give-back " + unit->name);
         mReport.steps.push_back(std::move(step));
     }
     return Status::ok();
@@ -471,7 +448,8 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     if (mOptions.keepPlanKeptOut)
         for (const TuneUnit& unit : planKeptOut) mReport.planKeptOut.push_back(unit.layer);
     mPlan = applied(mOptions.keepPlanKeptOut ? start : released(start, planKeptOut));
-    QL_ASSIGN_OR_RETURN(const std::vector<TuneUnit> startUnits, findUnits(mGraph, mPlan, mCalibration));
+    mBodies = buildBodyGraphs(mGraph, OuterInitializers::Copied);
+    QL_ASSIGN_OR_RETURN(const std::vector<TuneUnit> startUnits, unitsOf(mPlan));
     QL_RETURN_IF_ERROR(scoreStart());
     mReport.trials = 1;
     TuneStep baseline;
@@ -495,7 +473,7 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     const PrecisionPlan accuracyStart = mPlan;
     QL_RETURN_IF_ERROR(startPlan ? confirmIfHolds(mReport.startScore) : confirmIfHolds());
     if (mMet) {  // nothing to tune; the units still say what runs INT8
-        QL_ASSIGN_OR_RETURN(mReport.units, findUnits(mGraph, mPlan, mCalibration));
+        QL_ASSIGN_OR_RETURN(mReport.units, unitsOf(mPlan));
     } else {
         QL_RETURN_IF_ERROR(rankSensitivity(mPlan));
     }
@@ -507,10 +485,11 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
         PrecisionPlan candidate = mPlan;
         TuneStep step;
         step.action = TuneStep::Action::Fallback;
-        step.layer = unit.layer;
+        setLayer(step, unit);
         step.precision = mOptions.fallback;
         step.why = "alone in INT8: " + decibels(unit.outputSqnrDb) + " at the outputs";
-        for (NodeId n : unit.nodes) candidate.setRequested(n, mOptions.fallback, fallbackNote(unit, n, step.why));
+        PrecisionPlan* at = unitPlan(candidate, unit);
+        for (NodeId n : unit.nodes) at->setRequested(n, mOptions.fallback, fallbackNote(unit, n, step.why));
         QL_RETURN_IF_ERROR(trial(std::move(candidate), std::move(step)));
         QL_RETURN_IF_ERROR(confirmIfHolds());
     }
@@ -526,9 +505,16 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     mReport.met = mMet;
     mReport.finalScore = mScore;
     mReport.startUnits = static_cast<int64_t>(startUnits.size());
-    for (const TuneUnit& unit : startUnits)
-        if (mPlan.effective(unit.layer) != Precision::Int8) mReport.keptOut.push_back(unit.layer);
-    std::tie(mReport.int8Macs, mReport.totalMacs) = int8Macs(mGraph, mPlan);
+    for (const TuneUnit& unit : startUnits) {
+        const PrecisionPlan* at = unitPlan(mPlan, unit);
+        if (at && at->effective(unit.layer) == Precision::Int8) continue;
+        if (unit.body.empty()) {
+            mReport.keptOut.push_back(unit.layer);
+        } else {
+            mReport.keptOutInBodies.push_back(unit);
+        }
+    }
+    std::tie(mReport.int8Macs, mReport.totalMacs) = int8Macs(mGraph, mPlan, mBodies);
     if (mOptions.latency) finishLatency();
     mReport.plan = mPlan;
     mReport.seconds = elapsed();
@@ -569,12 +555,25 @@ Result<std::vector<NodeId>> planKeptOutLayers(const Graph& graph, const Precisio
     return layers;
 }
 
-std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan) {
-    int64_t int8 = 0, total = 0;
+namespace {
+
+void addMacs(const Graph& graph, const PrecisionPlan* plan, const std::vector<BodyGraph>& bodies, int64_t& int8,
+             int64_t& total) {
     for (const Node& node : graph.nodes()) {
         total += node.cost.macs;
-        if (plan.effective(node.id) == Precision::Int8) int8 += node.cost.macs;
+        if (plan && plan->effective(node.id) == Precision::Int8) int8 += node.cost.macs;
     }
+    for (const BodyGraph& body : bodies)
+        addMacs(body.body.graph, plan ? plan->body(body.path.back().owner, body.path.back().attribute) : nullptr,
+                body.bodies, int8, total);
+}
+
+}  // namespace
+
+std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan,
+                                     const std::vector<BodyGraph>& bodies) {
+    int64_t int8 = 0, total = 0;
+    addMacs(graph, &plan, bodies, int8, total);
     return {int8, total};
 }
 

@@ -3,7 +3,9 @@
 //
 // 1. Units: every INT8 layer of the start plan that quantizes an input (the consumers of placeQdq's edges),
 //    with the INT8 nodes TensorRT fuses after it (its activation, a folded BatchNormalization); and the
-//    activation tensors those layers quantize.
+//    activation tensors those layers quantize (tuning_units.h). The planned bodies of If/Loop/Scan nodes have units
+//    too, named by path; they fall back and come back like the main graph's, and keep their calibration methods
+//    (a method is tried on the main graph's tensors only).
 // 2. Sensitivity, measured on the model's outputs (not the layer's own SQNR): each unit alone in INT8, and each
 //    tensor alone quantized, everything else FP32, on the tuning subset (tuning_evaluator.h).
 // 3. Greedy, least robust unit first: the cheaper remedy that keeps INT8 first (another calibration method for
@@ -17,7 +19,8 @@
 // Objective latency (`tune --objective latency`, issue 28 item 5): among plans that meet the target, the one with
 // the lowest predicted engine time on a GPU (TuneOptions::latency), INT8 only where it pays. It starts from the start
 // plan with the detector heads the default placement kept in float for accuracy INT8 (startDetectorHeadsInInt8), so
-// the CLI and the window start alike from the same plan:
+// the CLI and the window start alike from the same plan (the engine prediction does not model what runs inside
+// bodies: their layers move for accuracy only, and the all-FP16 plan runs them float):
 // a. the all-FP16 plan is evaluated, a point to compare with;
 // b. the regions where INT8 does not pay move to the fallback (latency_regions.h: each INT8 island of the
 //    predicted engine, or one layer of it, INT8 against the fallback with the reformats at its borders), decided on
@@ -39,6 +42,7 @@
 #include "core/quant/latency_regions.h"
 #include "core/quant/precision_plan.h"
 #include "core/quant/tuning_target.h"
+#include "core/quant/tuning_units.h"
 
 namespace ql {
 
@@ -68,20 +72,13 @@ struct TuneOptions {
     int threads = 1;
     std::vector<int64_t> labels;  // one class per sample (accuracy-drop)
     OutputMetricFn metric;        // metric, metric-drop
-    // Applied to the plan after every change (TensorRT's fallbacks: LintPolicy), so effective precisions hold.
-    std::vector<const PrecisionPolicy*> policies;
+    // Applied to the plan after every change (TensorRT's fallbacks: TrtPolicies::apply, bodies included), so
+    // effective precisions hold; none: effective = requested.
+    std::function<void(const Graph&, PrecisionPlan&)> policies;
     // The layers the start plan keeps out of INT8 where the default placement runs them INT8 (planKeptOut: a
     // user's FP16 or FP32 choices) stay as they are; false: they start INT8 (as the default placement has them)
     // and are tuned like the rest.
     bool keepPlanKeptOut = true;
-};
-
-struct TuneUnit {
-    NodeId layer = kNoId;          // the layer that quantizes its inputs
-    std::vector<NodeId> nodes;     // the layer and the INT8 nodes fused after it
-    std::vector<ValueId> tensors;  // the activation tensors it quantizes
-    double outputSqnrDb = 0.0;     // outputs vs FP32 with this unit alone INT8
-    int64_t macs = 0;
 };
 
 struct TensorSensitivity {
@@ -95,7 +92,9 @@ struct TuneStep {
     // Speed: the regions where INT8 does not pay, moved to the fallback together; AllFp16: every layer FP16.
     enum class Action { Baseline, Method, Fallback, GiveBack, Confirm, Speed, AllFp16 };
     Action action = Action::Baseline;
-    NodeId layer = kNoId;
+    NodeId layer = kNoId;   // in its body's graph, inside a body
+    BodyPath body;          // empty: the main graph
+    std::string layerName;  // with its body's path inside a body (TuneUnit::name)
     std::string tensor;
     CalibrationMethod method = CalibrationMethod::Entropy;  // Method: the one tried
     Precision precision = Precision::Int8;                  // Fallback / GiveBack: the layer's new precision
@@ -139,7 +138,8 @@ struct TuneReport {
     std::vector<TuneUnit> units;             // least robust first
     std::vector<TensorSensitivity> tensors;  // least robust first
     std::vector<NodeId> keptOut;             // units INT8 in the start plan and not at the end
-    int64_t startUnits = 0;                  // units of the start plan
+    std::vector<TuneUnit> keptOutInBodies;   // the same inside bodies
+    int64_t startUnits = 0;                  // units of the start plan, bodies' included
     // Kept out of INT8 by the start plan itself and left so (TuneOptions::keepPlanKeptOut): not units, but layers
     // out of INT8 all the same; "N of M layers kept out" counts them with keptOut.
     std::vector<NodeId> planKeptOut;
@@ -162,7 +162,10 @@ Result<TuneReport> tune(const Graph& graph, const PrecisionPlan& start, const Ca
 Result<std::vector<NodeId>> planKeptOutLayers(const Graph& graph, const PrecisionPlan& plan,
                                               const CalibrationResult& calibration);
 
-// The INT8 share of the model's MACs (node costs) under a plan's effective precisions.
-std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan);
+// The INT8 share of the model's MACs (node costs) under a plan's effective precisions, with the layers of `bodies`
+// (the graph's bodies, body_graphs.h) under their body plans: each body counted once (both branches of an If, a
+// Loop's body once, not per iteration).
+std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan,
+                                     const std::vector<BodyGraph>& bodies = {});
 
 }  // namespace ql

@@ -58,6 +58,9 @@ public:
     Status afterNode(const Node& node, std::vector<Tensor>& outputs) override {
         return mInner.afterNode(node, outputs);
     }
+    NodeInterceptor* nested(const Node& node, const std::string& attribute, const Graph& body) override {
+        return mInner.nested(node, attribute, body);
+    }
 
 private:
     const std::vector<bool>& mDownstream;
@@ -167,6 +170,7 @@ std::vector<bool> TuneEvaluator::downstreamOf(const IsolatedChange& change) cons
     std::vector<bool> affected(mGraph.values().size(), false);
     if (change.tensor != kNoId) affected[static_cast<size_t>(change.tensor)] = true;
     for (NodeId n : change.int8Nodes) down[static_cast<size_t>(n)] = true;
+    if (change.from != kNoId) down[static_cast<size_t>(change.from)] = true;
     for (const Node& node : mGraph.nodes()) {  // topological order
         bool reached = down[static_cast<size_t>(node.id)];
         for (ValueId in : node.inputs) reached = reached || (in != kNoId && affected[static_cast<size_t>(in)]);
@@ -187,6 +191,9 @@ Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<Isolat
     for (const IsolatedChange& c : changes) {
         if (c.tensor != kNoId) {
             inner.push_back(std::make_unique<TensorQuantizer>(c.tensor, c.amax));
+        } else if (c.plan) {
+            QL_ASSIGN_OR_RETURN(auto simulator, QuantSimulator::create(mGraph, *c.plan, mCalibration));
+            inner.push_back(std::move(simulator));
         } else {
             QL_ASSIGN_OR_RETURN(auto simulator,
                                 QuantSimulator::create(mGraph, unitPlan(mGraph, c.int8Nodes), mCalibration));

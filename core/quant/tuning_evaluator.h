@@ -20,9 +20,13 @@
 namespace ql {
 
 struct IsolatedChange {
-    std::vector<NodeId> int8Nodes;  // these nodes INT8 (a layer and the nodes TensorRT fuses with it)...
-    ValueId tensor = kNoId;         // ...or this tensor alone, quantized with `amax`
+    std::vector<NodeId> int8Nodes{};  // these nodes INT8 (a layer and the nodes TensorRT fuses with it)...
+    ValueId tensor = kNoId;           // ...or this tensor alone, quantized with `amax`...
     float amax = 0.0f;
+    // ...or this plan (a body's layer INT8, everything else FP32), which changes nothing before the main graph's
+    // node `from` (the control-flow node holding the body)
+    std::shared_ptr<const PrecisionPlan> plan{};
+    NodeId from = kNoId;
 };
 
 class TuneEvaluator {

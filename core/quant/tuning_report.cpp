@@ -3,13 +3,13 @@
 namespace ql {
 namespace {
 
-nlohmann::json stepJson(const Graph& graph, const TuneReport& report, const TuneStep& step, size_t index) {
+nlohmann::json stepJson(const TuneReport& report, const TuneStep& step, size_t index) {
     nlohmann::json j = {{"step", index + 1},
                         {"action", tuneActionName(step.action)},
                         {"value", report.target.valueOf(step.score)},
                         {"kept", step.kept},
                         {"samples", step.samples}};
-    if (step.layer != kNoId) j["layer"] = graph.node(step.layer).name;
+    if (step.layer != kNoId) j["layer"] = step.layerName;
     if (!step.tensor.empty()) j["tensor"] = step.tensor;
     if (step.action == TuneStep::Action::Method) j["method"] = amaxMethodKey(step.method);
     if (step.action == TuneStep::Action::Fallback || step.action == TuneStep::Action::GiveBack)
@@ -48,16 +48,13 @@ nlohmann::json latencyJson(const Graph& graph, const TuneReport& report) {
 
 nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
     nlohmann::json steps = nlohmann::json::array(), layers = nlohmann::json::array(), tensors = nlohmann::json::array();
-    for (size_t i = 0; i < report.steps.size(); ++i) steps.push_back(stepJson(graph, report, report.steps[i], i));
-    for (const TuneUnit& u : report.units) {
-        nlohmann::json nodes = nlohmann::json::array();
-        for (NodeId n : u.nodes) nodes.push_back(graph.node(n).name);
-        layers.push_back({{"layer", graph.node(u.layer).name},
-                          {"op", graph.node(u.layer).opType},
-                          {"nodes", nodes},
+    for (size_t i = 0; i < report.steps.size(); ++i) steps.push_back(stepJson(report, report.steps[i], i));
+    for (const TuneUnit& u : report.units)
+        layers.push_back({{"layer", u.name},
+                          {"op", u.op},
+                          {"nodes", u.nodeNames},
                           {"output_sqnr_db", u.outputSqnrDb},
                           {"macs", u.macs}});
-    }
     for (const TensorSensitivity& t : report.tensors)
         tensors.push_back({{"tensor", graph.value(t.tensor).name},
                            {"method", amaxMethodKey(t.method)},
@@ -71,6 +68,13 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
                               {"precision", precisionName(report.plan.effective(n))}});
         return layers;
     };
+    nlohmann::json keptOut = keptOutJson(report.keptOut);
+    for (const TuneUnit& u : report.keptOutInBodies) {
+        const PrecisionPlan* plan = unitPlan(report.plan, u);
+        keptOut.push_back({{"layer", u.name},
+                           {"op", u.op},
+                           {"precision", precisionName(plan ? plan->effective(u.layer) : Precision::Fp32)}});
+    }
     nlohmann::json j = {
         {"target", report.target.text()},
         {"objective", tuneObjectiveName(report.objective)},
@@ -81,7 +85,7 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
         {"final", report.target.valueOf(report.finalScore)},
         {"steps", steps},
         {"sensitivity", {{"layers", layers}, {"tensors", tensors}}},
-        {"kept_out", keptOutJson(report.keptOut)},
+        {"kept_out", keptOut},
         {"kept_out_by_plan", keptOutJson(report.planKeptOut)},
         {"int8_macs", report.int8Macs},
         {"total_macs", report.totalMacs},

@@ -87,7 +87,7 @@ TuneDialog::~TuneDialog() = default;
 QString TuneDialog::startPlanText() const {
     const Graph& graph = mDocument->model()->graph();
     const auto calibration = mDocument->calibration();
-    const auto [int8, total] = int8Macs(graph, mDocument->plan());
+    const auto [int8, total] = int8Macs(graph, mDocument->plan(), mDocument->bodyGraphs());
     const QString plan =
         tr("It starts from the current plan (INT8 share of MACs %1 %)")
             .arg(total > 0 ? 100.0 * static_cast<double>(int8) / static_cast<double>(total) : 0.0, 0, 'f', 1);

@@ -23,7 +23,7 @@ Status runJob(const Model& model, const PrecisionPlan& start, const CalibrationR
         return invalidArgument("the target " + options.target.text() + " needs the labels of the evaluation data");
     // The tuned plan's effective precisions must be what TensorRT runs, with the chosen fallback.
     const TrtPolicies policies(request.trtVersion, request.fallback, &calibration, request.trtTyping);
-    options.policies.assign(policies.list().begin(), policies.list().end());
+    options.policies = [&policies](const Graph& g, PrecisionPlan& plan) { policies.apply(g, plan); };
     options.fallback = request.fallback;
     options.keepPlanKeptOut = request.keepPlanKeptOut;
     options.maxTrials = request.maxTrials;

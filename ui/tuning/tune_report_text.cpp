@@ -47,7 +47,7 @@ QString tuneValueText(const TuneTarget& target, double value) {
     return QString::number(value, 'g', 5);
 }
 
-std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& report) {
+std::vector<TuneStepRow> describeSteps(const TuneReport& report) {
     std::vector<TuneStepRow> rows;
     for (size_t i = 0; i < report.steps.size(); ++i) {
         const TuneStep& s = report.steps[i];
@@ -55,7 +55,7 @@ std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& rep
         row.number = static_cast<int>(i) + 1;
         row.action = s.action;
         row.actionText = QString::fromUtf8(tuneActionName(s.action));
-        row.layer = nodeName(graph, s.layer);
+        row.layer = s.layer == kNoId ? QString() : QString::fromStdString(s.layerName);
         if (s.action == TuneStep::Action::Method)
             row.change = QStringLiteral("%1 \u2192 %2")
                              .arg(QString::fromStdString(s.tensor), QString::fromUtf8(amaxMethodKey(s.method)));
@@ -78,10 +78,11 @@ std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& rep
 }
 
 std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport& report) {
-    const std::vector<TuneStepRow> rows = describeSteps(graph, report);
+    const std::vector<TuneStepRow> rows = describeSteps(report);
     std::map<NodeId, LayerRemedy> remedies;
     for (size_t u = 0; u < report.units.size(); ++u) {
         const TuneUnit& unit = report.units[u];
+        if (!unit.body.empty()) continue;  // the remedies are by node of the main graph
         LayerRemedy remedy;
         remedy.outputSqnrDb = unit.outputSqnrDb;
         remedy.rank = static_cast<int>(u) + 1;
@@ -89,7 +90,7 @@ std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport
         bool givenBack = false, fallbackRejected = false;
         for (size_t i = 0; i < report.steps.size(); ++i) {
             const TuneStep& s = report.steps[i];
-            if (s.layer != unit.layer) continue;
+            if (s.layer != unit.layer || !s.body.empty()) continue;
             why.append(stepLine(rows[i], report.target));
             fallbackRejected |= s.action == TuneStep::Action::Fallback && !s.kept;
             if (!s.kept) continue;
@@ -167,6 +168,12 @@ QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
     for (NodeId node : report.keptOut)
         keptOut.append(QStringLiteral("%1 (%2)").arg(nodeName(graph, node),
                                                      QString::fromUtf8(precisionName(report.plan.effective(node)))));
+    for (const TuneUnit& unit : report.keptOutInBodies) {
+        const PrecisionPlan* plan = unitPlan(report.plan, unit);
+        keptOut.append(QStringLiteral("%1 (%2)").arg(
+            QString::fromStdString(unit.name),
+            QString::fromUtf8(precisionName(plan ? plan->effective(unit.layer) : Precision::Fp32))));
+    }
     for (NodeId node : report.planKeptOut)
         keptOut.append(tr("%1 (%2, yours)")
                            .arg(nodeName(graph, node), QString::fromUtf8(precisionName(report.plan.effective(node)))));

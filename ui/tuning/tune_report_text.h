@@ -35,7 +35,7 @@ struct LayerRemedy {
     int rank = 0;               // 1: the least robust layer
 };
 
-std::vector<TuneStepRow> describeSteps(const Graph& graph, const TuneReport& report);
+std::vector<TuneStepRow> describeSteps(const TuneReport& report);
 // Per node of every ranked unit (the layer and the nodes fused after it); empty when the tune ranked none
 // (the start plan met the target at once).
 std::map<NodeId, LayerRemedy> layerRemedies(const Graph& graph, const TuneReport& report);

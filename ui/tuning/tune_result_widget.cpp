@@ -58,7 +58,7 @@ void TuneResultWidget::showReport(const Graph& graph, const TuneReport& report) 
     mSummary->setText(QStringLiteral("<b style=\"color:%1\">%2</b>%3")
                           .arg(report.met ? QStringLiteral("#2ca02c") : QStringLiteral("#d62728"),
                                mSummaryText.startsWith(verdict) ? verdict : QString(), rest.toHtmlEscaped()));
-    std::vector<TuneStepRow> steps = describeSteps(graph, report);
+    std::vector<TuneStepRow> steps = describeSteps(report);
     mSteps->setSteps(steps, report.target);
     if (report.latency) {
         const TuneLatency& l = *report.latency;
