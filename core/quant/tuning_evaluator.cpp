@@ -201,7 +201,7 @@ Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<Isolat
         }
         downstream.push_back(downstreamOf(c));
     }
-    std::vector<ErrorAccumulator> errors(changes.size());
+    std::vector<OutputErrors> errors(changes.size());
     const auto total = static_cast<int64_t>(changes.size() * batches);
     for (size_t b = 0; b < batches; ++b) {
         KeepAll kept(mGraph.values().size());
@@ -212,12 +212,12 @@ Result<std::vector<double>> TuneEvaluator::isolatedSqnr(const std::vector<Isolat
             mNodeRuns += std::count(downstream[c].begin(), downstream[c].end(), true);
             QL_ASSIGN_OR_RETURN(NamedTensors changed,
                                 mExecutor->run(mInputs[b], {.interceptor = &partial, .stop = stop}));
-            addOutputErrors(mFp32Outputs[b], changed, errors[c]);
+            errors[c].add(mFp32Outputs[b], changed);
             if (progress) progress(static_cast<int64_t>(b * changes.size() + c + 1), total);
         }
     }
     std::vector<double> db;
-    for (const ErrorAccumulator& e : errors) db.push_back(cappedSqnrDb(e.metrics()));
+    for (const OutputErrors& e : errors) db.push_back(e.worstSqnrDb());
     return db;
 }
 

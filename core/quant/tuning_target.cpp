@@ -63,10 +63,19 @@ bool TuneTarget::holds(double score) const {
     return lowerIsBetter() ? value <= mThreshold + 1e-9 : value >= mThreshold - 1e-9;
 }
 
-void addOutputErrors(const NamedTensors& reference, const NamedTensors& changed, ErrorAccumulator& errors) {
-    for (size_t o = 0; o < reference.size() && o < changed.size(); ++o)
+void OutputErrors::add(const NamedTensors& reference, const NamedTensors& changed) {
+    const size_t n = std::min(reference.size(), changed.size());
+    if (mByOutput.size() < n) mByOutput.resize(n);
+    for (size_t o = 0; o < n; ++o)
         if (reference[o].second.dtype() == DataType::Float && changed[o].second.dtype() == DataType::Float)
-            errors.add(reference[o].second, changed[o].second);
+            mByOutput[o].add(reference[o].second, changed[o].second);
+}
+
+double OutputErrors::worstSqnrDb() const {
+    double worst = kOutputSqnrCapDb;
+    for (const ErrorAccumulator& output : mByOutput)
+        if (output.metrics().count > 0) worst = std::min(worst, cappedSqnrDb(output.metrics()));
+    return worst;
 }
 
 double cappedSqnrDb(const ErrorMetrics& metrics) {
@@ -74,9 +83,9 @@ double cappedSqnrDb(const ErrorMetrics& metrics) {
 }
 
 double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized) {
-    ErrorAccumulator errors;
-    addOutputErrors(reference, quantized, errors);
-    return cappedSqnrDb(errors.metrics());
+    OutputErrors errors;
+    errors.add(reference, quantized);
+    return errors.worstSqnrDb();
 }
 
 double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64_t>& labels) {

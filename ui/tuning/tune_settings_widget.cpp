@@ -43,7 +43,7 @@ constexpr TargetKind kTargetKinds[] = {
      "top1-agreement>=", 0.0, 100.0, 99.0, " %"},
     {TuneTarget::Kind::AccuracyDrop, QT_TRANSLATE_NOOP("TuneSettingsWidget", "Accuracy drop (needs labels) at most"),
      "accuracy-drop<=", 0.0, 100.0, 0.5, " points"},
-    {TuneTarget::Kind::OutputSqnr, QT_TRANSLATE_NOOP("TuneSettingsWidget", "Output SQNR vs FP32 at least"),
+    {TuneTarget::Kind::OutputSqnr, QT_TRANSLATE_NOOP("TuneSettingsWidget", "SQNR of every output vs FP32 at least"),
      "output-sqnr>=", 0.0, 200.0, 30.0, " dB"},
 };
 

@@ -338,5 +338,24 @@ TEST(TuneTarget, ParsesTheContractSpellings) {
         EXPECT_FALSE(TuneTarget::parse(bad).isOk()) << bad;
 }
 
+// A large output that is exact (an RNN's state) must not hide a small one that is not (its probability).
+TEST(TuneTarget, OutputSqnrIsTheWorstOutputs) {
+    const auto tensor = [](std::vector<float> v) {
+        const auto n = static_cast<int64_t>(v.size());
+        return Tensor::fromVector(DataType::Float, {n}, std::move(v));
+    };
+    const NamedTensors reference = {{"state", tensor({100.0f, -100.0f, 100.0f, -100.0f})},
+                                    {"prob", tensor({0.5f, 0.25f, 0.75f, 0.5f})},
+                                    {"ids", Tensor::fromVector(DataType::Int64, {1}, std::vector<int64_t>{3})}};
+    NamedTensors quantized = reference;
+    quantized[1].second = tensor({0.55f, 0.25f, 0.75f, 0.5f});
+    quantized[2].second = Tensor::fromVector(DataType::Int64, {1}, std::vector<int64_t>{4});  // not float: not scored
+    ErrorAccumulator prob;
+    prob.add(reference[1].second, quantized[1].second);
+    EXPECT_NEAR(outputSqnrDb(reference, quantized), prob.metrics().sqnrDb, 1e-9);
+    EXPECT_LT(outputSqnrDb(reference, quantized), 40.0);  // pooled with the state it would read 72 dB
+    EXPECT_EQ(outputSqnrDb(reference, reference), kOutputSqnrCapDb);
+}
+
 }  // namespace
 }  // namespace ql
