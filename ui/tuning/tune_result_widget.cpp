@@ -31,6 +31,9 @@ TuneResultWidget::TuneResultWidget(QWidget* parent)
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     mTable->setAlternatingRowColors(true);
     mTable->setWordWrap(false);
+    // Layer names end in what tells them apart ("If_0/then_branch/.../encoder/0/reparam_conv/Conv"): elided on the
+    // left.
+    mTable->setTextElideMode(Qt::ElideLeft);
     mTable->verticalHeader()->hide();
     mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 6);
     mTable->horizontalHeader()->setStretchLastSection(true);
@@ -84,7 +87,7 @@ void TuneResultWidget::showReport(const Graph& graph, const TuneReport& report) 
     mPlot->setSteps(std::move(steps), report.target);
     mTable->resizeColumnsToContents();
     mTable->setColumnWidth(TuneStepsModel::LayerColumn,
-                           std::min(mTable->columnWidth(TuneStepsModel::LayerColumn), 200));
+                           std::min(mTable->columnWidth(TuneStepsModel::LayerColumn), 260));
     mTable->setColumnWidth(TuneStepsModel::ChangeColumn,
                            std::min(mTable->columnWidth(TuneStepsModel::ChangeColumn), 240));
 }

@@ -4,65 +4,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/data/input_data.h"
 #include "core/model/subgraph_model.h"
-#include "core/quant/default_placement.h"
 #include "core/quant/tuning.h"
 #include "core/quant/tuning_evaluator.h"
 #include "core/quant/tuning_report.h"
+#include "tests/support/body_tune_fixture.h"
 #include "tests/support/control_flow_model.h"
-#include "tests/support/model_builder.h"
 
 namespace ql {
 namespace {
 
-constexpr int64_t kSamples = 24;
-
-std::unique_ptr<DataSource> samples(const Graph& graph) {
-    auto input = ArrayInput::create(Tensor::fromVector(DataType::Float, {kSamples, 4, 8, 8},
-                                                       test::seededFloats(kSamples * 4 * 8 * 8, 11, -1.0f, 2.0f)),
-                                    inputSpecs(graph).front(), "x.npy");
-    EXPECT_TRUE(input) << input.status().message();
-    MultiInputSource::Inputs inputs;
-    inputs.emplace_back("x", std::move(input).value());
-    return std::move(MultiInputSource::create(std::move(inputs))).value();
-}
+using test::bodiesPlanned;
+using test::plantedInBody;
 
 SubgraphModel bodyOf(const Graph& graph, const std::string& node, const std::string& attribute) {
     auto body = buildSubgraphModel(graph, graph.node(*graph.findNode(node)), attribute);
     EXPECT_TRUE(body) << body.status().message();
     return std::move(body).value();
-}
-
-// The default placement, and the Loop's body and the If's else_branch (the branch these samples take) planned as the
-// default placement plans them.
-PrecisionPlan bodiesPlanned(const Graph& graph) {
-    PrecisionPlan plan = defaultPrecisionPlan(graph);
-    for (const auto& [node, attribute] : {std::pair{"refine", "body"}, std::pair{"route", "else_branch"}}) {
-        const SubgraphModel body = bodyOf(graph, node, attribute);
-        plan.ensureBody(node, attribute, body.graph) = defaultPrecisionPlan(body.graph);
-    }
-    return plan;
-}
-
-// Minmax ranges, with the Loop body's state (l1's input) clipped to a twentieth of its range: l1 is the layer
-// whose INT8 costs the outputs most.
-CalibrationResult plantedInBody(const Graph& graph) {
-    auto data = samples(graph);
-    auto result = calibrate(graph, *data, *parseCalibrationMethod("minmax"));
-    EXPECT_TRUE(result) << result.status().message();
-    CalibrationResult c = std::move(result).value();
-    for (TensorRange& r : c.subgraphActivations)
-        if (r.name == "refine/body/state") r.amax *= 0.05f;
-    return c;
-}
-
-Result<TuneReport> tuned(const Graph& graph, const std::string& target) {
-    auto data = samples(graph);
-    TuneOptions options;
-    options.target = *TuneTarget::parse(target);
-    options.subsetSamples = 8;
-    return tune(graph, bodiesPlanned(graph), plantedInBody(graph), *data, options);
 }
 
 const TuneUnit* unitNamed(const std::vector<TuneUnit>& units, const std::string& name) {
@@ -74,7 +32,7 @@ const TuneUnit* unitNamed(const std::vector<TuneUnit>& units, const std::string&
 TEST(TuneBodies, ABodyLayerThatCostsTheOutputsMostFallsBackFirstNamedByItsPath) {
     const auto model = test::convBranchesModel();
     const Graph& graph = model->graph();
-    const auto report = tuned(graph, "output-sqnr>=45");
+    const auto report = test::tuneBodies(graph, "output-sqnr>=45");
     ASSERT_TRUE(report) << report.status().message();
     // The units: the main graph's and the planned bodies' (not the then_branch's: it has no plan).
     for (const char* name : {"stem", "head", "refine/body/l1", "route/else_branch/e1"})
@@ -128,7 +86,7 @@ TEST(TuneBodies, ABodyLayersPartialRunEqualsAWholeRun) {
     const auto model = test::convBranchesModel();
     const Graph& graph = model->graph();
     const CalibrationResult calibration = plantedInBody(graph);
-    auto data = samples(graph);
+    auto data = test::bodyTuneSamples(graph);
     auto evaluator = TuneEvaluator::create(graph, calibration, *data, {});
     ASSERT_TRUE(evaluator) << evaluator.status().message();
     TuneEvaluator& e = **evaluator;
