@@ -140,6 +140,10 @@ QString TuneDialog::errorText() const {
 void TuneDialog::showError(const QString& message) {
     mError->setText(message);
     mError->setVisible(!message.isEmpty());
+    // The error line takes its room from the settings, whose wrapped lines the layout's minimum leaves no room for:
+    // the dialog grows instead.
+    layout()->activate();
+    if (isVisible() && height() < sizeHint().height()) resize(width(), sizeHint().height());
 }
 
 bool TuneDialog::startTuning() {

@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -38,6 +39,7 @@ private slots:
     void precisionTableShowsRemediesAndSortsBySensitivity();
     void yourFp16LayersAreStatedCountedAndCanBeReleased();
     void fallbackWordsFollowTheTrtTyping();
+    void anErrorLineLeavesEveryRowReadable();
 };
 
 namespace {
@@ -306,6 +308,42 @@ void TuneTest::fallbackWordsFollowTheTrtTyping() {
     document.setTrtTarget({TrtVersion::Trt10, TrtTyping::Weak});
     QCOMPARE(fallback->itemText(0), QStringLiteral("FP16 (the engine is built with --fp16)"));
     QCOMPARE(fallback->itemText(1), QStringLiteral("FP32 (pinned with --layerPrecisions)"));
+}
+
+// The error line under the settings takes room from them: no row may then overlap the next (the "Your plan" row's
+// checkbox and its wrapped explanation did, in a walk on Silero VAD).
+void TuneTest::anErrorLineLeavesEveryRowReadable() {
+    ui::ModelDocument document;
+    test::loadSample(document);
+    ui::TuneDialog dialog(&document);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    fillSettings(*dialog.settings(), TuneTarget::Kind::OutputSqnr, 40.0, 120);
+    dialog.settings()->setDataPath(QStringLiteral("/nonexistent/evaluation/data/at/a/long/path/that/wraps.npy"));
+    QVERIFY(!dialog.startTuning());
+    QVERIFY(!dialog.errorText().isEmpty());
+    QApplication::processEvents();
+    const auto* keep = dialog.findChild<QWidget*>(QStringLiteral("keepPlanKeptOut"));
+    QVERIFY(keep);
+    const QList<QLabel*> labels = keep->parentWidget()->findChildren<QLabel*>();
+    QVERIFY(!labels.isEmpty());
+    const QRect box = keep->geometry(), text = labels.front()->geometry();
+    QVERIFY2(!box.intersects(text), qPrintable(QStringLiteral("checkbox %1,%2 %3x%4, text %5,%6 %7x%8")
+                                                   .arg(box.x())
+                                                   .arg(box.y())
+                                                   .arg(box.width())
+                                                   .arg(box.height())
+                                                   .arg(text.x())
+                                                   .arg(text.y())
+                                                   .arg(text.width())
+                                                   .arg(text.height())));
+    QVERIFY2(text.height() >= labels.front()->heightForWidth(text.width()),
+             qPrintable(QStringLiteral("text %1 high, needs %2; dialog %3 high, hint %4, min %5")
+                            .arg(text.height())
+                            .arg(labels.front()->heightForWidth(text.width()))
+                            .arg(dialog.height())
+                            .arg(dialog.sizeHint().height())
+                            .arg(dialog.minimumSizeHint().height())));
 }
 
 QTEST_MAIN(TuneTest)
