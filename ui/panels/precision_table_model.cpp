@@ -136,7 +136,9 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     }
     const Node& node = mDocument->model()->graph().node(row.node);
     const PrecisionPlan& plan = mDocument->plan();
-    const bool fallback = plan.effective(node.id) != plan.requested(node.id);
+    // A control-flow node computes nothing itself (kept FP32 with its bodies as written): its bodies' layers, on rows
+    // of their own, are what runs in a precision or falls back.
+    const bool fallback = plan.effective(node.id) != plan.requested(node.id) && node.subgraphs.empty();
     const int column = index.column();
     if ((column == EngineColumn || column == TimeColumn) && role != NodeIdRole && role != OpTypeRole)
         return engineData(node, column, role);

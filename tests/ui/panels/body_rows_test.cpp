@@ -30,6 +30,7 @@ private slots:
     void bodyRowsFollowTheirParentInOrder();
     void editingABodyRowPlansTheBodyAndUndoRestores();
     void effectiveAndReasonComeFromTheBodyPlan();
+    void aControlFlowNodeIsNoFallback();
     void int8CountFollowsABodyLayer();
     void selectionEditsSetBodyLayersNotTheirParent();
     void filterMatchesBodyLayerNames();
@@ -173,6 +174,19 @@ void BodyRowsTest::effectiveAndReasonComeFromTheBodyPlan() {
     QCOMPARE(f.cell(relu, PrecisionTableModel::ReasonColumn), QString::fromStdString(plan->explanation(reluId)));
     QVERIFY(f.setRequested(t1, Precision::Int8));
     QCOMPARE(f.cell(t1, PrecisionTableModel::EffectiveColumn), QStringLiteral("INT8"));
+}
+
+// The If and the Loop are kept FP32 where the plan asks FP16 (no FP16 form: they hold subgraphs); their layers are
+// on rows of their own, and the node itself is no fallback to warn about.
+void BodyRowsTest::aControlFlowNodeIsNoFallback() {
+    Fixture f;
+    for (const char* name : {"route", "refine"}) {
+        const NodeId node = f.node(name);
+        QVERIFY(f.document.plan().requested(node) != f.document.plan().effective(node));
+        const QModelIndex effective = f.table.index(f.table.rowOf(node), PrecisionTableModel::EffectiveColumn);
+        QVERIFY2(!effective.data(PrecisionTableModel::FallbackRole).toBool(), name);
+        QVERIFY(!effective.data(Qt::BackgroundRole).isValid());
+    }
 }
 
 void BodyRowsTest::int8CountFollowsABodyLayer() {
