@@ -30,8 +30,9 @@ SubgraphBreadcrumb::SubgraphBreadcrumb(QWidget* parent)
     : QWidget(parent),
       mCrumbRow(new QHBoxLayout),
       mNoteLabel(new QLabel(this)),
-      // The export writes Q/DQ and FP16 islands only in the main graph (qdq_writer, fp16_islands).
-      mNote(tr("Bodies are exported as written, without Q/DQ; the precision plan applies to the main graph only.")) {
+      // Where a body's precisions are set: the precision table's body rows (PrecisionPlan::bodies, body_export.h).
+      mNote(tr("This body's layers are planned on their rows of the precision table, after their If/Loop; the "
+               "export quantizes them as planned.")) {
     setObjectName(QStringLiteral("SubgraphBreadcrumb"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Window);

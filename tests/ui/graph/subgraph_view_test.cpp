@@ -201,7 +201,9 @@ void SubgraphViewTest::bodiesOpenInsideBodiesWithABreadcrumb() {
     QVERIFY(f.open("branch", "then_branch"));
     QVERIFY(f.view.breadcrumb()->isVisible());
     QCOMPARE(f.view.breadcrumb()->text(), QStringLiteral("model \u203a branch \u203a then_branch"));
-    QVERIFY(f.view.breadcrumb()->note().contains(QStringLiteral("applies to the main graph")));
+    // Where its precisions are set (bodies are planned and exported with Q/DQ since PrecisionPlan::bodies).
+    QVERIFY(f.view.breadcrumb()->note().contains(QStringLiteral("rows of the precision table")));
+    QVERIFY(!f.view.breadcrumb()->note().contains(QStringLiteral("without Q/DQ")));
     // The strip is above the graph, not over it.
     QVERIFY(f.view.breadcrumb()->geometry().bottom() < f.view.viewport()->geometry().top());
 
