@@ -417,9 +417,12 @@ private:
 
     // MACs with the channel padding of the layout (INT8 vectors of 32, FP16 of 8), bytes moved, output tiles.
     void addCosts(const Group& group, PredictedLayer& layer) {
-        for (const PredictedTensor& t : layer.inputs)
-            if (isCompute(t.precision) || t.precision == EnginePrecision::Unknown)
-                layer.bytes += t.elements * bytesPerElement(t.precision);
+        for (const PredictedTensor& t : layer.inputs) {
+            if (!isCompute(t.precision) && t.precision != EnginePrecision::Unknown) continue;
+            layer.bytes += t.elements * bytesPerElement(t.precision);
+            if (t.value == kNoId || !mGraph.value(t.value).isGraphInput)
+                layer.activationBytesRead += t.elements * bytesPerElement(t.precision);
+        }
         for (const PredictedTensor& t : layer.outputs) layer.bytes += t.elements * bytesPerElement(t.precision);
         const int64_t align = layer.precision == EnginePrecision::Int8   ? 32
                               : layer.precision == EnginePrecision::Fp16 ? 8

@@ -98,8 +98,11 @@ struct PredictedLayer {
     EnginePrecision precision = EnginePrecision::Fp32;
     std::vector<PredictedTensor> inputs;
     std::vector<PredictedTensor> outputs;
-    int64_t macs = 0;             // multiply-accumulates, with the channel padding the layout needs
-    int64_t bytes = 0;            // activations read and written and weights read, at their precisions
+    int64_t macs = 0;   // multiply-accumulates, with the channel padding the layout needs
+    int64_t bytes = 0;  // activations read and written and weights read, at their precisions
+    // Of `bytes`: the activations read that another layer of the engine wrote (not graph inputs), which the L2 cache
+    // may still hold (latency_model.h).
+    int64_t activationBytesRead = 0;
     int64_t outputTiles = 0;      // output elements / 2048: how many 64x32 tiles a GEMM kernel would run (0: none)
     std::optional<size_t> feeds;  // a reformat: the layer it converts a tensor for
     std::string note;             // why a reformat is there ("INT8 -> FP16 for ...")

@@ -71,6 +71,7 @@ Status readSpecs(const nlohmann::json& specs, GpuSpec& gpu, const std::string& l
     QL_RETURN_IF_ERROR(readNumber(specs, "tf32_tflops", gpu.tf32Tflops, label));
     QL_RETURN_IF_ERROR(readNumber(specs, "fp32_tflops", gpu.fp32Tflops, label));
     QL_RETURN_IF_ERROR(readNumber(specs, "memory_gbs", gpu.memoryGBs, label));
+    QL_RETURN_IF_ERROR(readNumber(specs, "l2_mb", gpu.l2MB, label));
     double sms = gpu.sms;
     QL_RETURN_IF_ERROR(readNumber(specs, "sms", sms, label));
     gpu.sms = static_cast<int>(sms);
@@ -233,6 +234,7 @@ nlohmann::json gpuProfileToJson(const GpuProfile& profile) {
                              {"tf32_tflops", g.tf32Tflops},
                              {"fp32_tflops", g.fp32Tflops},
                              {"memory_gbs", g.memoryGBs},
+                             {"l2_mb", g.l2MB},
                              {"sms", g.sms}}},
                            {"classes", classes}};
     if (profile.fit) json["fit"] = fitJson(*profile.fit);
@@ -254,6 +256,19 @@ bool runsOnCudaCoresInt8x4(const PredictedLayer& layer) {
            layer.outputs.front().precision != EnginePrecision::Int8;
 }
 
+// The bytes a layer moves, in DRAM-equivalents: activations another layer has just written are read from the L2
+// cache when they fit in half of it (the other half for what the layer writes meanwhile), at kL2BandwidthRatio times
+// the memory bandwidth. Without an L2 size every byte is a DRAM byte.
+constexpr double kL2ResidentShare = 0.5;
+constexpr double kL2BandwidthRatio = 3.0;
+
+double memoryBytes(const PredictedLayer& layer, const GpuSpec& gpu) {
+    const double bytes = static_cast<double>(layer.bytes);
+    const double cached = static_cast<double>(layer.activationBytesRead);
+    if (gpu.l2MB <= 0 || cached <= 0 || cached > gpu.l2MB * 1e6 * kL2ResidentShare) return bytes;
+    return bytes - cached + cached / kL2BandwidthRatio;
+}
+
 }  // namespace
 
 LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile) {
@@ -273,7 +288,7 @@ LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile) {
         if (peak > 0) time.computeMs = 2.0 * static_cast<double>(layer.macs) / peak * 1000.0;
     }
     if (layer.bytes > 0 && gpu.memoryGBs > 0)
-        time.memoryMs = static_cast<double>(layer.bytes) / (gpu.memoryGBs * 1e9 * terms.memoryEfficiency) * 1000.0;
+        time.memoryMs = memoryBytes(layer, gpu) / (gpu.memoryGBs * 1e9 * terms.memoryEfficiency) * 1000.0;
     time.ms = time.overheadMs + std::max(time.computeMs, time.memoryMs);
     return time;
 }

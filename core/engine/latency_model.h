@@ -3,14 +3,16 @@
 // always said to be one. For each layer:
 //
 //   compute_ms  = 2 x MACs / (peak(precision) x compute_efficiency x int8_efficiency (INT8 only) x fill)
-//   memory_ms   = bytes / (bandwidth x memory_efficiency)
+//   memory_ms   = (bytes - cached + cached / 3) / (bandwidth x memory_efficiency)
 //   time_ms     = overhead_us / 1000 + max(compute_ms, memory_ms)
 //
 // peak: the dense tensor-core peak of the layer's precision (FP32 layers: TF32, which trtexec enables; depthwise
 // convolutions: the CUDA cores, FP32 rate x2 for FP16, x4 for INT8). fill: a GEMM kernel runs one 64x32 output tile
 // per SM at a time, so a layer of fewer tiles than SMs leaves SMs idle: fill = min(1, tiles / SMs). MACs include the
 // channel padding of the layout (INT8 32-wide vectors, FP16 8-wide), bytes the activations read and written and the
-// weights at their precision. The efficiency and overhead terms are per cost class (CostClass); the defaults are
+// weights at their precision; cached: the activations read that another layer has just written, when they fit in
+// half the GPU's L2 (read there at 3x the memory bandwidth; 0 for a GPU whose L2 size the table does not know).
+// The efficiency and overhead terms are per cost class (CostClass); the defaults are
 // documented in docs/performance-model.md and are what a GPU profile (item 3) refits from a user's engine reports.
 //
 // GPU profile file (JSON, written by the fit, readable and writable by hand):
@@ -18,7 +20,7 @@
 //     "format": "quantlens-gpu-profile", "version": 1,          required
 //     "gpu": "rtx3060-laptop",                                  required: a row of the GPU table it refines
 //     "specs": {"int8_tops", "fp16_tflops", "fp8_tflops",       optional: figures replacing the table's
-//               "tf32_tflops", "fp32_tflops", "memory_gbs", "sms"},
+//               "tf32_tflops", "fp32_tflops", "memory_gbs", "l2_mb", "sms"},
 //     "classes": {"convolution": {"compute_efficiency": 0.55,   optional, per cost class; a class or term left out
 //                 "memory_efficiency": 0.75, "overhead_us": 3,   keeps its default
 //                 "int8_efficiency": 0.8}, ...},

@@ -28,7 +28,7 @@ bool isOwnProfile(const GpuProfile& profile) {
         if (!sameTerms(defaults.classes[i], profile.classes[i])) return true;
     const GpuSpec& a = profile.gpu;
     return a.int8Tops != row->int8Tops || a.fp16Tflops != row->fp16Tflops || a.memoryGBs != row->memoryGBs ||
-           a.sms != row->sms;
+           a.l2MB != row->l2MB || a.sms != row->sms;
 }
 
 }  // namespace

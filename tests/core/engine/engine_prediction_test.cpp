@@ -101,6 +101,19 @@ TEST(EnginePredictionTest, Fp32EngineNeedsNoReformats) {
     EXPECT_EQ(p.layers[0].inputs[0].layout, EngineLayout::Linear);
 }
 
+// What the L2 cache may hold (latency_model.h): the activations a layer reads that another layer wrote, not the graph
+// input the first layer reads.
+TEST(EnginePredictionTest, CountsTheActivationsReadThatAnotherLayerWrote) {
+    const auto model = residualBlock();
+    const Graph& graph = model->graph();
+    const EnginePrediction p = predictEngine(graph, PrecisionPlan(graph, Precision::Fp32), kTrt86);
+    ASSERT_EQ(p.layers.size(), 2u);
+    const int64_t activation = 16 * 8 * 8 * 4;               // one [1, 16, 8, 8] FP32 tensor
+    EXPECT_EQ(p.layers[0].activationBytesRead, 0);           // conv1 reads x, the graph input
+    EXPECT_EQ(p.layers[1].activationBytesRead, activation);  // conv2 reads relu1's output (and x, a graph input)
+    EXPECT_GT(p.layers[1].bytes, p.layers[1].activationBytesRead);
+}
+
 // x -> Q -> DQ -> conv1(DQ(w1)) -> relu -> Q -> DQ -> conv2(DQ(w2)) -> y: what a Q/DQ export writes.
 std::unique_ptr<Model> qdqChain() {
     ModelBuilder b;

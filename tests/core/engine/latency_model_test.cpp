@@ -79,6 +79,24 @@ TEST(LatencyModelTest, MemoryBoundReformatAndTotals) {
     EXPECT_NEAR(estimate.reformatMs, estimate.layers[1].ms, 1e-12);
 }
 
+// Activations another layer has just written are read from the L2 when they fit in half of it, at 3x the memory
+// bandwidth; beyond that, or on a GPU whose L2 size is not known, from memory.
+TEST(LatencyModelTest, ActivationsThatFitHalfTheL2AreReadThereFaster) {
+    GpuProfile profile = knownGpu();
+    PredictedLayer depthwise;
+    depthwise.kind = PredictedKind::Convolution;
+    depthwise.costClass = CostClass::Depthwise;
+    depthwise.precision = EnginePrecision::Fp16;
+    depthwise.bytes = 3'000'000;
+    depthwise.activationBytesRead = 2'000'000;
+    const double fromMemory = layerTime(depthwise, profile).memoryMs;
+    EXPECT_NEAR(fromMemory, 3e6 / (1000e9 * defaultClassTerms(CostClass::Depthwise).memoryEfficiency) * 1e3, 1e-12);
+    profile.gpu.l2MB = 4;
+    EXPECT_NEAR(layerTime(depthwise, profile).memoryMs, fromMemory * (1e6 + 2e6 / 3) / 3e6, 1e-12);
+    profile.gpu.l2MB = 3;  // 2 MB is more than half of it
+    EXPECT_NEAR(layerTime(depthwise, profile).memoryMs, fromMemory, 1e-12);
+}
+
 TEST(GpuSpecsTest, FindsGpusByNameDisplayNameAndShortForm) {
     ASSERT_NE(findGpu("t4"), nullptr);
     EXPECT_EQ(findGpu("RTX 3060 Laptop")->name, "rtx3060-laptop");
@@ -95,6 +113,10 @@ TEST(GpuSpecsTest, FindsGpusByNameDisplayNameAndShortForm) {
         EXPECT_GT(gpu->memoryGBs, 0) << required;
         EXPECT_GT(gpu->sms, 0) << required;
     }
+    // L2 sizes where an architecture whitepaper gives them (0: not known).
+    EXPECT_EQ(findGpu("rtx3060-laptop")->l2MB, 3);
+    EXPECT_EQ(findGpu("a100")->l2MB, 40);
+    EXPECT_EQ(findGpu("jetson-orin-nano")->l2MB, 0);
 }
 
 TEST(GpuProfileTest, RoundTripsAndOverridesTerms) {
