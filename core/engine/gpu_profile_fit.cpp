@@ -1,6 +1,7 @@
 #include "core/engine/gpu_profile_fit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -29,12 +30,16 @@ private:
 
 // ---- The terms as a vector of logarithms -----------------------------------------------------------------------
 
-constexpr int kTermsPerClass = 4;  // compute efficiency, memory efficiency, overhead (us), INT8 efficiency
+// Per class: the float kernels' compute efficiency, memory efficiency and overhead (us), then the INT8 kernels' own:
+// their share of the INT8 peak (compute efficiency x INT8 efficiency), memory efficiency and overhead. Each term
+// times layers of its precision only, so a report without INT8 layers leaves the INT8 terms where they started, and
+// one without float layers the float terms.
+constexpr int kTermsPerClass = 6;
 constexpr int kParameters = kCostClassCount * kTermsPerClass;
 
 // Physical bounds. A memory efficiency above 1: tensors that stay in the L2 cache move faster than DRAM allows.
-constexpr double kLower[kTermsPerClass] = {0.02, 0.05, 0.5, 0.1};
-constexpr double kUpper[kTermsPerClass] = {1.0, 2.0, 50.0, 2.0};
+constexpr double kLower[kTermsPerClass] = {0.02, 0.05, 0.5, 0.02, 0.05, 0.5};
+constexpr double kUpper[kTermsPerClass] = {1.0, 2.0, 50.0, 1.0, 2.0, 50.0};
 
 // How far an observation's log time may be off before it weighs as much as a term one prior scale (a factor e)
 // away from its default. A layer's deviations on real reports are mostly the model's own (the same layer shape is
@@ -46,34 +51,42 @@ constexpr double kPriorScale = 1.0;
 // Each report's total counts as a quarter of its observations, so the fit keeps the sum right, not only the ranks.
 constexpr double kTotalWeightPerObservation = 0.25;
 
-double* termOf(ClassTerms& terms, int t) {
-    switch (t) {
-        case 0:
-            return &terms.computeEfficiency;
-        case 1:
-            return &terms.memoryEfficiency;
-        case 2:
-            return &terms.overheadUs;
-        default:
-            return &terms.int8Efficiency;
-    }
+std::array<double, kTermsPerClass> termsOf(const ClassTerms& c) {
+    return {c.computeEfficiency,
+            c.memoryEfficiency,
+            c.overheadUs,
+            c.computeEfficiency * c.int8Efficiency,
+            c.memoryEfficiencyOf(EnginePrecision::Int8),
+            c.overheadUsOf(EnginePrecision::Int8)};
+}
+
+void setTerms(ClassTerms& c, const std::array<double, kTermsPerClass>& t) {
+    c.computeEfficiency = t[0];
+    c.memoryEfficiency = t[1];
+    c.overheadUs = t[2];
+    c.int8Efficiency = t[3] / t[0];
+    c.int8MemoryEfficiency = t[4];
+    c.int8OverheadUs = t[5];
 }
 
 std::vector<double> parametersOf(const GpuProfile& profile) {
     std::vector<double> x(kParameters);
-    GpuProfile copy = profile;
-    for (int c = 0; c < kCostClassCount; ++c)
+    for (int c = 0; c < kCostClassCount; ++c) {
+        const auto terms = termsOf(profile.classes[static_cast<size_t>(c)]);
         for (int t = 0; t < kTermsPerClass; ++t)
             x[static_cast<size_t>(c * kTermsPerClass + t)] =
-                std::log(std::clamp(*termOf(copy.classes[static_cast<size_t>(c)], t), kLower[t], kUpper[t]));
+                std::log(std::clamp(terms[static_cast<size_t>(t)], kLower[t], kUpper[t]));
+    }
     return x;
 }
 
 void setParameters(GpuProfile& profile, const std::vector<double>& x) {
-    for (int c = 0; c < kCostClassCount; ++c)
+    for (int c = 0; c < kCostClassCount; ++c) {
+        std::array<double, kTermsPerClass> terms{};
         for (int t = 0; t < kTermsPerClass; ++t)
-            *termOf(profile.classes[static_cast<size_t>(c)], t) =
-                std::exp(x[static_cast<size_t>(c * kTermsPerClass + t)]);
+            terms[static_cast<size_t>(t)] = std::exp(x[static_cast<size_t>(c * kTermsPerClass + t)]);
+        setTerms(profile.classes[static_cast<size_t>(c)], terms);
+    }
 }
 
 void clampParameters(std::vector<double>& x) {

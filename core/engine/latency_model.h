@@ -6,6 +6,9 @@
 //   memory_ms   = (bytes - cached + cached / 3) / (bandwidth x memory_efficiency)
 //   time_ms     = overhead_us / 1000 + max(compute_ms, memory_ms)
 //
+// INT8 layers take the INT8 kernels' memory efficiency and overhead (int8_memory_efficiency, int8_overhead_us) where
+// a profile gives them, so a fit on float reports leaves what it cannot tell about INT8 kernels at its defaults.
+//
 // peak: the dense tensor-core peak of the layer's precision (FP32 layers: TF32, which trtexec enables; depthwise
 // convolutions: the CUDA cores, FP32 rate x2 for FP16, x4 for INT8). fill: a GEMM kernel runs one 64x32 output tile
 // per SM at a time, so a layer of fewer tiles than SMs leaves SMs idle: fill = min(1, tiles / SMs). MACs include the
@@ -22,8 +25,10 @@
 //     "specs": {"int8_tops", "fp16_tflops", "fp8_tflops",       optional: figures replacing the table's
 //               "tf32_tflops", "fp32_tflops", "memory_gbs", "l2_mb", "sms"},
 //     "classes": {"convolution": {"compute_efficiency": 0.55,   optional, per cost class; a class or term left out
-//                 "memory_efficiency": 0.75, "overhead_us": 3,   keeps its default
-//                 "int8_efficiency": 0.8}, ...},
+//                 "memory_efficiency": 0.75, "overhead_us": 3,   keeps its default; the INT8 kernels' memory
+//                 "int8_efficiency": 0.8,                        efficiency and overhead, left out, are the
+//                 "int8_memory_efficiency": 0.75,                class's (memory_efficiency, overhead_us)
+//                 "int8_overhead_us": 3}, ...},
 //     "fit": {"reports": [files], "layers": 57, "spearman": 0.84,     optional: how well the terms fit what they were
 //             "median_layer_error": 0.21, "p90_layer_error": 0.5,       fitted on (errors are relative: 0.21 = 21%;
 //             "total_error": 0.04, "leave_one_out_error": 0.12,         spearman the lowest of the reports', the
@@ -48,6 +53,16 @@ struct ClassTerms {
     double memoryEfficiency = 0.7;   // share of the memory bandwidth
     double overheadUs = 3.0;         // launch and ramp per layer
     double int8Efficiency = 0.8;     // INT8 kernels' share of the INT8 peak, relative to computeEfficiency
+    // INT8 kernels' own memory efficiency and overhead; none: memoryEfficiency and overheadUs (the unfitted terms,
+    // profiles written before 2026-11-29). The fit sets them, from INT8 layers only (gpu_profile_fit.h).
+    std::optional<double> int8MemoryEfficiency{};
+    std::optional<double> int8OverheadUs{};
+    double memoryEfficiencyOf(EnginePrecision precision) const {
+        return precision == EnginePrecision::Int8 ? int8MemoryEfficiency.value_or(memoryEfficiency) : memoryEfficiency;
+    }
+    double overheadUsOf(EnginePrecision precision) const {
+        return precision == EnginePrecision::Int8 ? int8OverheadUs.value_or(overheadUs) : overheadUs;
+    }
 };
 
 // The files a fitted report was read from.

@@ -49,12 +49,17 @@ TEST(FitGpuCliTest, FitsKnownTermsAndPredictSaysFitted) {
     const auto fitted = nlohmann::json::parse(readText(dir.file("fitted.json")));
     EXPECT_EQ(fitted["gpu"], "rtx3060-laptop");
     // From the defaults (0.55, 3 us) towards the truth (0.3, 6 us); the core test recovers them closely from more
-    // layers, here the prior keeps part of the way.
-    EXPECT_LT(fitted["classes"]["convolution"]["compute_efficiency"].get<double>(), 0.42);
-    EXPECT_GT(fitted["classes"]["convolution"]["overhead_us"].get<double>(), 4.5);
+    // layers, here the prior keeps part of the way. The float terms learn from the FP16 report alone and the INT8
+    // kernels' from the INT8 one (7 convolutions each), so the prior keeps more than when both reports fitted one set.
+    const auto& conv = fitted["classes"]["convolution"];
+    EXPECT_LT(conv["compute_efficiency"].get<double>(), 0.45) << conv;
+    EXPECT_GT(conv["overhead_us"].get<double>(), 4.5) << conv;
+    // The truth's INT8 kernels: its overhead (6 us) and 0.3 x the default INT8 efficiency (0.75) of the INT8 peak.
+    EXPECT_GT(conv["int8_overhead_us"].get<double>(), 4.5) << conv;
+    EXPECT_LT(conv["compute_efficiency"].get<double>() * conv["int8_efficiency"].get<double>(), 0.32) << conv;
     ASSERT_TRUE(fitted.contains("fit"));
     EXPECT_EQ(fitted["fit"]["reports"].size(), 2u);
-    EXPECT_LT(fitted["fit"]["total_error"].get<double>(), 0.1);
+    EXPECT_LT(fitted["fit"]["total_error"].get<double>(), 0.12);
     ASSERT_TRUE(fitted["fit"].contains("leave_one_out_error"));
 
     const auto j = runJson({"predict", large, "--gpu-profile", dir.file("fitted.json"), "--json"});

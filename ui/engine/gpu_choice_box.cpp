@@ -15,7 +15,8 @@ const QString kOwnProfile = QStringLiteral(":profile");
 
 bool sameTerms(const ClassTerms& a, const ClassTerms& b) {
     return a.computeEfficiency == b.computeEfficiency && a.memoryEfficiency == b.memoryEfficiency &&
-           a.overheadUs == b.overheadUs && a.int8Efficiency == b.int8Efficiency;
+           a.overheadUs == b.overheadUs && a.int8Efficiency == b.int8Efficiency &&
+           a.int8MemoryEfficiency == b.int8MemoryEfficiency && a.int8OverheadUs == b.int8OverheadUs;
 }
 
 // A profile that is not just a table row's defaults (a project keeps a table GPU as its defaults): fitted, or with

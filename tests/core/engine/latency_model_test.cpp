@@ -147,6 +147,44 @@ TEST(GpuProfileTest, RoundTripsAndOverridesTerms) {
     EXPECT_FALSE(partial->fit);
 }
 
+// INT8 layers take the INT8 kernels' own overhead and memory efficiency where a profile gives them, the class's
+// otherwise (profiles written before they existed read as before); both round-trip.
+TEST(GpuProfileTest, Int8KernelsHaveTheirOwnOverheadAndMemoryEfficiency) {
+    const nlohmann::json old = {{"format", "quantlens-gpu-profile"},
+                                {"version", 1},
+                                {"gpu", "rtx3080"},
+                                {"classes", {{"convolution", {{"overhead_us", 9.0}, {"memory_efficiency", 0.9}}}}}};
+    auto before = gpuProfileFromJson(old, "old.json");
+    ASSERT_TRUE(before) << before.status().message();
+    const ClassTerms& b = before->classes[static_cast<size_t>(CostClass::Convolution)];
+    EXPECT_FALSE(b.int8OverheadUs);
+    EXPECT_DOUBLE_EQ(b.overheadUsOf(EnginePrecision::Int8), 9.0);
+    EXPECT_DOUBLE_EQ(b.memoryEfficiencyOf(EnginePrecision::Int8), 0.9);
+    EXPECT_FALSE(gpuProfileToJson(*before)["classes"]["convolution"].contains("int8_overhead_us"));
+
+    nlohmann::json split = old;
+    split["classes"]["convolution"]["int8_overhead_us"] = 3.5;
+    split["classes"]["convolution"]["int8_memory_efficiency"] = 0.6;
+    auto after = gpuProfileFromJson(split, "split.json");
+    ASSERT_TRUE(after) << after.status().message();
+    const ClassTerms& a = after->classes[static_cast<size_t>(CostClass::Convolution)];
+    EXPECT_DOUBLE_EQ(a.overheadUsOf(EnginePrecision::Int8), 3.5);
+    EXPECT_DOUBLE_EQ(a.overheadUsOf(EnginePrecision::Fp16), 9.0);
+    EXPECT_DOUBLE_EQ(a.memoryEfficiencyOf(EnginePrecision::Int8), 0.6);
+    EXPECT_DOUBLE_EQ(a.memoryEfficiencyOf(EnginePrecision::Fp32), 0.9);
+    EXPECT_EQ(gpuProfileToJson(*after)["classes"]["convolution"]["int8_overhead_us"], 3.5);
+
+    PredictedLayer layer;
+    layer.kind = PredictedKind::Convolution;
+    layer.costClass = CostClass::Convolution;
+    layer.precision = EnginePrecision::Int8;
+    layer.bytes = 1'000'000;
+    EXPECT_DOUBLE_EQ(layerTime(layer, *after).overheadMs, 0.0035);
+    EXPECT_NEAR(layerTime(layer, *after).memoryMs, 1e6 / (after->gpu.memoryGBs * 1e9 * 0.6) * 1e3, 1e-12);
+    layer.precision = EnginePrecision::Fp16;
+    EXPECT_DOUBLE_EQ(layerTime(layer, *after).overheadMs, 0.009);
+}
+
 TEST(GpuProfileTest, BadProfilesSayWhatIsWrong) {
     const auto error = [](const nlohmann::json& json) {
         auto profile = gpuProfileFromJson(json, "p.json");
