@@ -12,7 +12,10 @@
 // Fit: the terms of every class, in log space, minimize
 //   sum over observations (ln predicted - ln measured)^2 + sum over reports w (ln predicted total - ln measured
 //   total)^2 + sum over terms ((ln term - ln default) / prior)^2
-// by Levenberg-Marquardt within physical bounds: a class the reports say little about keeps its defaults.
+// by Levenberg-Marquardt within physical bounds: a class the reports say little about keeps its defaults. Per
+// precision likewise: INT8 layers are timed by the INT8 kernels' own terms (their share of the INT8 peak, memory
+// efficiency, overhead) and every other layer by the float ones, so each set is fitted from its own layers and a
+// precision the reports did not run keeps its terms as they started.
 #include <optional>
 #include <string>
 #include <vector>
