@@ -4,6 +4,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QUndoStack>
 #include <QtTest>
 #include <map>
 
@@ -22,6 +23,7 @@ private slots:
     void initTestCase();
     void docksStayWhereTheyAreWhenRowsAreSelected();
     void plotsAreReadableAt1280x800();
+    void docksStayWhereTheyAreWhenResultsGoStale();
 };
 
 namespace {
@@ -96,6 +98,45 @@ void DockLayoutTest::plotsAreReadableAt1280x800() {
     QTableView* table = w.window.findChild<ui::PrecisionPanel*>()->view();
     const int tune = table->columnViewportPosition(ui::PrecisionTableModel::TuneColumn);
     QVERIFY2(tune >= 0 && tune + 40 <= table->viewport()->width(), qPrintable(QString::number(tune)));
+}
+
+// A precision change marks the plots stale with a banner above them; the banner made their dock taller, every dock
+// moved, and at 1280x800 the window grew past the bottom of the screen (a walk on Silero VAD).
+void DockLayoutTest::docksStayWhereTheyAreWhenResultsGoStale() {
+    CalibratedWindow w;
+    QVERIFY(w.open());
+    const QSize size = w.window.size();
+    for (const char* shown : {"LayerErrorDock", "HistogramDock"}) {
+        w.window.findChild<QDockWidget*>(QLatin1String(shown))->raise();
+        QTest::qWait(30);
+        const std::map<QString, QRect> before = dockGeometries(w.window);
+        const ui::ModelDocument& document = *w.window.document();
+        const NodeId conv = [&] {
+            for (const Node& node : document.model()->graph().nodes())
+                if (node.opType == "Conv") return node.id;
+            return kNoId;
+        }();
+        const Precision was = document.plan().requested(conv);
+        w.window.document()->setRequestedPrecision({conv}, was == Precision::Fp16 ? Precision::Int8 : Precision::Fp16);
+        QTest::qWait(50);
+        QVERIFY(document.isAnalysisStale());
+        const std::map<QString, QRect> after = dockGeometries(w.window);
+        for (const auto& [name, geometry] : before)
+            QVERIFY2(after.at(name) == geometry,
+                     qPrintable(QStringLiteral("%1 (%2 raised): %3,%4 %5x%6 -> %7,%8 %9x%10")
+                                    .arg(name, QLatin1String(shown))
+                                    .arg(geometry.x())
+                                    .arg(geometry.y())
+                                    .arg(geometry.width())
+                                    .arg(geometry.height())
+                                    .arg(after.at(name).x())
+                                    .arg(after.at(name).y())
+                                    .arg(after.at(name).width())
+                                    .arg(after.at(name).height())));
+        QCOMPARE(w.window.size(), size);
+        w.window.document()->undoStack()->undo();
+        QTest::qWait(50);
+    }
 }
 
 QTEST_MAIN(DockLayoutTest)

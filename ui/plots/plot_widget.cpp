@@ -79,6 +79,10 @@ QColor seriesColor(int index) {
     return colors[static_cast<size_t>(index) % std::size(colors)];
 }
 
+namespace {
+constexpr int kPlotMinimumHeight = 160;
+}  // namespace
+
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot(this)), mNote(new QLabel(this)) {
     mControls = new QHBoxLayout;
     mControls->setContentsMargins(4, 2, 4, 0);
@@ -92,7 +96,7 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot
     layout->addLayout(mControls);
     layout->addWidget(mNote);
     layout->addWidget(mPlot, 1);
-    mPlot->setMinimumSize(240, 160);
+    mPlot->setMinimumSize(240, kPlotMinimumHeight);
     mPlot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(mPlot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
@@ -163,11 +167,30 @@ void PlotWidget::setStaleReason(const QString& reason) {
                           "measures the current one; undoing back to the measured plan also clears this.")
                            .arg(reason));
     mStale->setVisible(!reason.isEmpty());
+    fitTextRowsInMinimum();
+}
+
+QSize PlotWidget::sizeHint() const {
+    QSize hint = QWidget::sizeHint();
+    hint.rheight() -= textRowsHeight(hint.width());
+    return hint;
+}
+
+int PlotWidget::textRowsHeight(int width) const {
+    int height = 0;
+    for (const QLabel* label : {mStale, mNote})
+        if (label && !label->isHidden()) height += label->heightForWidth(std::max(1, width)) + layout()->spacing();
+    return height;
+}
+
+void PlotWidget::fitTextRowsInMinimum() {
+    mPlot->setMinimumHeight(std::max(kPlotMinimumHeight / 2, kPlotMinimumHeight - textRowsHeight(width())));
 }
 
 void PlotWidget::setNote(const QString& note) {
     mNote->setText(note);
     mNote->setVisible(!note.isEmpty());
+    fitTextRowsInMinimum();
 }
 
 QString PlotWidget::note() const {
@@ -251,6 +274,7 @@ void PlotWidget::wrapPlaceholder() {
 
 void PlotWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    fitTextRowsInMinimum();  // the banner and the note wrap to the new width
     if (mPlaceholder.isEmpty()) return;
     wrapPlaceholder();
     mPlot->replot(QCustomPlot::rpQueuedReplot);

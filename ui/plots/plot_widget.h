@@ -79,10 +79,20 @@ protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
+public:
+    // Without the banner's and the note's rows (fitTextRowsInMinimum): the dock's size hint must not change either.
+    QSize sizeHint() const override;
+
+protected:
 private:
     void applyPalette();
     void wrapPlaceholder();
     void keepKeyRangeInBounds();
+    // The stale banner and the note take their rows from the plot's minimum height: shown, hidden or rewrapped, the
+    // widget asks the same minimum of its dock, so no dock moves and the window does not grow (a precision change
+    // showed the banner and a longer note, and at 1280x800 the window grew past the screen).
+    void fitTextRowsInMinimum();
+    int textRowsHeight(int width) const;
 
     QCustomPlot* mPlot;
     QHBoxLayout* mControls;
