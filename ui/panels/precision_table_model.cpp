@@ -11,6 +11,7 @@
 
 #include "core/engine/prediction_report.h"
 #include "core/model/fp16_form.h"
+#include "core/quant/realized_precision.h"
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_run.h"
 #include "ui/engine/prediction_overlay.h"
@@ -93,6 +94,7 @@ void PrecisionTableModel::rebuildRows() {
     if (!model) return;
     for (const Node& node : model->graph().nodes()) mOpenDims = mOpenDims || node.cost.approximate;
     mRows = precisionTableRows(model->graph(), mDocument->bodyGraphs());
+    mFolded = constantComputed(model->graph());
     mRowOfNode.assign(model->graph().nodes().size(), -1);
     for (size_t row = 0; row < mRows.size(); ++row)
         if (!mRows[row].body) mRowOfNode[static_cast<size_t>(mRows[row].node)] = static_cast<int>(row);
@@ -138,7 +140,8 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
     const PrecisionPlan& plan = mDocument->plan();
     // A control-flow node computes nothing itself (kept FP32 with its bodies as written): its bodies' layers, on rows
     // of their own, are what runs in a precision or falls back.
-    const bool fallback = plan.effective(node.id) != plan.requested(node.id) && node.subgraphs.empty();
+    const bool folded = mFolded[static_cast<size_t>(node.id)];
+    const bool fallback = plan.effective(node.id) != plan.requested(node.id) && node.subgraphs.empty() && !folded;
     const int column = index.column();
     if ((column == EngineColumn || column == TimeColumn) && role != NodeIdRole && role != OpTypeRole)
         return engineData(node, column, role);
@@ -181,7 +184,7 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
         case FallbackRole:
             return fallback;
         case PrecisionChoiceRole:
-            return hasPrecisionChoice(mDocument->model()->graph(), node);
+            return !folded && hasPrecisionChoice(mDocument->model()->graph(), node);
         case SortRole:
             return sortData(node, column);
         default:

@@ -110,6 +110,9 @@ private:
     ModelDocument* mDocument;
     std::vector<TableRow> mRows;  // precisionTableRows of the model
     std::vector<int> mRowOfNode;  // per main graph node
+    // Per main graph node: computed from constants alone (constantComputed), which the export folds into a float32
+    // initializer: a weight, not a layer with a precision to choose (PyTorch writes an Identity per shared weight).
+    std::vector<bool> mFolded;
     // Per node: the worst SQNR (dB) of its outputs, NaN when the report has none; empty without a report.
     std::vector<double> mSensitivity;
     std::vector<double> mSqnr;

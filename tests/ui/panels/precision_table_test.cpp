@@ -31,6 +31,7 @@ private slots:
     void graphShortcutsEditTheSelection();
     void graphSelectionSelectsTheRowAndBack();
     void downgradeShowsTheReason();
+    void aWeightsIdentityIsNoLayer();
     void analysisFillsSensitivityAndSqnrInPlace();
     void numbersSortAsNumbers();
     void namesCompareNaturally();
@@ -215,6 +216,32 @@ void PrecisionTableTest::downgradeShowsTheReason() {
     document.undoStack()->undo();
     QVERIFY(!effective.data(PrecisionTableModel::FallbackRole).toBool());
     QCOMPARE(fallbacks.rowCount(), 0);
+}
+
+// PyTorch writes an Identity per shared weight (DenseNet-121: 120 of them, first in the table): computed from a
+// constant, the export folds it into a float32 initializer. It is a weight, not a layer: no warning that it "falls
+// back" from FP16 to FP32, and no row unless all nodes are shown.
+void PrecisionTableTest::aWeightsIdentityIsNoLayer() {
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 16});
+    b.initializer("w", {16, 10}, test::seededFloats(160));
+    b.node("Identity", {"w"}, {"w.shared"}, "Identity_0");
+    b.node("MatMul", {"x", "w.shared"}, {"y"}, "fc");
+    b.node("Relu", {"y"}, {"p"}, "relu");
+    b.output("p");
+    ModelDocument document;
+    document.replaceModel(std::shared_ptr<Model>(b.load()));
+    PrecisionTableModel model(&document);
+    const NodeId identity = *document.model()->graph().findNode("Identity_0");
+    QVERIFY(document.plan().effective(identity) != document.plan().requested(identity));  // FP16 asked, FP32 runs
+    const QModelIndex effective = model.index(model.rowOf(identity), PrecisionTableModel::EffectiveColumn);
+    QVERIFY(!effective.data(PrecisionTableModel::FallbackRole).toBool());
+    QVERIFY(!effective.data(PrecisionTableModel::PrecisionChoiceRole).toBool());
+    PrecisionFilterModel shown;
+    shown.setSourceModel(&model);
+    QStringList names;
+    for (int r = 0; r < shown.rowCount(); ++r) names << shown.index(r, 0).data().toString();
+    QCOMPARE(names, (QStringList{QStringLiteral("fc"), QStringLiteral("relu")}));
 }
 
 void PrecisionTableTest::analysisFillsSensitivityAndSqnrInPlace() {
