@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/model/subgraph_model.h"
+#include "core/quant/realized_precision.h"
 
 namespace ql::ui {
 
@@ -105,6 +106,7 @@ std::vector<std::string> bodiesReading(const SnapshotNode& node, ValueId value) 
 GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     GraphSnapshot snapshot;
     snapshot.nodes.reserve(graph.nodes().size());
+    const std::vector<bool> folded = constantComputed(graph);
     for (const Node& node : graph.nodes()) {
         SnapshotNode copy;
         copy.name = node.name;
@@ -112,7 +114,8 @@ GraphSnapshot GraphSnapshot::from(const Graph& graph) {
         copy.inputs = node.inputs;
         copy.outputs = node.outputs;
         addSubgraphs(graph, node, copy);
-        copy.isConstantOp = node.opType == "Constant" && node.domain.empty() && node.inputs.empty();
+        copy.isConstantOp = (node.opType == "Constant" && node.domain.empty() && node.inputs.empty()) ||
+                            folded[static_cast<size_t>(node.id)];
         snapshot.mNodeIndex.emplace(node.name, node.id);
         snapshot.nodes.push_back(std::move(copy));
     }

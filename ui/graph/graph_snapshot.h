@@ -29,9 +29,11 @@ struct SnapshotNode {
     // collapses into blocks like a scoped one.
     std::string rangeScopedName;
     std::string opType;
-    std::vector<ValueId> inputs;              // kNoId for an omitted optional input
-    std::vector<ValueId> outputs;             // kNoId for an omitted optional output
-    bool isConstantOp = false;                // a Constant node (no inputs): data, like an initializer
+    std::vector<ValueId> inputs;   // kNoId for an omitted optional input
+    std::vector<ValueId> outputs;  // kNoId for an omitted optional output
+    // A Constant node, or a node computed from constants alone, which the export folds into an initializer (PyTorch's
+    // Identity per shared weight: DenseNet-121's 120 made Fit to Window a row of them): data, like an initializer.
+    bool isConstantOp = false;
     bool isQdq = false;                       // a QuantizeLinear/DequantizeLinear linked to the layer it quantizes
     bool quantized = false;                   // a layer fed by a Q/DQ pair
     std::vector<SnapshotSubgraph> subgraphs;  // in attribute order, but then_branch first
