@@ -222,6 +222,9 @@ void NodePropertiesPanel::rebuild() {
     addFindingSection(node);
     mTree->expandAll();
     mTree->resizeColumnToContents(0);
+    // A long name in the first column (a body's weight, "If_0_then_branch__Inline_0__stft.forward_basis_buffer") took
+    // the whole width and squeezed the values to a few letters: it gets at most half, elided, with its tooltip.
+    mTree->setColumnWidth(0, std::min(mTree->columnWidth(0), std::max(80, mTree->viewport()->width() / 2)));
     mTree->verticalScrollBar()->setValue(scroll);
     showHistogram(mShownWeight >= 0 ? mShownWeight : (mWeights.empty() ? -1 : 0));
 }

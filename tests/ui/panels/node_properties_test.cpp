@@ -28,6 +28,7 @@ private slots:
     void selectedRowsCopyAsText();
     void attributeValuesReadAsText();
     void weightSummaryCountsEveryValue();
+    void aLongNameLeavesTheValuesHalfTheWidth();
 };
 
 namespace {
@@ -183,6 +184,30 @@ void NodePropertiesTest::weightSummaryCountsEveryValue() {
     QCOMPARE(s.bins, (std::vector<int64_t>{1, 2, 2, 3}));  // bins of width 1 from -1; the max goes in the last
     QCOMPARE(formalInputName(graph, graph.node(0), 1), QStringLiteral("B"));
     QCOMPARE(constantInputs(graph, graph.node(0)), std::vector<ValueId>{*graph.findValue("w")});
+}
+
+// A body's weights have long names ("If_0_then_branch__Inline_0__stft.forward_basis_buffer"): sized to them, the
+// first column took the panel and left the values a few letters wide (a walk on Silero VAD).
+void NodePropertiesTest::aLongNameLeavesTheValuesHalfTheWidth() {
+    const std::string weight(120, 'w');
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4});
+    b.initializer(weight, {4, 2}, test::seededFloats(8));
+    b.node("MatMul", {"x", weight}, {"y"}, "fc");
+    b.output("y");
+    ModelDocument document;
+    document.replaceModel(std::shared_ptr<Model>(b.load()));
+    NodePropertiesPanel panel(&document);
+    panel.resize(360, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showNode(*document.model()->graph().findNode("fc"));
+    QTreeWidget* tree = panel.tree();
+    QTRY_VERIFY(sectionItem(tree, QStringLiteral("Weights")) &&
+                sectionItem(tree, QStringLiteral("Weights"))->child(0)->text(0) == QString::fromStdString(weight));
+    QApplication::processEvents();
+    QVERIFY2(tree->columnWidth(0) <= tree->viewport()->width() / 2,
+             qPrintable(QStringLiteral("%1 of %2").arg(tree->columnWidth(0)).arg(tree->viewport()->width())));
 }
 
 QTEST_MAIN(NodePropertiesTest)
