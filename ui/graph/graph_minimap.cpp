@@ -107,6 +107,11 @@ void GraphMinimap::scheduleRender() {
     if (mExpanded) mRenderTimer.start();
 }
 
+void GraphMinimap::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) scheduleRender();
+}
+
 void GraphMinimap::renderIfChanged() {
     const GraphScene* scene = mView->shownScene();
     if (mStale || scene != mRenderedScene.data() || scene->layout() != mRenderedLayout) render();

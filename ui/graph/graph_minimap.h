@@ -53,6 +53,8 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // The picture is drawn in the palette's colours: a theme switch renders it again (it stayed white in dark).
+    void changeEvent(QEvent* event) override;
 
 private:
     void scheduleRender();

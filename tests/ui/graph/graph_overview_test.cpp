@@ -13,6 +13,7 @@
 #include "ui/graph/graph_minimap.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_view.h"
+#include "ui/theme.h"
 
 using namespace ql;
 using namespace ql::ui;
@@ -28,6 +29,7 @@ private slots:
     void fitCollapsesAScopedGraphToTheDeepestLevelThatFits();
     void wrappedColumnsJoinEveryEdgeToItsBoxes();
     void aWeightsIdentityIsDataNotABox();
+    void minimapFollowsTheTheme();
 };
 
 namespace {
@@ -269,6 +271,24 @@ void GraphOverviewTest::aWeightsIdentityIsDataNotABox() {
     withConstants.showConstants = true;
     const VisibleGraph all = buildVisibleGraph(GraphSnapshot::from(model->graph()), withConstants);
     QVERIFY(all.itemOfNode[static_cast<size_t>(*model->graph().findNode("Identity_0"))] >= 0);
+}
+
+// The minimap's picture is drawn in the palette's base colour: switching to the dark theme left it white.
+void GraphOverviewTest::minimapFollowsTheTheme() {
+    auto model = test::chainModel(50);
+    GraphView view;
+    QVERIFY(showLaidOut(view, *model, QSize(700, 500)));
+    GraphMinimap& minimap = *view.minimap();
+    minimap.renderIfChanged();
+    const QColor light = minimap.picture().pixelColor(1, 1);
+    ui::applyTheme(ui::Theme::Dark);
+    QApplication::processEvents();
+    minimap.renderIfChanged();
+    const QColor dark = minimap.picture().pixelColor(1, 1);
+    ui::applyTheme(ui::Theme::Light);
+    QApplication::processEvents();
+    QVERIFY2(dark.lightness() < light.lightness() - 100,
+             qPrintable(QStringLiteral("%1 -> %2").arg(light.name(), dark.name())));
 }
 
 QTEST_MAIN(GraphOverviewTest)
