@@ -87,6 +87,7 @@ ImagePreprocessEditor::ImagePreprocessEditor(QWidget* parent)
     form->addRow(tr("Width x height:"), sizeRow);
 
     mOrder = new QComboBox(this);
+    mOrder->setObjectName(QStringLiteral("channelOrder"));
     mOrder->addItem(QStringLiteral("RGB"), static_cast<int>(ChannelOrder::Rgb));
     mOrder->addItem(QStringLiteral("BGR"), static_cast<int>(ChannelOrder::Bgr));
     mLayout = new QComboBox(this);
@@ -122,6 +123,12 @@ ImagePreprocessEditor::ImagePreprocessEditor(QWidget* parent)
         connect(box, &QDoubleSpinBox::valueChanged, this, &ImagePreprocessEditor::changed);
     for (QLineEdit* edit : {mMean, mStd}) connect(edit, &QLineEdit::textChanged, this, &ImagePreprocessEditor::changed);
     setValue(ImagePreprocess{});
+}
+
+void ImagePreprocessEditor::setChannels(int channels) {
+    mChannels = channels;
+    mOrder->setEnabled(channels != 1);
+    mOrder->setToolTip(channels == 1 ? tr("The model input has one channel: images are read as gray.") : QString());
 }
 
 void ImagePreprocessEditor::updateEnabled() {

@@ -23,8 +23,9 @@ public:
 
     ImagePreprocess value() const;
     void setValue(const ImagePreprocess& value);
-    // The model input's channel count, which the mean and std are checked against (1 value, or 1 per channel).
-    void setChannels(int channels) { mChannels = channels; }
+    // The model input's channel count, which the mean and std are checked against (1 value, or 1 per channel). With
+    // one channel the images are read as gray: the channel order (RGB, BGR) is disabled, and says so.
+    void setChannels(int channels);
     // Empty when valid, else what is wrong (e.g. a mean of two values for three channels).
     QString validate() const;
 

@@ -3,6 +3,7 @@
 // first preprocessed sample (shape, layout, min/max per channel, the picture); a mean of the wrong count is refused
 // saying why; the Tune dialog starts from the calibration's evaluation data and labels.
 #include <QApplication>
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -32,6 +33,7 @@ private slots:
     void aMeanOfTheWrongCountIsRefusedSayingWhy();
     void tuneStartsFromTheCalibrationsEvaluationData();
     void previewBackgroundFollowsAThemeSwitch();
+    void aOneChannelInputHasNoChannelOrder();
 };
 
 namespace {
@@ -219,6 +221,18 @@ void DataPerModelTest::previewBackgroundFollowsAThemeSwitch() {
     const QPoint corner = picture->geometry().topLeft() + QPoint(2, 2);
     QCOMPARE(shot.pixelColor(corner), QColor(200, 30, 40));
     QApplication::setPalette(before);
+}
+
+// The digits model reads one channel: the editor offered RGB/BGR while the preview said "gray" (walk).
+void DataPerModelTest::aOneChannelInputHasNoChannelOrder() {
+    ui::ImagePreprocessEditor editor;
+    auto* order = editor.findChild<QComboBox*>(QStringLiteral("channelOrder"));
+    QVERIFY(order);
+    editor.setChannels(1);
+    QVERIFY(!order->isEnabled());
+    QVERIFY(order->toolTip().contains(QStringLiteral("gray")));
+    editor.setChannels(3);
+    QVERIFY(order->isEnabled());
 }
 
 QTEST_MAIN(DataPerModelTest)
