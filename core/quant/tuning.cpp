@@ -24,6 +24,17 @@ std::string decibels(double db) {
     return text;
 }
 
+void addMacs(const Graph& graph, const PrecisionPlan* plan, const std::vector<BodyGraph>& bodies, int64_t& int8,
+             int64_t& total) {
+    for (const Node& node : graph.nodes()) {
+        total += node.cost.macs;
+        if (plan && plan->effective(node.id) == Precision::Int8) int8 += node.cost.macs;
+    }
+    for (const BodyGraph& body : bodies)
+        addMacs(body.body.graph, plan ? plan->body(body.path.back().owner, body.path.back().attribute) : nullptr,
+                body.bodies, int8, total);
+}
+
 // The step's layer: the unit's.
 void setLayer(TuneStep& step, const TuneUnit& unit) {
     step.layer = unit.layer;
@@ -506,8 +517,7 @@ Result<TuneReport> Tuner::run(const PrecisionPlan& start, DataSource& data) {
     mReport.finalScore = mScore;
     mReport.startUnits = static_cast<int64_t>(startUnits.size());
     for (const TuneUnit& unit : startUnits) {
-        const PrecisionPlan* at = unitPlan(mPlan, unit);
-        if (at && at->effective(unit.layer) == Precision::Int8) continue;
+        if (unitEffective(mPlan, unit) == Precision::Int8) continue;
         if (unit.body.empty()) {
             mReport.keptOut.push_back(unit.layer);
         } else {
@@ -554,21 +564,6 @@ Result<std::vector<NodeId>> planKeptOutLayers(const Graph& graph, const Precisio
     for (const TuneUnit& unit : units) layers.push_back(unit.layer);
     return layers;
 }
-
-namespace {
-
-void addMacs(const Graph& graph, const PrecisionPlan* plan, const std::vector<BodyGraph>& bodies, int64_t& int8,
-             int64_t& total) {
-    for (const Node& node : graph.nodes()) {
-        total += node.cost.macs;
-        if (plan && plan->effective(node.id) == Precision::Int8) int8 += node.cost.macs;
-    }
-    for (const BodyGraph& body : bodies)
-        addMacs(body.body.graph, plan ? plan->body(body.path.back().owner, body.path.back().attribute) : nullptr,
-                body.bodies, int8, total);
-}
-
-}  // namespace
 
 std::pair<int64_t, int64_t> int8Macs(const Graph& graph, const PrecisionPlan& plan,
                                      const std::vector<BodyGraph>& bodies) {

@@ -69,12 +69,9 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
         return layers;
     };
     nlohmann::json keptOut = keptOutJson(report.keptOut);
-    for (const TuneUnit& u : report.keptOutInBodies) {
-        const PrecisionPlan* plan = unitPlan(report.plan, u);
-        keptOut.push_back({{"layer", u.name},
-                           {"op", u.op},
-                           {"precision", precisionName(plan ? plan->effective(u.layer) : Precision::Fp32)}});
-    }
+    for (const TuneUnit& u : report.keptOutInBodies)
+        keptOut.push_back(
+            {{"layer", u.name}, {"op", u.op}, {"precision", precisionName(unitEffective(report.plan, u))}});
     nlohmann::json j = {
         {"target", report.target.text()},
         {"objective", tuneObjectiveName(report.objective)},

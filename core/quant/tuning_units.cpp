@@ -111,6 +111,11 @@ PrecisionPlan* unitPlan(PrecisionPlan& plan, const TuneUnit& unit) {
     return unit.body.empty() ? &plan : bodyPlan(plan, unit.body);
 }
 
+Precision unitEffective(const PrecisionPlan& plan, const TuneUnit& unit) {
+    const PrecisionPlan* at = unitPlan(plan, unit);
+    return at ? at->effective(unit.layer) : Precision::Fp32;
+}
+
 PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units) {
     for (const TuneUnit& unit : units)
         if (PrecisionPlan* at = unitPlan(plan, unit))

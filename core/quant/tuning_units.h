@@ -38,6 +38,8 @@ Result<std::vector<TuneUnit>> planKeptOutUnits(const Graph& graph, const Precisi
 // The plan a unit's nodes are in: `plan` itself, or its body's plan (null when the body has none).
 const PrecisionPlan* unitPlan(const PrecisionPlan& plan, const TuneUnit& unit);
 PrecisionPlan* unitPlan(PrecisionPlan& plan, const TuneUnit& unit);
+// The effective precision of the unit's layer in `plan`: FP32 where its body has no plan (such a body runs float).
+Precision unitEffective(const PrecisionPlan& plan, const TuneUnit& unit);
 
 // `plan` with `units` (their layer and the nodes fused after it) back in INT8, as the default placement has them.
 PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units);

@@ -26,6 +26,8 @@ namespace ql::ui {
 
 namespace {
 
+constexpr int kPlotMinimumHeight = 160;
+
 void styleAxis(QCPAxis* axis, const QColor& text, const QColor& grid) {
     axis->setBasePen(QPen(text, 1));
     axis->setTickPen(QPen(text, 1));
@@ -78,10 +80,6 @@ QColor seriesColor(int index) {
                                     QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
     return colors[static_cast<size_t>(index) % std::size(colors)];
 }
-
-namespace {
-constexpr int kPlotMinimumHeight = 160;
-}  // namespace
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), mPlot(new QCustomPlot(this)), mNote(new QLabel(this)) {
     mControls = new QHBoxLayout;

@@ -54,6 +54,9 @@ public:
     void setNote(const QString& note);
     QString note() const;
 
+    // Without the banner's and the note's rows (fitTextRowsInMinimum): the dock's size hint must not change either.
+    QSize sizeHint() const override;
+
 signals:
     // The stale banner's "Measure again" link was clicked.
     void remeasureRequested();
@@ -79,11 +82,6 @@ protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
-public:
-    // Without the banner's and the note's rows (fitTextRowsInMinimum): the dock's size hint must not change either.
-    QSize sizeHint() const override;
-
-protected:
 private:
     void applyPalette();
     void wrapPlaceholder();

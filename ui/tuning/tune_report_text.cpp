@@ -168,12 +168,9 @@ QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
     for (NodeId node : report.keptOut)
         keptOut.append(QStringLiteral("%1 (%2)").arg(nodeName(graph, node),
                                                      QString::fromUtf8(precisionName(report.plan.effective(node)))));
-    for (const TuneUnit& unit : report.keptOutInBodies) {
-        const PrecisionPlan* plan = unitPlan(report.plan, unit);
+    for (const TuneUnit& unit : report.keptOutInBodies)
         keptOut.append(QStringLiteral("%1 (%2)").arg(
-            QString::fromStdString(unit.name),
-            QString::fromUtf8(precisionName(plan ? plan->effective(unit.layer) : Precision::Fp32))));
-    }
+            QString::fromStdString(unit.name), QString::fromUtf8(precisionName(unitEffective(report.plan, unit)))));
     for (NodeId node : report.planKeptOut)
         keptOut.append(tr("%1 (%2, yours)")
                            .arg(nodeName(graph, node), QString::fromUtf8(precisionName(report.plan.effective(node)))));
