@@ -56,18 +56,27 @@ GraphNodeItem::GraphNodeItem(int index, const VisibleNode& node, const NodeMetri
     mTitle =
         QFontMetricsF(metrics.titleFont()).elidedText(QString::fromStdString(node.title), Qt::ElideMiddle, textWidth);
     mSubtitle = metrics.elidedSubtitle(node, mSize.width());
-    fitOverviewTitle(QString::fromStdString(node.title));
+    fitOverviewTitle(node);
     updateToolTip();
 }
 
 // The overview's title is as high as the box allows; an op type wider than the box gets a wider label behind it
-// (up to kOverviewOverflow times the box), elided beyond that.
-void GraphNodeItem::fitOverviewTitle(const QString& title) {
+// (up to kOverviewOverflow times the box), elided beyond that. A block shows the last part of its scope
+// ("block12" of "/stage0/block12") within its own box: blocks sit side by side at fit zoom, and a wider label
+// covered its neighbours' (the tooltip and the zoomed-in box keep the whole path).
+void GraphNodeItem::fitOverviewTitle(const VisibleNode& node) {
+    QString title = QString::fromStdString(node.title);
+    double overflow = kOverviewOverflow;
+    if (node.kind == VisibleKind::Block) {
+        const QString leaf = title.section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
+        if (!leaf.isEmpty()) title = leaf;
+        overflow = 1;
+    }
     mOverviewFont = mMetrics.titleFont();
     mOverviewFont.setPixelSize(std::max(1, static_cast<int>(kOverviewTitleHeight * mSize.height())));
     const QFontMetricsF metrics(mOverviewFont);
-    const double labelWidth = std::clamp(metrics.horizontalAdvance(title) + 2 * kOverviewPadding, mSize.width(),
-                                         kOverviewOverflow * mSize.width());
+    const double labelWidth =
+        std::clamp(metrics.horizontalAdvance(title) + 2 * kOverviewPadding, mSize.width(), overflow * mSize.width());
     mOverviewRect = QRectF((mSize.width() - labelWidth) / 2, 0, labelWidth, mSize.height());
     mOverviewTitle = metrics.elidedText(title, Qt::ElideMiddle, labelWidth - 2 * kOverviewPadding);
     mOverviewPixels = metrics.height();

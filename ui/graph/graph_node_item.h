@@ -50,6 +50,9 @@ public:
     static bool namesShownAt(double lod) { return lod >= kNameLevelOfDetail; }
     // The height in pixels of the title's line of text at zoom `lod` (the overview's font below kNameLevelOfDetail).
     double titlePixelsAt(double lod) const;
+    // What the overview zooms paint: the title (elided) and the label's rectangle, in the item's coordinates.
+    const QString& overviewTitle() const { return mOverviewTitle; }
+    const QRectF& overviewRect() const { return mOverviewRect; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -58,7 +61,7 @@ public:
 private:
     void paintText(QPainter* painter) const;
     void paintOverview(QPainter* painter, double lod) const;
-    void fitOverviewTitle(const QString& title);
+    void fitOverviewTitle(const VisibleNode& node);
     void paintBadges(QPainter* painter) const;
     void updateToolTip();
 

@@ -204,6 +204,18 @@ void GraphOverviewTest::fitCollapsesAScopedGraphToTheDeepestLevelThatFits() {
     QCOMPARE(blocks, size_t{135});
     QVERIFY2(view.zoomFactor() >= GraphFit::kReadableZoom, qPrintable(QString::number(view.zoomFactor())));
     QVERIFY(allBoxesVisible(view));
+    // Side by side at this zoom, each block's label is the last part of its scope ("unit12"), inside its own box:
+    // the whole path, wider than the box, covered the neighbours' labels (walk, 10k nodes in scopes).
+    QVERIFY(!GraphNodeItem::namesShownAt(view.zoomFactor()));
+    for (const GraphNodeItem* item : view.shownScene()->nodeItems()) {
+        if (item->kind() != VisibleKind::Block) continue;
+        const QString scope = QString::fromStdString(layout.graph.nodes[static_cast<size_t>(item->index())].title);
+        QVERIFY2(item->boxRect().contains(item->overviewRect()), qPrintable(scope + describe(item->overviewRect())));
+        QVERIFY2(item->overviewTitle() == scope.section(QLatin1Char('/'), -1) ||
+                     item->overviewTitle().contains(QChar(0x2026)),
+                 qPrintable(scope + " shows " + item->overviewTitle()));
+        QVERIFY2(item->overviewTitle().startsWith(QStringLiteral("unit")), qPrintable(item->overviewTitle()));
+    }
     // Undone by expanding.
     view.graphScene()->expandAll();
     QVERIFY(waitForLayout(view.graphScene()));
