@@ -60,15 +60,19 @@ double finiteSqnr(const std::optional<LayerError>& layer) {
 
 LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
     setWindowTitle(tr("Per-layer error"));
-    mSeries = addChoice(tr("Show:"), {{tr("Accumulated and isolated"), static_cast<int>(Series::Both)},
-                                      {tr("Accumulated (whole plan)"), static_cast<int>(Series::Accumulated)},
-                                      {tr("Isolated (each layer alone)"), static_cast<int>(Series::Isolated)}});
+    // The legend's words, short enough for a narrow dock; the tooltip says what they measure.
+    mSeries = addChoice(tr("Show:"), {{tr("both"), static_cast<int>(Series::Both)},
+                                      {tr("whole plan"), static_cast<int>(Series::Accumulated)},
+                                      {tr("layer alone"), static_cast<int>(Series::Isolated)}});
+    mSeries->setToolTip(
+        tr("whole plan: the accumulated error, every layer in the plan's precision (SQNR in the precision table)\n"
+           "layer alone: the isolated error, that layer in its precision and all others FP32 (Isolated SQNR)"));
     // No labels before these two: their items say what they choose, and the row must fit a narrow dock.
     mWorst = addChoice(
         {}, {{tr("worst 25"), 25}, {tr("worst 50"), 50}, {tr("worst 100"), 100}, {tr("all layers"), kAllLayers}});
     mWorst->setCurrentIndex(1);
     mWorst->setToolTip(tr("How many layers to show: those with the lowest SQNR in the shown series"));
-    mOrder = addChoice({}, {{tr("graph order"), static_cast<int>(Order::Graph)},
+    mOrder = addChoice({}, {{tr("by depth"), static_cast<int>(Order::Graph)},
                             {tr("worst first"), static_cast<int>(Order::WorstFirst)}});
     mOrder->setToolTip(tr("The order of the layers: by depth (graph order) or by SQNR"));
     controls()->addStretch(1);
@@ -77,21 +81,19 @@ LayerErrorPlot::LayerErrorPlot(QWidget* parent) : PlotWidget(parent) {
 
     QCustomPlot* plot = customPlot();
     plot->setMouseTracking(true);
-    plot->yAxis->setLabel(tr("SQNR dB, higher is better"));
     // Layer names along the axis, turned upright so that neighbours do not overlap; no grid between categories.
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
     ticker->setSubTickCount(0);
     plot->xAxis->setTicker(ticker);
     plot->xAxis->setTickLabelRotation(-90.0);
     plot->xAxis->grid()->setVisible(false);
-    // One row of legend entries at the top; the y range leaves room for it above the bars.
     plot->legend->setVisible(true);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    placeLegendAbove();
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     plot->legend->setFont(small);
     plot->xAxis->setTickLabelFont(small);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot->yAxis->setLabelFont(small);
     // Before every replot (zoom, pan, resize): which names fit depends on the pixels per layer.
     connect(plot, &QCustomPlot::beforeReplot, this, &LayerErrorPlot::labelPositions);
     connect(plot, &QCustomPlot::mouseMove, this, &LayerErrorPlot::onMouseMove);
@@ -252,7 +254,7 @@ void LayerErrorPlot::redraw() {
                               : counted(mMeasured, tr("1 layer"), tr("%1 layers")) + QStringLiteral(", ") + orderText);
     plot->legend->setVisible(true);
     showKeyRange(-kKeyMargin, static_cast<double>(positionCount()) - 1.0 + kKeyMargin);
-    plot->yAxis->setRange(low < 0.0 ? low * 1.1 : 0.0, high * 1.45);
+    plot->yAxis->setRange(low < 0.0 ? low * 1.1 : 0.0, high * 1.1);
     plot->replot();
 }
 
@@ -260,8 +262,13 @@ void LayerErrorPlot::labelPositions() {
     auto ticker = customPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker) return;
     ticker->clear();
+    QCustomPlot* plot = customPlot();
+    // The whole label where the axis is tall enough; cut, it read "SQNR dB, higher is bette" in a short dock.
+    const QString label = tr("SQNR dB, higher is better");
+    const int axisHeight = plot->axisRect()->height() > 0 ? plot->axisRect()->height() : plot->height();
+    plot->yAxis->setLabel(
+        QFontMetrics(plot->yAxis->labelFont()).horizontalAdvance(label) <= axisHeight ? label : tr("SQNR dB"));
     if (mShown.empty()) return;
-    const QCustomPlot* plot = customPlot();
     const QFontMetrics metrics(plot->xAxis->tickLabelFont());
     // The axis rect of the last layout (the plot's width before the first one).
     const int width = plot->axisRect()->width() > 0 ? plot->axisRect()->width() : plot->width();

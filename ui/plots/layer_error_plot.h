@@ -72,7 +72,8 @@ private:
     // The lower SQNR of the shown series, NaN when none of them measured an error for `row`.
     double shownSqnr(const Row& row) const;
     const Row& shownRow(int position) const { return mRows[mShown[static_cast<size_t>(position)]]; }
-    // Names every k-th position, k as many as the names need not to overlap at the current zoom (before a replot).
+    // Names every k-th position, k as many as the names need not to overlap at the current zoom, and gives the y
+    // axis the label that fits its height (before a replot).
     void labelPositions();
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);

@@ -241,6 +241,23 @@ void PlotWidget::keepKeyRangeInBounds() {
     if (kept != range) mPlot->xAxis->setRange(kept);
 }
 
+void PlotWidget::placeLegendAbove() {
+    QCPLayoutInset* inset = mPlot->axisRect()->insetLayout();
+    if (!inset->take(mPlot->legend)) return;  // already placed
+    inset->simplify();
+    // Right-aligned at its own width: a spacer on the left takes what the entries leave.
+    auto* row = new QCPLayoutGrid;
+    mPlot->plotLayout()->insertRow(0);
+    mPlot->plotLayout()->addElement(0, 0, row);
+    mPlot->plotLayout()->setRowStretchFactor(0, 0.001);  // as high as its entries, the rest to the axes
+    row->addElement(0, 0, new QCPLayoutElement(mPlot));
+    row->addElement(0, 1, mPlot->legend);
+    row->setColumnStretchFactor(1, 0.001);
+    row->setMargins(QMargins(0, 4, 8, 0));
+    mPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    mPlot->legend->setMargins(QMargins(4, 2, 4, 0));
+}
+
 void PlotWidget::showPlaceholder(const QString& text) {
     clearPlot();
     mPlaceholder = text;

@@ -71,6 +71,9 @@ protected:
     void showPlaceholder(const QString& text);
     // Clears plottables, items, the placeholder and the x bounds before new data is drawn.
     void clearPlot();
+    // The legend in a row of its own above the axes, its entries side by side: inside the axes it covered the data
+    // of a narrow dock.
+    void placeLegendAbove();
     // Shows [lower, upper] on x and lets the wheel zoom and a drag pan along x only, never past those bounds (the
     // data's extent): with hundreds of layers or steps a user zooms in, and a free range lost the data off screen.
     void showKeyRange(double lower, double upper);

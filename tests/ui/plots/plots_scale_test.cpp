@@ -231,6 +231,31 @@ void PlotsScaleTest::controlsFitANarrowDock() {
     ui::OutputScatterPlot scatter;
     scatter.setDocument(&mTwoOutputs);
     QVERIFY(scatter.minimumSizeHint().width() <= 280);
+    // Docked narrow and short (beside the histogram at 1280x800): the legend stands above the bars, not over them,
+    // and the y axis's label is one that fits (cut, it read "SQNR dB, higher is bette").
+    layers.resize(300, 260);
+    layers.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&layers));
+    QCustomPlot* plot = layers.customPlot();
+    plot->replot();
+    plot->replot();
+    QVERIFY(plot->legend->visible());
+    const QRect bars = plot->axisRect()->rect();
+    const QRect legend = plot->legend->outerRect();
+    QVERIFY2(legend.bottom() <= bars.top(),
+             qPrintable(QStringLiteral("legend %1, bars from %2").arg(legend.bottom()).arg(bars.top())));
+    const auto labelFits = [plot] {
+        return QFontMetrics(plot->yAxis->labelFont()).horizontalAdvance(plot->yAxis->label()) <=
+               plot->axisRect()->height();
+    };
+    QCOMPARE(plot->yAxis->label(), QStringLiteral("SQNR dB"));
+    QVERIFY(labelFits());
+    layers.resize(300, 600);
+    QTest::qWait(50);
+    plot->replot();
+    plot->replot();
+    QCOMPARE(plot->yAxis->label(), QStringLiteral("SQNR dB, higher is better"));
+    QVERIFY(labelFits());
 }
 
 // A new model's planChanged comes before its analysisChanged: the redraw in between named the old rows' nodes in
