@@ -193,9 +193,15 @@ void OutputScatterPlot::redraw() {
     const OutputAgreement& agreement = first || !output.error ? mReport->outputs : output.error->agreement;
     mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(agreement)
                                                          : valuesSummary(*mReport, model->graph(), output.value, kind);
-    if (output.pairs->empty()) mSummary += tr("\n(no output values were kept by this analysis)");
     // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
     setNote(mSummary);
+    if (output.pairs->empty()) {
+        // Empty axes around 0 with a diagonal looked like a plot of nothing.
+        showPlaceholder(
+            tr("This analysis kept no output values to plot (a project written without them). "
+               "Quantize > Measure Again (Ctrl+M) measures the plan again and keeps them."));
+        return;
+    }
 
     const double pad = 0.05 * std::max(1e-6, high - low);
     plot->xAxis->setRange(low - pad, high + pad);

@@ -34,6 +34,7 @@ private slots:
     void tuneStepsPastFiftyZoomAndShrinkTheirMarkers();
     void scatterSelectsEveryOutput();
     void projectKeepsEveryOutputsScatter();
+    void scatterWithoutValuesSaysSo();
 
 private:
     test::TempDir mDir;
@@ -352,6 +353,25 @@ void PlotsScaleTest::projectKeepsEveryOutputsScatter() {
                  report->outputErrors[o].pairs.back().quantized);
     }
     QCOMPARE(loaded->accumulated->outputPairs.size(), report->outputPairs.size());
+}
+
+// A project written without output values (built from the CLI's outputs): the errors above, and in place of empty
+// axes around 0 with a diagonal, what to do to see the values.
+void PlotsScaleTest::scatterWithoutValuesSaysSo() {
+    auto report = std::make_shared<AnalysisReport>(*mTwoOutputs.analysis(AnalysisMode::Accumulated));
+    report->outputPairs.clear();
+    for (OutputError& output : report->outputErrors) output.pairs.clear();
+    ui::ModelDocument document;
+    load(document, mDir.file("two_outputs.onnx"));
+    document.setAnalysis(AnalysisMode::Accumulated, report);
+    ui::OutputScatterPlot plot;
+    plot.setDocument(&document);
+    QCOMPARE(plot.pointCount(), 0);
+    QVERIFY2(plot.placeholderText().contains(QStringLiteral("Measure Again")), qPrintable(plot.placeholderText()));
+    QVERIFY2(plot.note().contains(QStringLiteral("agreement with FP32")), qPrintable(plot.note()));
+    QVERIFY(!plot.customPlot()->xAxis->visible());
+    plot.selectOutput(QStringLiteral("h"));
+    QVERIFY(!plot.placeholderText().isEmpty());
 }
 
 QTEST_MAIN(PlotsScaleTest)
