@@ -3,8 +3,10 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/engine_run.h"
@@ -27,6 +29,18 @@ QString timeText(const EngineRun& run, size_t layer) {
         text += QStringLiteral(" (%1%)").arg(100.0 * *time / *run.analysis.totalTimeMs, 0, 'f', 1);
     return text;
 }
+
+// A reason reads from its start.
+class TextEndElidingDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideRight;
+    }
+};
 
 }  // namespace
 
@@ -66,6 +80,8 @@ EnginePanel::EnginePanel(ModelDocument* document, QWidget* parent)
     mTree->setHeaderLabels({tr("Node / layer"), tr("Engine"), tr("Why / time")});
     mTree->setAlternatingRowColors(true);
     mTree->setWordWrap(true);
+    mTree->setTextElideMode(Qt::ElideMiddle);  // a layer path keeps its start and its end
+    mTree->setItemDelegateForColumn(2, new TextEndElidingDelegate(mTree));
     mTree->header()->setStretchLastSection(true);
     connect(mTree, &QTreeWidget::itemClicked, this, &EnginePanel::itemActivated);
     connect(mTree, &QTreeWidget::itemActivated, this, &EnginePanel::itemActivated);
@@ -101,9 +117,26 @@ void EnginePanel::rebuild() {
     addMismatches(*run, model->graph());
     addSlowestLayers(*run);
     mTree->expandAll();
-    mTree->resizeColumnToContents(0);
+    fitColumns();
+}
+
+void EnginePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void EnginePanel::fitColumns() {
+    if (mTree->topLevelItemCount() == 0) return;
+    const int width = mTree->viewport()->width();
     mTree->resizeColumnToContents(1);
-    mTree->setColumnWidth(0, std::min(mTree->columnWidth(0), 260));
+    mTree->resizeColumnToContents(0);
+    // The times whole; the reasons wrap or elide (their tooltip has them whole).
+    int times = 0;
+    if (const QTreeWidgetItem* slowest = sectionItem(SlowestSection))
+        for (int i = 0; i < slowest->childCount(); ++i)
+            times = std::max(times, mTree->fontMetrics().horizontalAdvance(slowest->child(i)->text(2)) + 12);
+    const int rest = std::max(0, width - mTree->columnWidth(1));
+    mTree->setColumnWidth(0, std::min(mTree->columnWidth(0), std::max(rest / 2, rest - times)));
 }
 
 void EnginePanel::addMismatches(const EngineRun& run, const Graph& graph) {

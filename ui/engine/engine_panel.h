@@ -32,8 +32,15 @@ public:
 signals:
     void nodeSelected(ql::NodeId node);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    // The Engine column as wide as its texts, the names at most half of what is left, the reasons and times the
+    // rest, wrapped: with the names at a fixed 260 pixels a docked panel cut "INT8 → FP16" and the times to
+    // "INT8", "0.00".
+    void fitColumns();
     void addMismatches(const EngineRun& run, const Graph& graph);
     void addSlowestLayers(const EngineRun& run);
     void itemActivated(QTreeWidgetItem* item);

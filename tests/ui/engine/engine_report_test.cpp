@@ -4,6 +4,7 @@
 // mismatches, a new model drops the report), dropping the JSON files, and the project round trip.
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFile>
 #include <QHeaderView>
@@ -209,6 +210,22 @@ void EngineReportTest::dockListsThePlantedMismatchesAndAClickSelectsTheNode() {
     const NodeId layerNode = slowest->child(0)->data(0, ui::EnginePanel::kNodeRole).toInt();
     QVERIFY(layerNode != kNoId);
     QVERIFY(QTest::qWaitFor([&] { return view->selectedNodes().contains(layerNode); }, 5000));
+
+    // Docked narrow, the precisions and times are whole: the names give way (the names had a fixed 260 pixels and
+    // a 400-pixel dock cut the times to "0.00").
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("EngineDock"));
+    QVERIFY(dock);
+    dock->setFloating(true);
+    dock->resize(400, 400);
+    QVERIFY(QTest::qWaitFor([&] { return tree->viewport()->width() < 400; }, 2000));
+    const QFontMetrics metrics(tree->font());
+    for (const QTreeWidgetItem* item : {fp16, unfused})
+        QVERIFY2(tree->columnWidth(1) > metrics.horizontalAdvance(item->text(1)), qPrintable(item->text(1)));
+    const int time = metrics.horizontalAdvance(slowest->child(0)->text(2));
+    QVERIFY2(tree->header()->sectionSize(2) >= time,
+             qPrintable(QStringLiteral("%1 < %2").arg(tree->header()->sectionSize(2)).arg(time)));
+    QVERIFY(tree->columnWidth(0) + tree->columnWidth(1) + tree->header()->sectionSize(2) <=
+            tree->viewport()->width() + 1);
 }
 
 void EngineReportTest::nodePropertiesShowTheEngineLayer() {
