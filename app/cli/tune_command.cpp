@@ -121,12 +121,16 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
                     s.why.c_str());
     }
     // The layers the --plan kept out of INT8 (left so) count with the tune's.
-    std::string keptOut, byPlan;
-    for (NodeId n : r.keptOut) keptOut += (keptOut.empty() ? "" : ", ") + graph.node(n).name;
-    for (const TuneUnit& u : r.keptOutInBodies) keptOut += (keptOut.empty() ? "" : ", ") + u.name;
-    for (NodeId n : r.planKeptOut) byPlan += (byPlan.empty() ? "by --plan: " : ", ") + graph.node(n).name;
-    if (!keptOut.empty() && !byPlan.empty()) keptOut += "; ";
-    keptOut += byPlan;
+    // Those TensorRT's rules took out after the tune's moves are no step's: said apart.
+    std::string keptOut, byRules, byPlan;
+    const auto add = [](std::string& list, const char* head, const std::string& name) {
+        list += (list.empty() ? head : ", ") + name;
+    };
+    for (NodeId n : r.keptOut) add(outOfInt8ByRules(r.plan, n) ? byRules : keptOut, "", graph.node(n).name);
+    for (const TuneUnit& u : r.keptOutInBodies) add(outOfInt8ByRules(r.plan, u) ? byRules : keptOut, "", u.name);
+    for (NodeId n : r.planKeptOut) add(byPlan, "", graph.node(n).name);
+    for (const auto& [list, head] : {std::pair{&byRules, "then by TensorRT's rules: "}, {&byPlan, "by --plan: "}})
+        if (!list->empty()) keptOut += (keptOut.empty() ? "" : "; ") + std::string(head) + *list;
     std::printf(
         "%s: %s %s on %lld samples (start %s); %zu of %zu layers kept out of INT8%s%s%s; INT8 share of MACs "
         "%.1f%%; %lld trials in %.1f s\n",

@@ -3,6 +3,10 @@
 namespace ql {
 namespace {
 
+const char* movedBy(bool byRules) {
+    return byRules ? "tensorrt-rules" : "tune";
+}
+
 nlohmann::json stepJson(const TuneReport& report, const TuneStep& step, size_t index) {
     nlohmann::json j = {{"step", index + 1},
                         {"action", tuneActionName(step.action)},
@@ -60,18 +64,23 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
                            {"method", amaxMethodKey(t.method)},
                            {"amax", t.amax},
                            {"output_sqnr_db", t.outputSqnrDb}});
-    const auto keptOutJson = [&](const std::vector<NodeId>& nodes) {
+    // The tune's (moved_by says whether the tune moved it or TensorRT's rules took it out after), or the plan's.
+    const auto keptOutJson = [&](const std::vector<NodeId>& nodes, bool tuned) {
         nlohmann::json layers = nlohmann::json::array();
-        for (NodeId n : nodes)
+        for (NodeId n : nodes) {
             layers.push_back({{"layer", graph.node(n).name},
                               {"op", graph.node(n).opType},
                               {"precision", precisionName(report.plan.effective(n))}});
+            if (tuned) layers.back()["moved_by"] = movedBy(outOfInt8ByRules(report.plan, n));
+        }
         return layers;
     };
-    nlohmann::json keptOut = keptOutJson(report.keptOut);
+    nlohmann::json keptOut = keptOutJson(report.keptOut, true);
     for (const TuneUnit& u : report.keptOutInBodies)
-        keptOut.push_back(
-            {{"layer", u.name}, {"op", u.op}, {"precision", precisionName(unitEffective(report.plan, u))}});
+        keptOut.push_back({{"layer", u.name},
+                           {"op", u.op},
+                           {"precision", precisionName(unitEffective(report.plan, u))},
+                           {"moved_by", movedBy(outOfInt8ByRules(report.plan, u))}});
     nlohmann::json j = {
         {"target", report.target.text()},
         {"objective", tuneObjectiveName(report.objective)},
@@ -83,7 +92,7 @@ nlohmann::json tuneReportToJson(const Graph& graph, const TuneReport& report) {
         {"steps", steps},
         {"sensitivity", {{"layers", layers}, {"tensors", tensors}}},
         {"kept_out", keptOut},
-        {"kept_out_by_plan", keptOutJson(report.planKeptOut)},
+        {"kept_out_by_plan", keptOutJson(report.planKeptOut, false)},
         {"int8_macs", report.int8Macs},
         {"total_macs", report.totalMacs},
         {"int8_mac_share",

@@ -116,6 +116,15 @@ Precision unitEffective(const PrecisionPlan& plan, const TuneUnit& unit) {
     return at ? at->effective(unit.layer) : Precision::Fp32;
 }
 
+bool outOfInt8ByRules(const PrecisionPlan& plan, NodeId layer) {
+    return plan.requested(layer) == Precision::Int8 && plan.effective(layer) != Precision::Int8;
+}
+
+bool outOfInt8ByRules(const PrecisionPlan& plan, const TuneUnit& unit) {
+    const PrecisionPlan* at = unitPlan(plan, unit);
+    return at && outOfInt8ByRules(*at, unit.layer);
+}
+
 PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units) {
     for (const TuneUnit& unit : units)
         if (PrecisionPlan* at = unitPlan(plan, unit))

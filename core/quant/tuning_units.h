@@ -40,6 +40,10 @@ const PrecisionPlan* unitPlan(const PrecisionPlan& plan, const TuneUnit& unit);
 PrecisionPlan* unitPlan(PrecisionPlan& plan, const TuneUnit& unit);
 // The effective precision of the unit's layer in `plan`: FP32 where its body has no plan (such a body runs float).
 Precision unitEffective(const PrecisionPlan& plan, const TuneUnit& unit);
+// Whether a layer out of INT8 was taken out by TensorRT's rules (TuneOptions::policies), not moved: `plan` still
+// requests it INT8 (an Add whose producer the tune moved to FP16 runs FP16 under strong typing).
+bool outOfInt8ByRules(const PrecisionPlan& plan, NodeId layer);
+bool outOfInt8ByRules(const PrecisionPlan& plan, const TuneUnit& unit);
 
 // `plan` with `units` (their layer and the nodes fused after it) back in INT8, as the default placement has them.
 PrecisionPlan released(PrecisionPlan plan, const std::vector<TuneUnit>& units);

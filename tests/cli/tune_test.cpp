@@ -253,6 +253,38 @@ TEST(TuneCliTest, TheTunersReasonReachesTheExportSummary) {
     EXPECT_EQ(explained, moved.size()) << layers.dump(1);
 }
 
+// "N of M layers kept out" against the steps: the sample tuned to 40 dB for TensorRT 10 (strongly typed) moves four
+// convolutions, and the Add after /block/block.3/Conv runs FP16 by TensorRT's rules though no step moved it. The
+// report says which is which (moved_by), and the text names the Add apart from the tune's.
+TEST(TuneCliTest, KeptOutSaysWhichLayersTheTuneMovedAndWhichTensorRtsRulesTookOut) {
+    TempDir dir;
+    const std::string samples = std::string(QL_SOURCE_DIR) + "/resources/samples/";
+    const std::string model = samples + "digits_cnn.onnx", calib = dir.file("calib.json");
+    ASSERT_EQ(test::runCli({"calibrate", model, "--data", samples + "digits_calib.npy", "-o", calib}).exitCode, 0);
+    const std::vector<std::string> tune = {"tune",     model,
+                                           "--calib",  calib,
+                                           "--data",   samples + "digits_test.npy",
+                                           "--target", "output-sqnr>=40",
+                                           "--trt",    "10",
+                                           "-o",       dir.file("plan.json")};
+    std::vector<std::string> json = tune;
+    json.push_back("--json");
+    const auto r = test::runCli(json);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    std::set<std::string> fellBack;
+    for (const auto& step : report["steps"])
+        if (step["action"] == "fallback" && step["kept"].get<bool>()) fellBack.insert(step["layer"]);
+    std::set<std::string> byTune, byRules;
+    for (const auto& layer : report["kept_out"])
+        (layer["moved_by"] == "tune" ? byTune : byRules).insert(layer["layer"].get<std::string>());
+    EXPECT_EQ(byTune, fellBack) << report["kept_out"].dump();
+    EXPECT_EQ(byRules, std::set<std::string>{"/Add"}) << report["kept_out"].dump();
+    const auto text = test::runCli(tune);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("then by TensorRT's rules: /Add)"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace ql
 

@@ -164,22 +164,31 @@ QString tuneSummaryText(const Graph& graph, const TuneReport& report) {
             .arg(report.samples)
             .arg(tuneValueText(target, target.valueOf(report.startScore)));
     // The layers the user's plan kept out are layers out of INT8 too: counted, and said to be theirs.
+    // So are those TensorRT's rules took out after the tune's moves: no step names them, so they are said apart.
     QStringList keptOut;
+    qsizetype byRules = 0;
+    const auto add = [&](const QString& name, Precision precision, bool rules) {
+        const QString precisionText = QString::fromUtf8(precisionName(precision));
+        keptOut.append(rules ? tr("%1 (%2, TensorRT's rules)").arg(name, precisionText)
+                             : QStringLiteral("%1 (%2)").arg(name, precisionText));
+        byRules += rules;
+    };
     for (NodeId node : report.keptOut)
-        keptOut.append(QStringLiteral("%1 (%2)").arg(nodeName(graph, node),
-                                                     QString::fromUtf8(precisionName(report.plan.effective(node)))));
+        add(nodeName(graph, node), report.plan.effective(node), outOfInt8ByRules(report.plan, node));
     for (const TuneUnit& unit : report.keptOutInBodies)
-        keptOut.append(QStringLiteral("%1 (%2)").arg(
-            QString::fromStdString(unit.name), QString::fromUtf8(precisionName(unitEffective(report.plan, unit)))));
+        add(QString::fromStdString(unit.name), unitEffective(report.plan, unit), outOfInt8ByRules(report.plan, unit));
     for (NodeId node : report.planKeptOut)
         keptOut.append(tr("%1 (%2, yours)")
                            .arg(nodeName(graph, node), QString::fromUtf8(precisionName(report.plan.effective(node)))));
     const qsizetype yours = static_cast<qsizetype>(report.planKeptOut.size());
+    QStringList whose;
+    if (byRules > 0) whose.append(tr("%1 by TensorRT's rules after a neighbour moved").arg(byRules));
+    if (yours > 0) whose.append(tr("%1 by you").arg(yours));
     text += QLatin1Char(' ') +
             tr("%1 of %2 layers kept out of INT8%3%4.")
                 .arg(keptOut.size())
                 .arg(report.startUnits + yours)
-                .arg(yours > 0 ? tr(" (%1 by you)").arg(yours) : QString())
+                .arg(whose.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(whose.join(QStringLiteral(", "))))
                 .arg(keptOut.isEmpty() ? QString() : QStringLiteral(": ") + keptOut.join(QStringLiteral(", ")));
     if (!report.plan.tensorMethods().empty())
         text +=

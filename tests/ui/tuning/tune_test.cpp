@@ -137,6 +137,17 @@ void TuneTest::runShowsTheStepsAndApplyIsOneUndoStep() {
              qPrintable(summary));
     QVERIFY(summary.contains(QStringLiteral("kept out of INT8")) && summary.contains(QStringLiteral("INT8 share")));
     QVERIFY(!report->keptOut.empty());
+    // The Add after a convolution that fell back runs FP16 by TensorRT's rules, moved by no step: said apart from the
+    // tune's (it read "5 of 8 layers kept out" beside four fallbacks).
+    const Graph& graph = document.model()->graph();
+    const NodeId add = *graph.findNode("/Add");
+    QVERIFY(std::find(report->keptOut.begin(), report->keptOut.end(), add) != report->keptOut.end());
+    QVERIFY(outOfInt8ByRules(report->plan, add));
+    QVERIFY2(summary.contains(QStringLiteral("(1 by TensorRT's rules after a neighbour moved)")) &&
+                 summary.contains(QStringLiteral("/Add (fp16, TensorRT's rules)")),
+             qPrintable(summary));
+    for (NodeId node : report->keptOut)
+        if (node != add) QVERIFY(!outOfInt8ByRules(report->plan, node));
 
     // Nothing changed before Apply; Apply is one undo step with the report's precisions and tensor methods.
     QCOMPARE(choices(document.plan()), start);
