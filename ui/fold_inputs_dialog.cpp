@@ -96,6 +96,8 @@ void FoldInputsDialog::accept() {
     }
     mError->setText(tr("Folding..."));
     mButtons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    setFieldsEnabled(false);
+    mWriting = output;
     mWatcher.setFuture(QtConcurrent::run([model = mModel, fix, output]() -> Result<QString> {
         QL_ASSIGN_OR_RETURN(NamedTensors fixed, parseFixedInputs(*model, fix.toStdString()));
         QL_ASSIGN_OR_RETURN(FoldedModel folded, foldFixedInputs(*model, fixed));
@@ -109,14 +111,20 @@ void FoldInputsDialog::accept() {
 
 void FoldInputsDialog::finished() {
     mButtons->button(QDialogButtonBox::Ok)->setEnabled(true);
+    setFieldsEnabled(true);
     const Result<QString> outcome = mWatcher.result();
     if (!outcome) {
         mError->setText(QString::fromStdString(outcome.status().message()));
         return;
     }
     mError->clear();
-    emit folded(mOutput->text().trimmed(), *outcome);
+    emit folded(mWriting, *outcome);
     QDialog::accept();
+}
+
+void FoldInputsDialog::setFieldsEnabled(bool enabled) {
+    mOutput->setEnabled(enabled);
+    for (const auto& entry : mValues) entry.second->setEnabled(enabled);
 }
 
 FoldInputsController::FoldInputsController(ModelDocument* document, QWidget* window)

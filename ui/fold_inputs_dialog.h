@@ -42,6 +42,7 @@ private:
     QString fixText() const;  // "sr=16000,..." of the filled fields
     void suggestOutput();
     void finished();
+    void setFieldsEnabled(bool enabled);  // the values and the file: not edited while a fold writes them
 
     std::shared_ptr<const Model> mModel;  // shared with a running fold
     QList<QPair<QString, QLineEdit*>> mValues;
@@ -49,6 +50,8 @@ private:
     QLabel* mError;
     QDialogButtonBox* mButtons;
     bool mOutputEdited = false;
+    // The file being written: what `folded` names and what is opened, whatever the fields say by then.
+    QString mWriting;
     QFutureWatcher<Result<QString>> mWatcher;
 };
 

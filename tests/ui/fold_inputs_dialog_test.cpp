@@ -2,6 +2,7 @@
 // proposes a file beside the model, a bad value stays in the dialog with the reason, and the folded model opens with
 // the branch's layers in the main graph.
 #include <QAction>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -58,8 +59,12 @@ void FoldInputsDialogTest::foldsTheRateSwitchAndOpensTheResult() {
     QCOMPARE(dialog->outputField()->text(), expected);
     QSignalSpy opened(&window, &ui::MainWindow::modelOpened);
     dialog->accept();
+    // While it writes, the fields are not edited: what opens is the file written, whatever was typed meanwhile.
+    QVERIFY(!dialog->outputField()->isEnabled() && !dialog->valueField(QStringLiteral("sr"))->isEnabled());
+    dialog->outputField()->setText(QString::fromStdString(dir.file("elsewhere.onnx")));
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
     QCOMPARE(opened.at(0).at(0).toString(), expected);
+    QVERIFY(QFileInfo::exists(expected));
     const Graph& graph = window.document()->model()->graph();
     bool hasIf = false, hasAdd = false;
     for (const Node& node : graph.nodes()) {
