@@ -238,6 +238,7 @@ void MainWindow::createPrecisionDocks() {
     connect(mGraphView, &GraphView::subgraphNodeSelected, mPropertiesPanel,
             [this](std::shared_ptr<const SubgraphModel> body, NodeId node, const QString&, const BodyPath& path) {
                 mPropertiesPanel->showBodyNode(std::move(body), node, path);
+                mPrecisionPanel->selectBodyNode({path, node});
             });
     // A body row: the graph shows its control-flow node (nodeSelected), the properties the layer itself.
     connect(mPrecisionPanel, &PrecisionPanel::bodyNodeSelected, mPropertiesPanel, [this](const BodyNodeRef& ref) {

@@ -241,7 +241,14 @@ void PrecisionPanel::selectNode(NodeId node) {
     if (current.isValid() && current.data(PrecisionTableModel::BodyRowRole).toBool() &&
         current.data(PrecisionTableModel::NodeIdRole).toInt() == node)
         return;
-    const int row = mModel->rowOf(node);
+    selectRow(mModel->rowOf(node));
+}
+
+void PrecisionPanel::selectBodyNode(const BodyNodeRef& node) {
+    selectRow(mModel->rowOf(node));
+}
+
+void PrecisionPanel::selectRow(int row) {
     if (row < 0) return;
     const QModelIndex index = mFilter->mapFromSource(mModel->index(row, PrecisionTableModel::NodeColumn));
     if (!index.isValid()) return;

@@ -49,6 +49,8 @@ public:
     NodeId currentNode() const;
     // Selects and scrolls to the row of `node` (nothing when it is filtered out); does not emit nodeSelected.
     void selectNode(NodeId node);
+    // The same for a body's layer (a node clicked or found in an opened body).
+    void selectBodyNode(const BodyNodeRef& node);
 
     // One undoable edit each.
     void setSelectionPrecision(Precision precision);
@@ -71,6 +73,7 @@ private:
     void showContextMenu(const QPoint& pos);
     void currentRowChanged(const QModelIndex& current);
     QModelIndexList selectedRows() const;  // sorted by row
+    void selectRow(int row);               // of the model; without echo
     void updateActions();
     void resizeColumns();
     void showEngineColumns();

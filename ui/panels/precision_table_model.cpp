@@ -104,6 +104,13 @@ int PrecisionTableModel::rowOf(NodeId node) const {
     return node >= 0 && static_cast<size_t>(node) < mRowOfNode.size() ? mRowOfNode[static_cast<size_t>(node)] : -1;
 }
 
+int PrecisionTableModel::rowOf(const BodyNodeRef& node) const {
+    for (size_t row = 0; row < mRows.size(); ++row)
+        if (mRows[row].body && mRows[row].bodyNode == node.node && mRows[row].body->path == node.path)
+            return static_cast<int>(row);
+    return -1;
+}
+
 std::optional<BodyNodeRef> PrecisionTableModel::bodyNodeAt(int row) const {
     if (row < 0 || row >= rowCount() || !mRows[static_cast<size_t>(row)].body) return std::nullopt;
     const TableRow& at = mRows[static_cast<size_t>(row)];

@@ -70,6 +70,8 @@ public:
     ModelDocument* document() const { return mDocument; }
     // The row of `node`, a node of the main graph, or -1.
     int rowOf(NodeId node) const;
+    // The row of a body's layer, or -1 (its body unplanned, or rows of its kind hidden).
+    int rowOf(const BodyNodeRef& node) const;
     // The body layer of `row`; nullopt for a main graph node's row.
     std::optional<BodyNodeRef> bodyNodeAt(int row) const;
 

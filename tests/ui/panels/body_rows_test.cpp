@@ -10,6 +10,7 @@
 #include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 #include "tests/ui/panels/panel_test_util.h"
+#include "ui/graph/graph_view.h"
 #include "ui/graph/node_style.h"
 #include "ui/import_controller.h"
 #include "ui/main_window.h"
@@ -36,6 +37,7 @@ private slots:
     void filterMatchesBodyLayerNames();
     void theGraphEchoingTheParentKeepsTheBodyRowCurrent();
     void aBodyRowShowsItsLayerInNodeProperties();
+    void aLayerFoundInABodyBecomesTheCurrentRow();
     void allOfAnOpTypeReachesIntoBodies();
     void analysisColumnsShowTheBodyLayersAndGoStale();
     void layerErrorPlotPlacesBodyLayersAfterTheirNode();
@@ -239,6 +241,23 @@ void BodyRowsTest::theGraphEchoingTheParentKeepsTheBodyRowCurrent() {
     QCOMPARE(panel.selectedBodyNodes().size(), 1);
     panel.selectNode(f.node("head"));  // another node moves it, as before
     QCOMPARE(panel.view()->selectionModel()->currentIndex().data().toString(), label("head"));
+}
+
+// A search hit inside a body (or a click on a node of an opened body) selected it in the graph and Node Properties,
+// while the table stayed on the row before.
+void BodyRowsTest::aLayerFoundInABodyBecomesTheCurrentRow() {
+    Fixture f;
+    MainWindow window;
+    window.show();
+    QVERIFY(test::openAndWaitForLayout(window, QString::fromStdString(f.modelPath)));
+    auto* panel = window.findChild<PrecisionPanel*>();
+    QVERIFY(makeCurrent(*panel, "head"));
+    auto* view = window.findChild<GraphView*>();
+    QVERIFY(view->findAndCenter(QStringLiteral("t2")));
+    QTRY_COMPARE(panel->view()->selectionModel()->currentIndex().data().toString(), label("route ▸ then_branch ▸ t2"));
+    QCOMPARE(panel->selectedBodyNodes().size(), 1);
+    QCOMPARE(panel->selectedBodyNodes().front().node, f.thenNode("t2"));
+    QVERIFY(view->subgraphDepth() > 0);  // the table's selection did not take the graph back out of the body
 }
 
 // Node Properties showed the If for a body row (the graph's selection); it shows the body's layer, with the precision
