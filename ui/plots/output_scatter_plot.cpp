@@ -18,10 +18,15 @@ QString percent(double rate) {
     return QStringLiteral("%1%").arg(100.0 * rate, 0, 'f', 2);
 }
 
+QString sqnrText(const ErrorMetrics& m) {
+    return std::isfinite(m.sqnrDb) ? QStringLiteral("%1 dB").arg(m.sqnrDb, 0, 'f', 2) : QObject::tr("exact");
+}
+
 QString metricsText(const ErrorMetrics& m) {
-    const QString sqnr =
-        std::isfinite(m.sqnrDb) ? QStringLiteral("%1 dB").arg(m.sqnrDb, 0, 'f', 2) : QObject::tr("exact");
-    return QObject::tr("SQNR %1, cosine %2, max |err| %3").arg(sqnr).arg(m.cosine, 0, 'f', 5).arg(m.maxAbs, 0, 'g', 4);
+    return QObject::tr("SQNR %1, cosine %2, max |err| %3")
+        .arg(sqnrText(m))
+        .arg(m.cosine, 0, 'f', 5)
+        .arg(m.maxAbs, 0, 'g', 4);
 }
 
 QString valueName(const Graph& graph, ValueId value) {
@@ -64,25 +69,48 @@ QString classVectorSummary(const OutputAgreement& o) {
     return text;
 }
 
-// Boxes, scores, maps, embeddings: how close the values are (argmax over them means nothing). Every output's error
-// is listed under the shown one's, so the weak output is seen from any of them.
+// Boxes, scores, maps, embeddings: how close the values are (argmax over them means nothing). The shown output's
+// error only: a line per output took a narrow dock's height from the plot (BlazeFace's four); the worst output is
+// named under it (worstOutputText) and the whole list is the note's tooltip (outputErrorsText).
 QString valuesSummary(const AnalysisReport& report, const Graph& graph, ValueId output, OutputKind kind) {
     QString text = kind == OutputKind::Detection ? QObject::tr("Detection output") : QObject::tr("Output");
     if (output != kNoId)
         text += QStringLiteral(" '%1' %2")
                     .arg(valueName(graph, output), QString::fromStdString(graph.value(output).type.shapeString()));
-    text += QObject::tr(" (not a class vector: top-1 agreement does not apply)");
-    // The whole plan's error of each output; an older project's report has only the per-layer rows.
+    text += QObject::tr(" (values: top-1 agreement does not apply)");
     for (const OutputError& out : report.outputErrors)
-        text += QStringLiteral("\n%1: ").arg(valueName(graph, out.output)) + metricsText(out.metrics);
+        if (out.output == output) text += QStringLiteral(": ") + metricsText(out.metrics);
+    // An older project's report has only the per-layer rows.
     if (report.outputErrors.empty())
         for (const LayerError& layer : report.layers)
-            if (layer.output == output) text += QStringLiteral("\n") + metricsText(layer.metrics);
+            if (layer.output == output) text += QStringLiteral(": ") + metricsText(layer.metrics);
     // The channel groups split the first output only (AnalysisOptions::outputGroups).
     if (!graph.outputs().empty() && output == graph.outputs().front())
         for (const OutputGroupError& group : report.outputGroups)
             text += QStringLiteral("\n%1: ").arg(QString::fromStdString(group.group.name)) + metricsText(group.metrics);
     return text;
+}
+
+// With more than one output, which is the worst (by SQNR): a line under the shown one's summary.
+QString worstOutputText(const AnalysisReport& report, const Graph& graph, ValueId output) {
+    const auto& outputs = report.outputErrors;
+    if (outputs.size() < 2) return {};
+    const auto worst = std::min_element(outputs.begin(), outputs.end(), [](const OutputError& a, const OutputError& b) {
+        return a.metrics.sqnrDb < b.metrics.sqnrDb;
+    });
+    if (worst->output == output)
+        return QObject::tr("\nThe worst of the %1 outputs (hover for each).").arg(outputs.size());
+    return QObject::tr("\nWorst of the %1 outputs: '%2', SQNR %3 (hover for each).")
+        .arg(outputs.size())
+        .arg(valueName(graph, worst->output), sqnrText(worst->metrics));
+}
+
+// Every output's error, a line each (the note's tooltip).
+QString outputErrorsText(const AnalysisReport& report, const Graph& graph) {
+    QStringList lines;
+    for (const OutputError& out : report.outputErrors)
+        lines.append(QStringLiteral("%1: ").arg(valueName(graph, out.output)) + metricsText(out.metrics));
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -193,8 +221,9 @@ void OutputScatterPlot::redraw() {
     const OutputAgreement& agreement = first || !output.error ? mReport->outputs : output.error->agreement;
     mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(agreement)
                                                          : valuesSummary(*mReport, model->graph(), output.value, kind);
+    if (model) mSummary += worstOutputText(*mReport, model->graph(), output.value);
     // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
-    setNote(mSummary);
+    setNote(mSummary, model ? outputErrorsText(*mReport, model->graph()) : QString());
     if (output.pairs->empty()) {
         // Empty axes around 0 with a diagonal looked like a plot of nothing.
         showPlaceholder(

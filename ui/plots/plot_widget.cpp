@@ -174,6 +174,12 @@ QSize PlotWidget::sizeHint() const {
     return hint;
 }
 
+QSize PlotWidget::minimumSizeHint() const {
+    QSize hint = QWidget::minimumSizeHint();
+    hint.setHeight(mControls->minimumSize().height() + layout()->spacing() + kPlotMinimumHeight);
+    return hint;
+}
+
 int PlotWidget::textRowsHeight(int width) const {
     int height = 0;
     for (const QLabel* label : {mStale, mNote})
@@ -185,14 +191,19 @@ void PlotWidget::fitTextRowsInMinimum() {
     mPlot->setMinimumHeight(std::max(kPlotMinimumHeight / 2, kPlotMinimumHeight - textRowsHeight(width())));
 }
 
-void PlotWidget::setNote(const QString& note) {
+void PlotWidget::setNote(const QString& note, const QString& toolTip) {
     mNote->setText(note);
+    mNote->setToolTip(toolTip);
     mNote->setVisible(!note.isEmpty());
     fitTextRowsInMinimum();
 }
 
 QString PlotWidget::note() const {
     return mNote->text();
+}
+
+QString PlotWidget::noteToolTip() const {
+    return mNote->toolTip();
 }
 
 void PlotWidget::clearPlot() {

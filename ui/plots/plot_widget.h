@@ -50,12 +50,18 @@ public:
     bool isStale() const { return !mStaleReason.isEmpty(); }
 
     // A note under the controls, in sentences that wrap to the dock's width (an axis label runs past a narrow
-    // dock's edges); empty hides it.
-    void setNote(const QString& note);
+    // dock's edges); empty hides it. `toolTip`: more than fits, on hovering the note.
+    void setNote(const QString& note, const QString& toolTip = {});
     QString note() const;
+    QString noteToolTip() const;
 
     // Without the banner's and the note's rows (fitTextRowsInMinimum): the dock's size hint must not change either.
     QSize sizeHint() const override;
+    // The same whatever the banner and the note say (fitTextRowsInMinimum); no height for a width, so that a dock
+    // never asks for the rows a long note wraps into at a narrow width (four outputs' errors in a tab behind
+    // another made the window taller than a 1280x800 screen).
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return false; }
 
 signals:
     // The stale banner's "Measure again" link was clicked.

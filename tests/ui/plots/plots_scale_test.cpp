@@ -3,6 +3,8 @@
 // zoom kept within the layers); the tune steps plot past 50 steps; the output scatter's selector on a 2-output model
 // analysed for real, and a project keeping every output's scatter.
 #include <qcustomplot.h>
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QStandardPaths>
 #include <QtTest>
 #include <algorithm>
@@ -35,6 +37,7 @@ private slots:
     void scatterSelectsEveryOutput();
     void projectKeepsEveryOutputsScatter();
     void scatterWithoutValuesSaysSo();
+    void aLongNoteDoesNotGrowTheDock();
 
 private:
     test::TempDir mDir;
@@ -332,6 +335,13 @@ void PlotsScaleTest::scatterSelectsEveryOutput() {
     const auto lowest = std::min_element(pairs.begin(), pairs.end(),
                                          [](const OutputPair& a, const OutputPair& b) { return a.fp32 < b.fp32; });
     QCOMPARE(plot.customPlot()->graph(0)->data()->at(0)->key, static_cast<double>(lowest->fp32));
+    // The note: h's summary and which output is the worst, not a line per output (those are its tooltip).
+    const QString note = plot.note();
+    QVERIFY2(note.count(QStringLiteral("SQNR")) <= 1, qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("of the 2 outputs")) && note.contains(QStringLiteral("(hover for each)")),
+             qPrintable(note));
+    QVERIFY(plot.noteToolTip().startsWith(QStringLiteral("y: SQNR")));
+    QVERIFY(plot.noteToolTip().contains(QStringLiteral("\nh: SQNR")));
     // A new analysis keeps the chosen output.
     mTwoOutputs.setAnalysis(AnalysisMode::Accumulated, std::make_shared<AnalysisReport>(*report));
     QCOMPARE(plot.currentOutput(), QStringLiteral("h"));
@@ -372,6 +382,31 @@ void PlotsScaleTest::scatterWithoutValuesSaysSo() {
     QVERIFY(!plot.customPlot()->xAxis->visible());
     plot.selectOutput(QStringLiteral("h"));
     QVERIFY(!plot.placeholderText().isEmpty());
+}
+
+// The note (every output's errors) wraps into more rows at a narrow width: the dock asked for them, and at 1280x800
+// a scatter of four outputs in a tab behind the Layer Error plot pushed the status bar off the screen (BlazeFace).
+void PlotsScaleTest::aLongNoteDoesNotGrowTheDock() {
+    QMainWindow window;
+    auto* dock = new QDockWidget(QStringLiteral("Output Scatter"), &window);
+    auto* plot = new ui::OutputScatterPlot(dock);
+    dock->setWidget(plot);
+    window.addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // In a tab behind another plot, never shown yet, as the first-run arrangement has it.
+    auto* front = new QDockWidget(QStringLiteral("Layer Error"), &window);
+    front->setWidget(new ui::LayerErrorPlot(front));
+    window.tabifyDockWidget(dock, front);
+    front->raise();
+    window.resize(700, 500);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resizeDocks({front}, {280}, Qt::Horizontal);
+    const QSize dockMinimum = dock->minimumSizeHint(), windowMinimum = window.minimumSizeHint();
+    plot->setDocument(&mTwoOutputs);
+    QVERIFY(plot->note().size() > 40);
+    QTest::qWait(20);
+    QCOMPARE(dock->minimumSizeHint(), dockMinimum);
+    QCOMPARE(window.minimumSizeHint(), windowMinimum);
 }
 
 QTEST_MAIN(PlotsScaleTest)
