@@ -18,6 +18,9 @@ namespace ql::ui {
 
 namespace {
 
+// The QCPItemText property holding the amax of the line it labels (placeLineLabels).
+constexpr const char* kLineAmax = "qlLineAmax";
+
 struct MethodLine {
     CalibrationMethod method;
     QString label;
@@ -117,6 +120,7 @@ HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
     connect(mMethod, &QComboBox::activated, this, &HistogramPlot::methodActivated);
     connect(mLog, &QCheckBox::toggled, this, &HistogramPlot::redraw);
     customPlot()->yAxis->setLabel(tr("count"));
+    connect(customPlot(), &QCustomPlot::beforeReplot, this, &HistogramPlot::placeLineLabels);
     showPlaceholder(noCalibrationPlaceholder());
 }
 
@@ -219,6 +223,7 @@ void HistogramPlot::redraw() {
     const TensorRange* range = calibration ? calibration->activation(currentTensor().toStdString()) : nullptr;
     syncMethodCombo(range);
     if (!range) {  // the caption and the note speak of the tensor shown, and none is
+        mAxisTensor.clear();
         customPlot()->xAxis->setLabel({});
         setNote({});
     }
@@ -272,13 +277,12 @@ void HistogramPlot::drawHistogram(const TensorRange& range) {
         plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         plot->yAxis->setRange(0.0, std::max(1.0, peak * 1.08));
     }
-    QString label = tr("value of %1   (min %2, max %3)")
-                        .arg(QString::fromStdString(range.name))
-                        .arg(static_cast<double>(range.min), 0, 'g', 4)
-                        .arg(static_cast<double>(range.max), 0, 'g', 4);
-    if (range.nonFinite > 0) label += tr(", %n NaN/Inf ignored", nullptr, static_cast<int>(range.nonFinite));
-    if (h.bins() == 0) label += tr("; no histogram stored");
-    plot->xAxis->setLabel(label);
+    mAxisTensor = QString::fromStdString(range.name);
+    mAxisFacts = tr("(min %1, max %2)")
+                     .arg(static_cast<double>(range.min), 0, 'g', 4)
+                     .arg(static_cast<double>(range.max), 0, 'g', 4);
+    if (range.nonFinite > 0) mAxisFacts += tr(", %n NaN/Inf ignored", nullptr, static_cast<int>(range.nonFinite));
+    if (h.bins() == 0) mAxisFacts += tr("; no histogram stored");
     setNote(notesOf(range));
 }
 
@@ -349,7 +353,6 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
     // close lines never print over each other.
     std::stable_sort(lines.begin(), lines.end(),
                      [](const MethodLine& a, const MethodLine& b) { return a.amax < b.amax; });
-    const QCPRange x = plot->xAxis->range();
     QColor labelBackground = palette().color(QPalette::Base);
     labelBackground.setAlpha(210);
     QFont boldFont = font();
@@ -373,15 +376,54 @@ void HistogramPlot::drawMethodLines(const TensorRange& range) {
         text->position->setTypeY(QCPItemPosition::ptAbsolute);
         text->position->setParentAnchorY(item->point1);  // pixels below the top of the plot
         text->position->setCoords(line.amax, 4.0 + static_cast<double>(k) * rowHeight);
-        // Right of the line, or left of it near the right edge.
-        const bool flip = line.amax > x.lower + 0.7 * x.size();
-        text->setPositionAlignment((flip ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        text->setProperty(kLineAmax, line.amax);
         text->setPadding(QMargins(3, 1, 3, 1));
         text->setText(lineText(line, chosen));
         text->setColor(textColor());
         text->setBrush(labelBackground);
         text->setPen(QPen(color));
         text->setFont(chosen ? boldFont : font());
+    }
+}
+
+QList<QRectF> HistogramPlot::lineLabelRects() const {
+    QList<QRectF> rects;
+    const QCustomPlot* plot = customPlot();
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) {
+            const QPointF topLeft = text->topLeft->pixelPosition(), bottomRight = text->bottomRight->pixelPosition();
+            rects.append(QRectF(topLeft, bottomRight).normalized());
+        }
+    return rects;
+}
+
+void HistogramPlot::placeLineLabels() {
+    QCustomPlot* plot = customPlot();
+    const QRect area = plot->axisRect()->rect();
+    // The tensor's name shortened in the middle where the whole label would run past the plot (the combo above
+    // names it whole); the range facts after it are always whole.
+    if (!mAxisTensor.isEmpty()) {
+        const QFontMetrics metrics(plot->xAxis->labelFont());
+        const QString facts = QStringLiteral("   ") + mAxisFacts;
+        const int room = area.width() - metrics.horizontalAdvance(tr("value of ") + facts) - 8;
+        plot->xAxis->setLabel(tr("value of ") + metrics.elidedText(mAxisTensor, Qt::ElideMiddle, std::max(room, 40)) +
+                              facts);
+    }
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text || !text->property(kLineAmax).isValid()) continue;
+        const double amax = text->property(kLineAmax).toDouble();
+        const QMargins padding = text->padding();
+        const double width =
+            QFontMetricsF(text->font()).horizontalAdvance(text->text()) + padding.left() + padding.right() + 2.0;
+        const double at = plot->xAxis->coordToPixel(amax);
+        const double y = text->position->coords().y();
+        const bool right = at + width <= area.right(), left = at - width >= area.left();
+        text->setPositionAlignment((right || !left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        // Neither side has room: against the plot's right edge (its left edge when the label is wider still).
+        const double x =
+            right || left ? amax : plot->xAxis->pixelToCoord(std::max<double>(area.left(), area.right() - width));
+        text->position->setCoords(x, y);
     }
 }
 

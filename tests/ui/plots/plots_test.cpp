@@ -210,6 +210,42 @@ void PlotsTest::histogramLabelsNeverOverlapAndNameAutosCriterion() {
             QVERIFY2(!boxes[i].intersects(boxes[j]),
                      qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
     }
+    // Whole within the plot at any width, the lines at the right end of the range or at two thirds of it (there a
+    // label right of its line ran past a narrow dock's edge: "entropy 5.25 · clip").
+    const auto labelsOutside = [&](int width) {
+        plot.resize(width, 220);
+        QTest::qWait(20);
+        custom->replot();
+        const QRect area = custom->axisRect()->rect();
+        QStringList outside;
+        for (const QRectF& box : plot.lineLabelRects())
+            if (box.left() < area.left() - 1 || box.right() > area.right() + 1)
+                outside.append(QStringLiteral("at %1: label %2..%3, plot %4..%5")
+                                   .arg(width)
+                                   .arg(box.left())
+                                   .arg(box.right())
+                                   .arg(area.left())
+                                   .arg(area.right()));
+        // The axis's caption too, its range facts whole (the tensor's name is what gives way).
+        const QString caption = custom->xAxis->label();
+        if (QFontMetrics(custom->xAxis->labelFont()).horizontalAdvance(caption) > area.width() ||
+            !caption.endsWith(QLatin1Char(')')))
+            outside.append(
+                QStringLiteral("at %1: caption '%2' in %3 pixels").arg(width).arg(caption).arg(area.width()));
+        return outside.join(QStringLiteral("; "));
+    };
+    auto twoThirds = std::make_shared<CalibrationResult>(*close);
+    for (TensorRange& r : twoThirds->activations)
+        if (r.name == quantized.tensor) r.amaxByMethod->entropy = r.amaxByMethod->minmax * 0.66f;
+    for (const auto& calibration : {close, twoThirds}) {
+        document.setCalibration(calibration);
+        plot.showTensor(QString::fromStdString(quantized.tensor));
+        QCOMPARE(plot.lineLabelRects().size(), 4);
+        for (int width : {640, 360}) {
+            const QString outside = labelsOutside(width);
+            QVERIFY2(outside.isEmpty(), qPrintable(outside));
+        }
+    }
 }
 
 void PlotsTest::layerErrorHasABarPerLayerAndClickSelects() {
