@@ -1,6 +1,7 @@
 #include "core/lint/lint_policy.h"
 
 #include "core/lint/linter.h"
+#include "core/lint/rules/rules.h"
 #include "core/model/subgraph_model.h"
 #include "core/quant/body_calibration.h"
 #include "core/quant/default_placement.h"
@@ -30,7 +31,14 @@ void LintPolicy::apply(const Graph& graph, PrecisionPlan& plan) const {
     const LintReport report = lint(graph, plan, {mVersion});
     for (const Finding* f : fallbackFindings(report.findings)) {
         if (plan.effective(f->node) != Precision::Int8) continue;
-        plan.setEffective(f->node, mFallback, f->ruleId + ": " + f->message);
+        // TensorRT 11 builds strongly typed, and 11.2 has no FP16 kernel for a grouped convolution: FP32 builds.
+        if (mFallback == Precision::Fp16 && mVersion == TrtVersion::Trt11 && rules::isGroupedConv(graph.node(f->node)))
+            plan.setEffective(f->node, Precision::Fp32,
+                              f->ruleId + ": " + f->message +
+                                  "; FP32, not FP16: TensorRT 11.2 has no strongly typed FP16 kernel for a grouped "
+                                  "convolution (trt-strong-fp16-grouped-conv)");
+        else
+            plan.setEffective(f->node, mFallback, f->ruleId + ": " + f->message);
     }
     followFusedProducers(graph, plan);
 }

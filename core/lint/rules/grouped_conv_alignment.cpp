@@ -11,7 +11,9 @@ constexpr RuleInfo kInfo{
     "TensorRT only has INT8 kernels for grouped convolutions whose groups hold a multiple of 4 input channels and a "
     "multiple of 4 output channels. A depthwise convolution (one group per channel) is accepted when its total "
     "channel count is a multiple of 4. Otherwise TensorRT 8.6 fails to build a Q/DQ model (\"Could not find any "
-    "implementation for node ...\"), and TensorRT 10.x quietly runs the layer in FP16/FP32 instead of INT8.",
+    "implementation for node ...\"), and TensorRT 10.x quietly runs the layer in FP16/FP32 instead of INT8. On "
+    "TensorRT 11, which has no strongly typed FP16 kernel for a grouped convolution either (11.2, "
+    "trt-strong-fp16-grouped-conv), the layer falls back to FP32, as QuantLens's TensorRT 11 export writes it.",
     "TensorRT NvInfer.h IConvolutionLayer::setNbGroups / IDeconvolutionLayer::setNbGroups (\"the size of the groups "
     "... must be a multiple of 4 for both input and output\"); NVIDIA/TensorRT#4060, #3385"};
 
@@ -62,6 +64,16 @@ private:
                                    problem + "; TensorRT 8.6 has no INT8 kernel and the build fails",
                                    "remove the Q/DQ on this convolution's input and weight so it runs in FP16, or "
                                    "pad the channels to a multiple of 4");
+        // TensorRT 11.2 has no strongly typed FP16 kernel for a grouped convolution either (the rule
+        // trt-strong-fp16-grouped-conv): there, FP32 is what builds.
+        if (context.version() == TrtVersion::Trt11)
+            return context.finding(kInfo, node, Severity::Warning,
+                                   problem +
+                                       "; TensorRT has no INT8 kernel, and 11.2 no FP16 kernel for a grouped "
+                                       "convolution: this layer runs FP32",
+                                   "set this layer to FP32 in the plan (it gains nothing from INT8, and FP16 fails "
+                                   "the build on 11.2), or pad the channels to a multiple of 4",
+                                   true);
         return context.finding(kInfo, node, Severity::Warning,
                                problem + "; TensorRT has no INT8 kernel and runs this layer in FP16/FP32",
                                "set this layer to FP16 in the plan (it gains nothing from INT8), or pad the channels "

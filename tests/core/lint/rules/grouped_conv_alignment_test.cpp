@@ -1,6 +1,8 @@
 // trt-grouped-conv-int8-alignment: channels per group must be multiples of 4 for INT8.
 #include <gtest/gtest.h>
 
+#include "core/lint/lint_policy.h"
+#include "core/quant/default_placement.h"
 #include "tests/core/lint/lint_test_util.h"
 
 namespace ql {
@@ -78,6 +80,27 @@ TEST(GroupedConvAlignmentRuleTest, LayersNotPlannedInt8AreNotChecked) {
     test::addQdq(b, "z");
     b.output("z_dq");
     EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
+}
+
+// On TensorRT 11 the layer falls back to FP32, not FP16: 11.2 has no strongly typed FP16 kernel for a grouped
+// convolution, and BlazeFace's 42-channel depthwise convolution, fallen back to FP16, made QuantLens's own TensorRT
+// 11 export fail trt-strong-fp16-grouped-conv. The fix says so too.
+TEST(GroupedConvAlignmentRuleTest, OnTrt11ItFallsBackToFp32WhichBuilds) {
+    const auto model = groupedConv(6, 6, 6).load();
+    const Graph& graph = model->graph();
+    const NodeId dw = *graph.findNode("dw");
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    TrtPolicies(TrtVersion::Trt11, Precision::Fp16, nullptr).apply(graph, plan);
+    EXPECT_EQ(plan.effective(dw), Precision::Fp32);
+    EXPECT_NE(plan.reason(dw).find("FP32, not FP16"), std::string::npos) << plan.reason(dw);
+    EXPECT_TRUE(test::findingsOf(*model, "trt-strong-fp16-grouped-conv", TrtVersion::Trt11).empty());
+    const auto f11 = test::findingsOf(*model, kRule, TrtVersion::Trt11);
+    ASSERT_EQ(f11.size(), 1u);
+    EXPECT_NE(f11[0].fix.find("set this layer to FP32"), std::string::npos) << f11[0].fix;
+    // TensorRT 10 builds the FP16 grouped convolution: the fallback stays FP16 there.
+    PrecisionPlan plan10 = defaultPrecisionPlan(graph);
+    TrtPolicies(TrtVersion::Trt10, Precision::Fp16, nullptr).apply(graph, plan10);
+    EXPECT_EQ(plan10.effective(dw), Precision::Fp16);
 }
 
 }  // namespace
