@@ -25,8 +25,8 @@ private:
 }  // namespace
 
 Result<ObservedTensors> observeTensors(const Graph& graph, const std::vector<bool>& wanted, int64_t openDim,
-                                       int threads) {
-    QL_ASSIGN_OR_RETURN(NamedTensors inputs, randomInputs(graph, 1, openDim));
+                                       int threads, const KnownInputShapes& known) {
+    QL_ASSIGN_OR_RETURN(NamedTensors inputs, randomInputs(graph, 1, openDim, known));
     QL_ASSIGN_OR_RETURN(auto executor,
                         Executor::create(graph, {.threads = threads, .fuse = true, .cacheWeights = false}));
     TensorRecorder recorder(wanted);

@@ -72,15 +72,20 @@ Status fillRandom(Tensor& t, std::mt19937& rng) {
 
 }  // namespace
 
-Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed, int64_t openDim) {
+Result<NamedTensors> randomInputs(const Graph& graph, uint32_t seed, int64_t openDim, const KnownInputShapes& known) {
     std::mt19937 rng(seed);
     NamedTensors inputs;
     for (ValueId id : graph.inputs()) {
         const Value& v = graph.value(id);
         if (!v.type.hasShape)
             return invalidArgument("input '" + v.name + "' has no declared shape; give its data explicitly");
+        const auto seen = known.find(v.name);
+        const bool useSeen = seen != known.end() && seen->second.size() == v.type.dims.size();
         Shape shape;
-        for (const Dim& d : v.type.dims) shape.push_back(d.known() ? d.size : openDim);
+        for (size_t axis = 0; axis < v.type.dims.size(); ++axis) {
+            const Dim& d = v.type.dims[axis];
+            shape.push_back(d.known() ? d.size : useSeen ? seen->second[axis] * openDim : openDim);
+        }
         const auto bytes = checkedByteSize(shape, dataTypeSize(v.type.dtype));
         if (!bytes || *bytes > kMaxRandomInputBytes) {
             return invalidArgument("input '" + v.name + "' of shape " + shapeString(shape) + " needs more than " +

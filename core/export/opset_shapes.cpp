@@ -83,7 +83,7 @@ bool opsetRaiseNeedsShapes(const Graph& graph) {
     return false;
 }
 
-Status addObservedShapes(const Model& model, onnx::ModelProto& proto) {
+Status addObservedShapes(const Model& model, onnx::ModelProto& proto, const KnownInputShapes& known) {
     const Graph& graph = model.graph();
     if (opsetRaiseNeedsShapes(graph)) {
         std::vector<bool> wanted(graph.values().size(), false);
@@ -92,13 +92,13 @@ Status addObservedShapes(const Model& model, onnx::ModelProto& proto) {
             const Value& value = graph.values()[i];
             wanted[i] = !value.type.hasShape && value.producer != kNoId && !value.isGraphOutput;
         }
-        auto first = observeTensors(graph, wanted, 1);
+        auto first = observeTensors(graph, wanted, 1, 1, known);
         if (!first)
             return first.status().withContext(
                 "shape inference did not find the shapes the opset 13 converter needs, and running the model on "
                 "seeded inputs to see them failed");
         Result<ObservedTensors> second =
-            hasOpenInputDims(graph) ? observeTensors(graph, wanted, 2) : Result<ObservedTensors>(*first);
+            hasOpenInputDims(graph) ? observeTensors(graph, wanted, 2, 1, known) : Result<ObservedTensors>(*first);
         for (const auto& [id, seen] : *first) {
             const Shape* other = nullptr;
             if (second)

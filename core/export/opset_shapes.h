@@ -10,6 +10,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "core/common/status.h"
+#include "core/exec/random_inputs.h"
 #include "core/model/model.h"
 
 namespace ql {
@@ -18,9 +19,10 @@ namespace ql {
 bool opsetRaiseNeedsShapes(const Graph& graph);
 
 // Writes into `proto` (a copy of `model`'s) the value_info of every tensor whose rank shape inference did not find,
-// from the executor's runs; does nothing when opsetRaiseNeedsShapes is false. An error naming the node when a
+// from the executor's runs (open input dims at the sizes of `known` where given: the calibration's, then doubled);
+// does nothing when opsetRaiseNeedsShapes is false. An error naming the node when a
 // Softmax-like node's axis is not the last one and its input has more than one open dimension: the converter
 // writes that shape into a Reshape, where only one dimension may be left open.
-Status addObservedShapes(const Model& model, onnx::ModelProto& proto);
+Status addObservedShapes(const Model& model, onnx::ModelProto& proto, const KnownInputShapes& known = {});
 
 }  // namespace ql

@@ -25,10 +25,13 @@ namespace {
 
 // ONNX's version converter; it throws on ops it cannot convert, which becomes a Status naming the model. It reads
 // shapes from value_info: the ones shape inference could not find are added from the executor's run (opset_shapes.h).
-Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model) {
+// The run takes the input sizes the calibration saw (a text recognizer pools its width away: 1 fails, 320 runs).
+Result<std::unique_ptr<Model>> raiseOpset(std::unique_ptr<Model> model, const CalibrationResult& calibration) {
     if (model->graph().opsetVersion("") >= kQdqMinOpset) return model;
     QL_ASSIGN_OR_RETURN(auto proto, selfContainedProto(*model));
-    QL_RETURN_IF_ERROR(addObservedShapes(*model, proto)
+    KnownInputShapes known;
+    for (const InputShapeRange& range : calibration.inputShapes) known[range.input] = range.opt;
+    QL_RETURN_IF_ERROR(addObservedShapes(*model, proto, known)
                            .withContext(model->fileName() + ": cannot raise opset " +
                                         std::to_string(model->graph().opsetVersion("")) + " to 13 for Q/DQ"));
     onnx::ModelProto converted;
@@ -119,7 +122,7 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
     QL_ASSIGN_OR_RETURN(auto prepared, prepareModel(model));
     QdqExport result;
     result.steps = std::move(prepared.steps);
-    QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model)));
+    QL_ASSIGN_OR_RETURN(result.prepared, raiseOpset(std::move(prepared.model), calibration));
     QL_ASSIGN_OR_RETURN(const AmaxByName amax, activationAmax(calibration, plan));
     // The summary must say what the file runs: a plan that is not realized yet (effectivePlan realizes it, and then
     // this changes nothing) has its INT8 nodes without Q/DQ or fusion labelled as the float32 the file runs them in.
