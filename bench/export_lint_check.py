@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Does QuantLens's own export pass QuantLens's own lint? For every published model of bench/lint_findings.py (and
+the trained ones of tests/data/tune): calibrate on seeded random inputs, export with `quantize` for TensorRT 8.6, 10
+and 11, and `lint` each export for the version it was written for. An error on an export is a build QuantLens
+predicts will fail on a file it wrote itself; the table counts errors and warnings by rule.
+
+    /usr/bin/python3 bench/export_lint_check.py [--cli build/app/quantlens-cli] [--work /tmp/ql-export-lint]
+        [--only WORD...]   (about 20 minutes for all on 2 cores)
+
+Random inputs make the ranges meaningless for accuracy, not for what is written: Q/DQ placement, FP16 islands and
+fallbacks depend on the graph, the plan and the target. Models with non-float inputs get them from FIXED (Silero VAD's
+sample rate) or are skipped.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import lint_findings  # noqa: E402  (the models and their shapes)
+
+TARGETS = ("8.6", "10", "11")
+SAMPLES = 8
+# Inputs that are not data: the values a user would give them.
+FIXED = {"sr": np.array(16000, dtype=np.int64)}
+# One sample's shape where the model leaves it open or its batch is not the first axis (Silero's state is
+# [2, batch, 128]: a sample is [2, 128], as the data files the window and the CLI read have it).
+SAMPLE_SHAPES = {
+    "Silero VAD v5": {"input": [512], "state": [2, 128]},
+    "Silero VAD legacy": {"input": [512], "h": [2, 64], "c": [2, 64]},
+}
+DTYPES = {"FLOAT": np.float32, "INT64": np.int64, "FLOAT16": np.float16}
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def dims(shape, name, fixed_shapes):
+    """'[1,3,?,?]' with the dims of lint_findings.SHAPES ('x=1x3x640x640') where given, else 1 for an open dim."""
+    for item in (fixed_shapes or "").split(","):
+        if item.startswith(name + "="):
+            return [int(d) for d in item.split("=", 1)[1].split("x")]
+    return [int(d) if re.fullmatch(r"\d+", d) else 1 for d in shape.strip("[]").split(",") if d]
+
+
+def write_inputs(cli, model, folder, shapes, samples_shapes):
+    code, out, err = run([cli, "inspect", model, "--json"])
+    if code != 0:
+        return None, err.strip()
+    args = []
+    rng = np.random.default_rng(20261129)
+    for i, spec in enumerate(json.loads(out)["inputs"]):
+        name = spec["name"]
+        path = os.path.join(folder, f"input{i}.npy")
+        if name in FIXED:
+            np.save(path, np.stack([FIXED[name]] * SAMPLES))
+        elif spec["dtype"] in ("FLOAT", "FLOAT16"):
+            sample = samples_shapes.get(name) or dims(spec["shape"], name, shapes)[1:]
+            np.save(path, rng.standard_normal([SAMPLES] + sample).astype(DTYPES[spec["dtype"]]))
+        else:
+            return None, f"input {name} is {spec['dtype']}: no data for it"
+        args.append(f"{name}={path}")
+    return args, None
+
+
+def check(cli, name, model, work):
+    folder = os.path.join(work, re.sub(r"[^\w]+", "_", name))
+    os.makedirs(folder, exist_ok=True)
+    data, why = write_inputs(cli, model, folder, lint_findings.SHAPES.get(name), SAMPLE_SHAPES.get(name, {}))
+    if data is None:
+        return {"skipped": why}
+    calib = os.path.join(folder, "calib.json")
+    code, _, err = run([cli, "calibrate", model, "--data", *data, "-o", calib])
+    if code != 0:
+        return {"skipped": "calibrate: " + err.strip().splitlines()[-1]}
+    rows = {}
+    for trt in TARGETS:
+        exported = os.path.join(folder, f"q{trt}.onnx")
+        code, _, err = run([cli, "quantize", model, "--calib", calib, "--trt", trt, "-o", exported])
+        if code != 0:
+            rows[trt] = {"export failed": err.strip().splitlines()[-1] if err.strip() else f"exit {code}"}
+            continue
+        code, out, err = run([cli, "lint", exported, "--trt", trt, "--json"])
+        if not out.strip():
+            rows[trt] = {"lint failed": err.strip()}
+            continue
+        counts = collections.Counter()
+        for f in json.loads(out)["findings"]:
+            if f["severity"] in ("error", "warning"):
+                counts[(f["severity"], f["rule"])] += 1
+        rows[trt] = counts
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cli", default=os.path.join(lint_findings.ROOT, "build/app/quantlens-cli"))
+    ap.add_argument("--work", default="/tmp/ql-export-lint")
+    ap.add_argument("--only", nargs="*", default=[], help="models whose name contains one of these words")
+    args = ap.parse_args()
+    errors = 0
+    print(f"{'model':34} {'TensorRT':8} errors and warnings on QuantLens's own export")
+    for name, model in lint_findings.models().items():
+        if args.only and not any(word.lower() in name.lower() for word in args.only):
+            continue
+        result = check(args.cli, name, model, args.work)
+        if "skipped" in result:
+            print(f"{name:34} {'-':8} skipped: {result['skipped']}")
+            continue
+        for trt, counts in result.items():
+            if not isinstance(counts, collections.Counter):
+                print(f"{name:34} {trt:8} {counts}")
+                errors += 1
+                continue
+            errors += sum(n for (severity, _), n in counts.items() if severity == "error")
+            text = ", ".join(f"{severity} {rule} x{n}" for (severity, rule), n in sorted(counts.items())) or "clean"
+            print(f"{name:34} {trt:8} {text}", flush=True)
+    print(f"errors on QuantLens's own exports: {errors}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
