@@ -123,12 +123,10 @@ void printReport(const Graph& graph, const TuneReport& r, const GpuProfile* gpu)
     // The layers the --plan kept out of INT8 (left so) count with the tune's.
     // Those TensorRT's rules took out after the tune's moves are no step's: said apart.
     std::string keptOut, byRules, byPlan;
-    const auto add = [](std::string& list, const char* head, const std::string& name) {
-        list += (list.empty() ? head : ", ") + name;
-    };
-    for (NodeId n : r.keptOut) add(outOfInt8ByRules(r.plan, n) ? byRules : keptOut, "", graph.node(n).name);
-    for (const TuneUnit& u : r.keptOutInBodies) add(outOfInt8ByRules(r.plan, u) ? byRules : keptOut, "", u.name);
-    for (NodeId n : r.planKeptOut) add(byPlan, "", graph.node(n).name);
+    const auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + name; };
+    for (NodeId n : r.keptOut) add(outOfInt8ByRules(r.plan, n) ? byRules : keptOut, graph.node(n).name);
+    for (const TuneUnit& u : r.keptOutInBodies) add(outOfInt8ByRules(r.plan, u) ? byRules : keptOut, u.name);
+    for (NodeId n : r.planKeptOut) add(byPlan, graph.node(n).name);
     for (const auto& [list, head] : {std::pair{&byRules, "then by TensorRT's rules: "}, {&byPlan, "by --plan: "}})
         if (!list->empty()) keptOut += (keptOut.empty() ? "" : "; ") + std::string(head) + *list;
     std::printf(

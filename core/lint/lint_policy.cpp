@@ -31,8 +31,8 @@ void LintPolicy::apply(const Graph& graph, PrecisionPlan& plan) const {
     const LintReport report = lint(graph, plan, {mVersion});
     for (const Finding* f : fallbackFindings(report.findings)) {
         if (plan.effective(f->node) != Precision::Int8) continue;
-        // TensorRT 11 builds strongly typed, and 11.2 has no FP16 kernel for a grouped convolution: FP32 builds.
-        if (mFallback == Precision::Fp16 && mVersion == TrtVersion::Trt11 && rules::isGroupedConv(graph.node(f->node)))
+        // Where the version has no strongly typed FP16 kernel for the layer (11.2, grouped convs), FP32 builds.
+        if (mFallback == Precision::Fp16 && rules::lacksStrongFp16Kernel(mVersion, graph.node(f->node)))
             plan.setEffective(f->node, Precision::Fp32,
                               f->ruleId + ": " + f->message +
                                   "; FP32, not FP16: TensorRT 11.2 has no strongly typed FP16 kernel for a grouped "

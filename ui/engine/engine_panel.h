@@ -37,9 +37,9 @@ protected:
 
 private:
     void rebuild();
-    // The Engine column as wide as its texts, the names at most half of what is left, the reasons and times the
-    // rest, wrapped: with the names at a fixed 260 pixels a docked panel cut "INT8 → FP16" and the times to
-    // "INT8", "0.00".
+    // The Engine column as wide as its texts, the names what the times leave (at least half of the rest, at most
+    // their own width), the reasons and times the rest: with the names at a fixed 260 pixels a docked panel cut
+    // "INT8 → FP16" and the times to "INT8", "0.00".
     void fitColumns();
     void addMismatches(const EngineRun& run, const Graph& graph);
     void addSlowestLayers(const EngineRun& run);

@@ -120,6 +120,7 @@ HistogramPlot::HistogramPlot(QWidget* parent) : PlotWidget(parent) {
     connect(mMethod, &QComboBox::activated, this, &HistogramPlot::methodActivated);
     connect(mLog, &QCheckBox::toggled, this, &HistogramPlot::redraw);
     customPlot()->yAxis->setLabel(tr("count"));
+    connect(customPlot(), &QCustomPlot::beforeReplot, this, &HistogramPlot::fitAxisCaption);
     connect(customPlot(), &QCustomPlot::beforeReplot, this, &HistogramPlot::placeLineLabels);
     showPlaceholder(noCalibrationPlaceholder());
 }
@@ -397,18 +398,20 @@ QList<QRectF> HistogramPlot::lineLabelRects() const {
     return rects;
 }
 
+// The tensor's name shortened in the middle where the whole caption would run past the plot (the combo above names
+// it whole); the range facts after it are always whole.
+void HistogramPlot::fitAxisCaption() {
+    if (mAxisTensor.isEmpty()) return;
+    QCPAxis* axis = customPlot()->xAxis;
+    const QFontMetrics metrics(axis->labelFont());
+    const QString facts = QStringLiteral("   ") + mAxisFacts;
+    const int room = customPlot()->axisRect()->width() - metrics.horizontalAdvance(tr("value of ") + facts) - 8;
+    axis->setLabel(tr("value of ") + metrics.elidedText(mAxisTensor, Qt::ElideMiddle, std::max(room, 40)) + facts);
+}
+
 void HistogramPlot::placeLineLabels() {
     QCustomPlot* plot = customPlot();
     const QRect area = plot->axisRect()->rect();
-    // The tensor's name shortened in the middle where the whole label would run past the plot (the combo above
-    // names it whole); the range facts after it are always whole.
-    if (!mAxisTensor.isEmpty()) {
-        const QFontMetrics metrics(plot->xAxis->labelFont());
-        const QString facts = QStringLiteral("   ") + mAxisFacts;
-        const int room = area.width() - metrics.horizontalAdvance(tr("value of ") + facts) - 8;
-        plot->xAxis->setLabel(tr("value of ") + metrics.elidedText(mAxisTensor, Qt::ElideMiddle, std::max(room, 40)) +
-                              facts);
-    }
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* text = qobject_cast<QCPItemText*>(plot->item(i));
         if (!text || !text->property(kLineAmax).isValid()) continue;

@@ -56,6 +56,8 @@ private:
     // Each line's label right of it, else left of it, else against the plot's right edge: whichever shows it whole
     // at the current size (before every replot; a fixed share of the range cut "entropy 5.25 · clips ..." short).
     void placeLineLabels();
+    // The x caption with the tensor's name shortened in the middle to the plot's width (before every replot).
+    void fitAxisCaption();
     QString notesOf(const TensorRange& range) const;
     void syncMethodCombo(const TensorRange* range);
     void methodActivated(int index);
@@ -64,7 +66,7 @@ private:
     QComboBox* mTensor;
     QComboBox* mMethod;
     QCheckBox* mLog;
-    // The x axis's label: the tensor (elided to the width by placeLineLabels) and its range.
+    // The x axis's caption: the tensor (elided to the width by fitAxisCaption) and its range.
     QString mAxisTensor, mAxisFacts;
 };
 

@@ -188,6 +188,26 @@ void OutputScatterPlot::redraw() {
     const std::vector<ShownOutput> outputs = shownOutputs(*mReport, model ? &model->graph() : nullptr);
     const ShownOutput& output =
         outputs[static_cast<size_t>(std::clamp(mOutput->currentIndex(), 0, static_cast<int>(outputs.size()) - 1))];
+    // The analysis saw the values (an L2-normalized embedding is told apart by them); an older report has no kinds.
+    const OutputKind kind = output.error ? output.error->kind
+                            : model      ? firstOutputKind(model->graph())
+                                         : OutputKind::ClassVector;
+    const bool first = model && !model->graph().outputs().empty() && output.value == model->graph().outputs().front();
+    // The first output's agreement is the report's own (with the labels); another output's is its entry's.
+    const OutputAgreement& agreement = first || !output.error ? mReport->outputs : output.error->agreement;
+    mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(agreement)
+                                                         : valuesSummary(*mReport, model->graph(), output.value, kind);
+    if (model) mSummary += worstOutputText(*mReport, model->graph(), output.value);
+    // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
+    setNote(mSummary, model ? outputErrorsText(*mReport, model->graph()) : QString());
+    if (output.pairs->empty()) {
+        // Empty axes around 0 with a diagonal looked like a plot of nothing.
+        showPlaceholder(
+            tr("This analysis kept no output values to plot (a project written without them). "
+               "Quantize > Measure Again (Ctrl+M) measures the plan again and keeps them."));
+        return;
+    }
+
     clearPlot();
     QCustomPlot* plot = customPlot();
     QVector<double> fp32, quantized;
@@ -211,26 +231,6 @@ void OutputScatterPlot::redraw() {
     identity->point1->setCoords(0.0, 0.0);
     identity->point2->setCoords(1.0, 1.0);
     identity->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
-
-    // The analysis saw the values (an L2-normalized embedding is told apart by them); an older report has no kinds.
-    const OutputKind kind = output.error ? output.error->kind
-                            : model      ? firstOutputKind(model->graph())
-                                         : OutputKind::ClassVector;
-    const bool first = model && !model->graph().outputs().empty() && output.value == model->graph().outputs().front();
-    // The first output's agreement is the report's own (with the labels); another output's is its entry's.
-    const OutputAgreement& agreement = first || !output.error ? mReport->outputs : output.error->agreement;
-    mSummary = kind == OutputKind::ClassVector || !model ? classVectorSummary(agreement)
-                                                         : valuesSummary(*mReport, model->graph(), output.value, kind);
-    if (model) mSummary += worstOutputText(*mReport, model->graph(), output.value);
-    // Above the plot, wrapped: a box inside it ran past the right edge of a 1280-pixel window's dock.
-    setNote(mSummary, model ? outputErrorsText(*mReport, model->graph()) : QString());
-    if (output.pairs->empty()) {
-        // Empty axes around 0 with a diagonal looked like a plot of nothing.
-        showPlaceholder(
-            tr("This analysis kept no output values to plot (a project written without them). "
-               "Quantize > Measure Again (Ctrl+M) measures the plan again and keeps them."));
-        return;
-    }
 
     const double pad = 0.05 * std::max(1e-6, high - low);
     plot->xAxis->setRange(low - pad, high + pad);

@@ -64,9 +64,8 @@ private:
                                    problem + "; TensorRT 8.6 has no INT8 kernel and the build fails",
                                    "remove the Q/DQ on this convolution's input and weight so it runs in FP16, or "
                                    "pad the channels to a multiple of 4");
-        // TensorRT 11.2 has no strongly typed FP16 kernel for a grouped convolution either (the rule
-        // trt-strong-fp16-grouped-conv): there, FP32 is what builds.
-        if (context.version() == TrtVersion::Trt11)
+        // TensorRT 11.2 has no strongly typed FP16 kernel for a grouped convolution either: there, FP32 builds.
+        if (lacksStrongFp16Kernel(context.version(), node))
             return context.finding(kInfo, node, Severity::Warning,
                                    problem +
                                        "; TensorRT has no INT8 kernel, and 11.2 no FP16 kernel for a grouped "

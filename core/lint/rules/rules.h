@@ -40,9 +40,10 @@ std::unique_ptr<LintRule> makeCalibDeadRangeRule();
 std::unique_ptr<LintRule> makeCalibNonFiniteRule();
 std::unique_ptr<LintRule> makeCalibFewSamplesRule();
 std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule();
-// A Conv or ConvTranspose with group > 1 (depthwise included): TensorRT 11.2 has no strongly typed FP16 kernel for
-// it (trt-strong-fp16-grouped-conv), so LintPolicy falls it back to FP32 there.
-bool isGroupedConv(const Node& node);
+// Whether TensorRT `version` has no strongly typed FP16 kernel for `node`: a grouped Conv or ConvTranspose (depthwise
+// included) on 11.2 (trt-strong-fp16-grouped-conv). Such a layer that cannot run INT8 falls back to FP32, not FP16
+// (LintPolicy, and trt-grouped-conv-int8-alignment's advice).
+bool lacksStrongFp16Kernel(TrtVersion version, const Node& node);
 std::unique_ptr<LintRule> makeFloatModelFp32Rule();
 std::unique_ptr<LintRule> makeQdqTypeRule();
 std::unique_ptr<LintRule> makeCalibOutlierChannelsRule();

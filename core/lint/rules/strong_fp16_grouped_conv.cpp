@@ -20,6 +20,11 @@ constexpr RuleInfo kInfo{
     "Conv(grouped) -> Cast(FP32) fails, 10.16.1.11 builds it; the error suggests keeping Conv/ConvTranspose and Q/DQ "
     "in FP32)"};
 
+bool isGroupedConv(const Node& node) {
+    return (isOp(node, "Conv") || isOp(node, "ConvTranspose")) && !node.inputs.empty() &&
+           node.intAttribute("group", 1) > 1;
+}
+
 // Where the FP16 comes from, or empty when the convolution does not compute in FP16.
 std::string fp16Source(const LintContext& context, const Node& node) {
     if (node.inputs[0] != kNoId && context.graph().value(node.inputs[0]).type.dtype == DataType::Float16)
@@ -50,9 +55,8 @@ public:
 
 }  // namespace
 
-bool isGroupedConv(const Node& node) {
-    return (isOp(node, "Conv") || isOp(node, "ConvTranspose")) && !node.inputs.empty() &&
-           node.intAttribute("group", 1) > 1;
+bool lacksStrongFp16Kernel(TrtVersion version, const Node& node) {
+    return version == TrtVersion::Trt11 && isGroupedConv(node);
 }
 
 std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule() {
