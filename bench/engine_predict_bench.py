@@ -94,6 +94,35 @@ def rename_old_style(path):
     onnx.save(m, path)
 
 
+def rename_to_report(path, report_names):
+    """Names the nodes of a re-export after a report whose names come from another export of the same network (the
+    QAT ResNet-18 reports: PyTorch's old <Op>_<index> names, indices counting the Q/DQ and Constant nodes of
+    pytorch-quantization's export). Per op type whose count in the report equals the model's (every Conv, Gemm, Add,
+    pooling and Softmax of a ResNet is in some layer's name), the model's nodes in graph order take the report's
+    names in index order; the old exporter numbered in graph order, so the i-th Conv is the i-th Conv. Op types the
+    report names only in part (a Relu fused into a convolution is not listed) keep names that cannot collide with
+    the report's."""
+    import onnx
+    numbers = {}
+    for text in report_names:
+        for op, index in re.findall(r'(?:^|[ +])([A-Z][A-Za-z]*)_(\d+)(?= |$)', text):
+            numbers.setdefault(op, set()).add(int(index))
+    m = onnx.load(path)
+    by_op = {}
+    for i, node in enumerate(m.graph.node):
+        node.name = 'export/%s/%d' % (node.op_type, i)
+        by_op.setdefault(node.op_type, []).append(node)
+    renamed = []
+    for op, nodes in by_op.items():
+        indices = sorted(numbers.get(op, ()))
+        if indices and len(indices) == len(nodes):
+            for node, index in zip(nodes, indices):
+                node.name = '%s_%d' % (op, index)
+            renamed.append(op)
+    onnx.save(m, path)
+    return renamed
+
+
 # ---- reports that are trtexec logs: turned into the JSON `engine` reads ----
 
 LAYER_LINE = re.compile(r'^Layer\((\w+)\): (.*), Tactic: (\S+), (.*)$')
@@ -138,6 +167,15 @@ def log_to_reports(log, layers_out, profile_out):
     json.dump(profile, open(profile_out, 'w'))
 
 
+def timing_run_latency(log):
+    """The engine's latency as trtexec measured it in its timing run (`GPU Compute Time` median of the performance
+    summary), when the log has one. With --separateProfileRun that run has no per-layer profiling; the profile's
+    per-layer times each carry the profiler's own synchronisation, which in a short engine is most of the time."""
+    m = re.search(r'GPU Compute Time: min = [^,]*, max = [^,]*, mean = [^,]*, median = ([0-9.]+) ms',
+                  open(log, errors='replace').read())
+    return float(m.group(1)) if m else None
+
+
 def profile_to_names_only(profile, layers_out):
     """A report kept as a profile alone: its layer names are the names-only layer information."""
     names = [e['name'] for e in json.load(open(profile)) if 'name' in e]
@@ -157,6 +195,10 @@ def write_int8_fp32_plan(cli, model, trt, path):
     lint = json.loads(run([cli, 'lint', model, '--trt', trt, '--json'], ok=(0, 1)))
     nodes = {l['layer']: ('int8' if l['precision'] == 'int8' or l['op'] == 'Gemm' else 'fp32') for l in lint['layers']}
     json.dump({'format': 'quantlens-plan', 'version': 1, 'default': 'fp32', 'nodes': nodes}, open(path, 'w'))
+
+
+def plan_option(plan):
+    return ['--plan', plan] if plan else []
 
 
 # ---- comparison ----
@@ -261,11 +303,33 @@ CASES = [
     dict(report='mnist-onnxzoo.best.trt8.5.10.orin', onnx='mnist-onnxzoo.onnx',
          log='mnist-onnxzoo.best.trt8.5.10.orin.trtexec-verbose-dumpProfile.log', plan='fp32', trt='8.6',
          typing='weak', gpu='jetson-agx-orin'),
+    # lix19937's pytorch-quantization ResNet-18, quantized residuals and pooling input (the names and Q/DQ places of
+    # TREx's "residual + GAP" form), softmax head, batch 1, --best: explicit INT8, FP16 allowed elsewhere.
+    dict(report='resnet18.int8-qat-best.trt8.5.10.rtx2000ada', model='resnet18', opset=13, input='inputs.1',
+         output='probabilities', softmax=True, qat=(True, True),
+         log='resnet18.int8-qat-best.trt8.5.10.rtx2000ada.trtexec-verbose-layerinfo-profile.log', plan=None,
+         trt='8.6', typing='weak', gpu='rtx2000-ada-laptop'),
 ]
+
+
+def report_names(layers, profile):
+    names = [e['name'] for e in json.load(open(profile)) if 'name' in e]
+    for layer in json.load(open(layers))['Layers']:
+        names.append(layer if isinstance(layer, str) else layer['Name'])
+    return names
 
 
 def prepare(case, data, work, cli):
     name = case['report']
+    if 'log' in case:
+        layers, profile = os.path.join(work, name + '.graph.json'), os.path.join(work, name + '.profile.json')
+        log_to_reports(os.path.join(data, case['log']), layers, profile)
+    elif case.get('profile_only'):
+        profile = os.path.join(data, name + '.profile.json')
+        layers = os.path.join(work, name + '.graph.json')
+        profile_to_names_only(profile, layers)
+    else:
+        layers, profile = os.path.join(data, name + '.graph.json'), os.path.join(data, name + '.profile.json')
     model = os.path.join(work, name + '.onnx')
     if 'onnx' in case:
         model = os.path.join(data, case['onnx'])
@@ -276,17 +340,15 @@ def prepare(case, data, work, cli):
             to_float16(model)
         if case.get('old_names'):
             rename_old_style(model)
-    if 'log' in case:
-        layers, profile = os.path.join(work, name + '.graph.json'), os.path.join(work, name + '.profile.json')
-        log_to_reports(os.path.join(data, case['log']), layers, profile)
-    elif case.get('profile_only'):
-        profile = os.path.join(data, name + '.profile.json')
-        layers = os.path.join(work, name + '.graph.json')
-        profile_to_names_only(profile, layers)
-    else:
-        layers, profile = os.path.join(data, name + '.graph.json'), os.path.join(data, name + '.profile.json')
+        if 'qat' in case:  # a pytorch-quantization Q/DQ ResNet (qat_resnet_export.py), named after its report
+            sys.path.insert(0, HERE)
+            from qat_resnet_export import insert_qat_qdq
+            rename_to_report(model, report_names(layers, profile))
+            insert_qat_qdq(model, *case['qat'])
     plan = os.path.join(work, name + '.plan.json')
-    if case['plan'] == 'int8-fp32':
+    if case['plan'] is None:  # the model's own Q/DQ decide
+        plan = None
+    elif case['plan'] == 'int8-fp32':
         write_int8_fp32_plan(cli, model, case['trt'], plan)
     else:
         write_plan(plan, case['plan'])
@@ -312,10 +374,10 @@ def leave_one_out(args, prepared):
                 fit += [model, layers, prof]
             run(fit)
             model, layers, prof, plan = files
-            predicted = json.loads(run([args.cli, 'predict', model, '--plan', plan, '--trt', case['trt'], '--typing',
-                                        case['typing'], '--gpu-profile', profile, '--json']))
-            real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', prof, '--plan', plan,
-                                   '--trt', case['trt'], '--json', '--force']))
+            predicted = json.loads(run([args.cli, 'predict', model, *plan_option(plan), '--trt', case['trt'],
+                                        '--typing', case['typing'], '--gpu-profile', profile, '--json']))
+            real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', prof,
+                                   *plan_option(plan), '--trt', case['trt'], '--json', '--force']))
             c = compare(predicted, real)
             p, r = c['total']
             rows.append({'report': case['report'], 'gpu': gpu, 'fitted_on': [o[0]['report'] for o in others],
@@ -353,15 +415,23 @@ def precision_pairs(args, rows):
             continue
         model = os.path.join(args.work, report + '.onnx')
         shutil.copy(float_model, model)
+        profile = os.path.join(args.data, report + '.profile.json')
+        layers = os.path.join(args.data, report + '.graph.json')
+        if not os.path.exists(layers):
+            layers = os.path.join(args.work, report + '.graph.json')
+            profile_to_names_only(profile, layers)
+        rename_to_report(model, report_names(layers, profile))
         insert_qat_qdq(model, residual, gap)
         predicted = json.loads(run([args.cli, 'predict', model, '--trt', '8.6', '--typing', 'weak', '--gpu',
                                     'a100-40gb', '--json']))
-        real_layers = len(json.load(open(os.path.join(args.data, report + '.profile.json')))) - 1
+        real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', profile, '--trt', '8.6',
+                               '--json', '--force']))
+        c = compare(predicted, real)
         out.append({'pair': report.split('.')[1] + ' vs fp16 (A100, batch 32)',
                     'predicted': (predicted['total_ms'], by_report[against]['total'][0]),
-                    'real': (profile_total(os.path.join(args.data, report + '.profile.json')),
-                             by_report[against]['total'][1]),
-                    'layers': (len(predicted['layers']), real_layers)})
+                    'real': (profile_total(profile), by_report[against]['total'][1]),
+                    'layers': c['layers'], 'reformats': c['reformats'], 'precision': c['precision'],
+                    'spearman': c['spearman']})
     return out
 
 
@@ -375,17 +445,18 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     rows = []
     print('%-36s %9s %9s %11s %8s %18s %7s %s' % ('report (GPU)', 'layers', 'reformats', 'precision', 'spearman',
-                                                 'total ms pred/real', 'error', 'without 0-ms reformats'))
+                                                 'total ms pred/real', 'error',
+                                                 'engine latency (trtexec timing run); without 0-ms reformats'))
     prepared = []
     for case in CASES:
         model, layers, profile, plan = prepare(case, args.data, args.work, args.cli)
         prepared.append((case, (model, layers, profile, plan)))
-        predict = [args.cli, 'predict', model, '--plan', plan, '--trt', case['trt'], '--typing', case['typing'],
+        predict = [args.cli, 'predict', model, *plan_option(plan), '--trt', case['trt'], '--typing', case['typing'],
                    '--gpu', case['gpu'], '--json']
         if case.get('shapes'):
             predict += ['--shapes', case['shapes']]
         predicted = json.loads(run(predict))
-        real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', profile, '--plan', plan,
+        real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', profile, *plan_option(plan),
                                '--trt', case['trt'], '--json', '--force']))
         c = compare(predicted, real)
         c['report'], c['gpu'] = case['report'], case['gpu']
@@ -393,16 +464,23 @@ def main():
         p, r = c['total']
         err = (p - r) / r if r else None
         c['total_error'] = err
+        latency = timing_run_latency(os.path.join(args.data, case['log'])) if 'log' in case else None
+        c['latency'] = latency
+        c['latency_error'] = (p - latency) / latency if latency else None
         untimed = c['untimed_reformats']
-        print('%-36s %4d/%-4d %4d/%-4d %5d/%-5d %8s %8.3f/%-8.3f %7s %s' % (
+        print('%-36s %4d/%-4d %4d/%-4d %5d/%-5d %8s %8.3f/%-8.3f %7s %s %s' % (
             case['report'][:36], c['layers'][0], c['layers'][1], c['reformats'][0], c['reformats'][1],
             c['precision'][0], c['precision'][1], '%.2f' % c['spearman'] if c['spearman'] is not None else '-',
             p, r or 0, '%+.0f%%' % (100 * err) if err is not None else '-',
+            'latency %.4f ms (timing run): %+.0f%%' % (latency, 100 * c['latency_error']) if latency else '',
             'layers %d/%d, reformats %d/%d' % (c['layers'][0], c['layers'][1] - untimed, c['reformats'][0],
                                                c['reformats'][1] - untimed) if untimed else ''))
-    errors = sorted(abs(c['total_error']) for c in rows if c['total_error'] is not None)
+    # The engine's latency is the timing run's where the log has one; the profile's sum otherwise.
+    errors = sorted(abs(c['latency_error'] if c['latency_error'] is not None else c['total_error']) for c in rows
+                    if c['total_error'] is not None)
     if errors:
-        print('median |total error|, unfitted: %.0f%%' % (100 * errors[len(errors) // 2]))
+        print('median |total error|, unfitted: %.0f%%, largest %.0f%% (against the timing run\'s latency where the '
+              'log has one, else the profile\'s sum)' % (100 * errors[len(errors) // 2], 100 * errors[-1]))
     loo = leave_one_out(args, prepared)
     if loo:
         print('\nleave-one-out: fitted on the other reports of the same GPU (fit-gpu), then predicted')
@@ -425,9 +503,12 @@ def main():
         for c in pairs:
             (pi, pf), (ri, rf) = c['predicted'], c['real']
             c['right'] = (pi < pf) == (ri < rf)
-            print('%-44s %4d/%-4d %8.3f/%-9.3f %8.3f/%-9.3f %8.2fx %8.2fx  %s' % (
+            print('%-44s %4d/%-4d %8.3f/%-9.3f %8.3f/%-9.3f %8.2fx %8.2fx  %s%s' % (
                 c['pair'], c['layers'][0], c['layers'][1], pi, pf, ri, rf, pi / pf, ri / rf,
-                'right' if c['right'] else 'WRONG'))
+                'right' if c['right'] else 'WRONG',
+                '; INT8 build: reformats %d/%d, precision %d/%d, spearman %s' % (
+                    c['reformats'] + c['precision'] + ('%.2f' % c['spearman'] if c['spearman'] is not None else '-',))
+                if 'reformats' in c else ''))
     if args.json:
         json.dump({'unfitted': rows, 'leave_one_out': loo, 'pairs': pairs}, open(args.json, 'w'), indent=1)
 

@@ -148,8 +148,11 @@ private:
     // scale) and runs it INT8, fused into the convolution before it when that one is INT8 (TREx's QAT ResNet-18
     // with quantized residuals: "conv1 + QuantizeLinear_7 + Conv_9 + MaxPool_12", INT8 out).
     bool quantizedAfterwards(const Group& group) const {
-        if (!mExplicitQuantization || group.kind != PredictedKind::Pooling || group.anchor == kNoId) return false;
-        const Node& node = mGraph.node(group.anchor);
+        return group.kind == PredictedKind::Pooling && group.anchor != kNoId && quantizedAfterwards(group.anchor);
+    }
+    bool quantizedAfterwards(NodeId n) const {
+        if (!mExplicitQuantization) return false;
+        const Node& node = mGraph.node(n);
         if (node.opType != "MaxPool" || node.outputs.empty() || node.outputs[0] == kNoId) return false;
         const Value& out = mGraph.value(node.outputs[0]);
         return !out.consumers.empty() && !out.isGraphOutput &&
@@ -172,6 +175,7 @@ private:
         if (!mExplicitQuantization) return false;
         if (group.kind != PredictedKind::Convolution && group.kind != PredictedKind::Deconvolution) return false;
         if (node == kNoId || node == group.anchor || computePrecision(group) != EnginePrecision::Int8) return false;
+        if (quantizedAfterwards(node)) return false;  // the MaxPool of a ConvActPool layer (prediction_groups.cpp)
         const EnginePrecision own = prediction::enginePrecisionOf(mPlan.effective(node));
         return own != EnginePrecision::Int8 && isCompute(own);
     }
@@ -451,6 +455,9 @@ private:
         if (layer.macs > 0) {
             int64_t out = 0;
             for (const PredictedTensor& t : layer.outputs) out += t.elements;
+            // A convolution's tiles are of what it computes, before a MaxPool fused after it (ConvActPool).
+            const Node& anchor = mGraph.node(group.anchor);
+            if (group.kind == PredictedKind::Convolution && !anchor.outputs.empty()) out = elements(anchor.outputs[0]);
             layer.outputTiles = (out + 2047) / 2048;
         }
     }

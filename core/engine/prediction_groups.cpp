@@ -261,12 +261,31 @@ private:
                        constantOperand) {
             } else if (c.opType == "Add" && !residual && residualOwner(c) == head) {
                 residual = true;
+            } else if (fusesConvActPool(group, c)) {
+                claim(group, c.id);
+                return;  // the pooling ends the layer
             } else {
                 return;
             }
             claim(group, c.id);
             t = c.outputs.empty() ? kNoId : c.outputs[0];
         }
+    }
+
+    // TensorRT 8.5 and 8.6 run an INT8 convolution, its activation and the INT8 MaxPool that alone reads them as one
+    // layer (ConvActPool): the ResNet stems of the three INT8 builds of the data whose stem writes INT8 (8.5 QAT on
+    // an RTX 2000 Ada, 8.6 PTQ on an RTX 3080, TREx's A100 QAT with quantized residuals). No TensorRT 10 INT8
+    // report of the data shows it or its absence, so 10 and 11 keep them apart. A MaxPool is INT8 when planned so,
+    // or, with Q/DQ, when only QuantizeLinear nodes read it (TensorRT moves the Q above it).
+    bool fusesConvActPool(const Group& group, const Node& pool) const {
+        if (trtMajor(mTarget.version) >= 10 || group.kind != PredictedKind::Convolution || pool.opType != "MaxPool" ||
+            precision(group.anchor) != Precision::Int8 || pool.outputs.empty() || pool.outputs[0] == kNoId)
+            return false;
+        if (precision(pool.id) == Precision::Int8) return true;
+        const Value& out = mGraph.value(pool.outputs[0]);
+        return !out.consumers.empty() && !out.isGraphOutput &&
+               std::all_of(out.consumers.begin(), out.consumers.end(),
+                           [&](NodeId c) { return mGraph.node(c).opType == "QuantizeLinear"; });
     }
 
     void claim(Group& group, NodeId n) {

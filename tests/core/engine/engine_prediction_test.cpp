@@ -260,6 +260,45 @@ TEST(EnginePredictionTest, MaxPoolReadThroughQuantizeLinearRunsInt8) {
     EXPECT_EQ(stem->inputs[0].layout, EngineLayout::Chw4);
 }
 
+// TensorRT 8.5/8.6 fuse an INT8 stem convolution, its Relu and the INT8 MaxPool after it into one layer
+// (ConvActPool in the 8.5 QAT and 8.6 PTQ ResNet reports of the data); read in float too, the pool stays apart.
+TEST(EnginePredictionTest, Trt86FusesAnInt8ConvolutionReluAndMaxPool) {
+    const auto quantized = qatStem(false), floatPool = qatStem(true);
+    for (const TrtTarget& target : {kTrt86, TrtTarget{TrtVersion::Trt10, TrtTyping::Weak}}) {
+        for (const Model* model : {quantized.get(), floatPool.get()}) {
+            const Graph& graph = model->graph();
+            auto written = writtenPlan(*model);
+            ASSERT_TRUE(written) << written.status().message();
+            const PrecisionPlan plan = effectivePlan(graph, *written, target.version, Precision::Fp16, nullptr);
+            const EnginePrediction p = predictEngine(graph, plan, target);
+            const bool fused = target.version == TrtVersion::Trt86 && model == quantized.get();
+            EXPECT_EQ(layerWith(graph, p, "stem") == layerWith(graph, p, "pool"), fused)
+                << trtVersionName(target.version) << (model == quantized.get() ? " quantized" : " float reader");
+            if (fused) {
+                EXPECT_EQ(names(graph, *layerWith(graph, p, "pool")),
+                          (std::vector<std::string>{"stem", "relu", "pool"}));
+                EXPECT_EQ(layerWith(graph, p, "pool")->outputs.at(0).precision, EnginePrecision::Int8);
+            }
+        }
+    }
+    // Implicit INT8 (a calibrated plan, no Q/DQ): the same fusion when the plan runs both INT8.
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 3, 16, 16});
+    conv(b, "stem", "x", "c", 3, 32);
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("MaxPool", {"r"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    conv(b, "conv2", "p", "y", 32, 32);
+    b.output("y");
+    const auto model = b.load();
+    const Graph& graph = model->graph();
+    PrecisionPlan plan(graph, Precision::Int8);
+    const EnginePrediction p = predictEngine(graph, plan, kTrt86);
+    EXPECT_EQ(layerWith(graph, p, "stem"), layerWith(graph, p, "pool"));
+    plan.setRequested(*graph.findNode("pool"), Precision::Fp16);
+    const EnginePrediction apart = predictEngine(graph, plan, kTrt86);
+    EXPECT_NE(layerWith(graph, apart, "stem"), layerWith(graph, apart, "pool"));
+}
+
 TEST(EnginePredictionTest, Int8StemWritingFloatRunsCudnnInt8x4) {
     const auto quantized = qatStem(false), floatPool = qatStem(true);
     const GpuProfile a100 = defaultGpuProfile(*findGpu("a100-40gb"));
