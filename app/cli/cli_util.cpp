@@ -91,6 +91,30 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model) {
     return std::move(carried->model);
 }
 
+std::unique_ptr<Model> planSubjectOrReport(std::unique_ptr<Model> model, bool planGiven,
+                                           std::optional<CalibrationResult>& carriedScales) {
+    if (!model || !planGiven || !carriesPrecisions(model->graph())) return model;
+    const std::string path = model->path();
+    auto carried = carriedModel(std::move(model));
+    if (!carried) {
+        printError(carried.status().message());
+        return nullptr;
+    }
+    std::cerr << path << ": the model carries its own precisions; --plan applies to its FP32 form, as `quantize "
+              << "--plan` re-exports it" << std::endl;
+    carriedScales = std::move(carried->scales);
+    measureCosts(*carried->model);
+    return std::move(carried->model);
+}
+
+void addCarriedScales(std::optional<CalibrationResult>& scales, std::optional<CalibrationResult> carried) {
+    if (!carried) return;
+    if (scales)
+        applyCarriedScales(*scales, *carried);
+    else
+        scales = std::move(carried);
+}
+
 void addThreadsOption(CLI::App& command, int& threads) {
     threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     command

@@ -2,11 +2,13 @@
 // Shared pieces of the CLI subcommands: exit codes, error printing, model loading.
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/common/status.h"
 #include "core/model/model.h"
+#include "core/quant/calibration.h"
 
 namespace ql::cli {
 
@@ -31,6 +33,13 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path);
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path);
 // The same for a model already loaded (null stays null).
 std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model);
+// What a --plan describes: MODEL itself, or, when MODEL carries precisions of its own (Q/DQ nodes, float16 islands),
+// the FP32 form that `quantize --plan` re-exports with that plan (carried_model.h), said on stderr; `carriedScales`
+// then holds the scales the model carried. Without a plan, MODEL as it is (its own precisions are the plan).
+std::unique_ptr<Model> planSubjectOrReport(std::unique_ptr<Model> model, bool planGiven,
+                                           std::optional<CalibrationResult>& carriedScales);
+// `scales` (the --calib given, if any) with the carried ones over it: a carried model's own scales are in force.
+void addCarriedScales(std::optional<CalibrationResult>& scales, std::optional<CalibrationResult> carried);
 
 // A QuantLens project (.qlproj) given as --calib also carries the window's precision plan and TensorRT target. Where
 // the command line leaves them open (no --plan; no --trt, no --typing) the project's are taken, and said on stderr,

@@ -139,6 +139,8 @@ int runLint(LintCliOptions options) {
     // A file in ONNX Runtime's operator form is reported as shipped, then analysed on its float import.
     const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
     auto model = floatFormOrReport(std::move(shipped));
+    std::optional<CalibrationResult> carriedScales;
+    model = planSubjectOrReport(std::move(model), !options.plan.empty(), carriedScales);
     if (!model) return kExitBadInput;
     if (!options.shapes.empty()) {
         auto reshaped = withInputShapes(*model, options.shapes);
@@ -153,6 +155,7 @@ int runLint(LintCliOptions options) {
         if (!loaded) return failWith(loaded.status());
         scales = std::move(loaded).value();
     }
+    addCarriedScales(scales, std::move(carriedScales));
     // What runs (realized_precision.h): the plan, or what a model that carries its precisions says.
     auto requested = options.plan.empty() ? writtenPlan(*model) : PrecisionPlan::load(graph, options.plan);
     if (!requested) return failWith(requested.status());

@@ -45,6 +45,8 @@ int runPredict(PredictCliOptions options) {
     auto profile = chosenGpuProfile(options.gpu, options.gpuProfile, options.calib);
     if (!profile) return failWith(profile.status());
     auto model = floatFormOrReport(loadModelOrReport(options.model));
+    std::optional<CalibrationResult> carriedScales;
+    model = planSubjectOrReport(std::move(model), !options.plan.empty(), carriedScales);
     if (!model) return kExitBadInput;
     if (!options.shapes.empty()) {
         auto reshaped = withInputShapes(*model, options.shapes);
@@ -58,6 +60,7 @@ int runPredict(PredictCliOptions options) {
         if (!loaded) return failWith(loaded.status());
         scales = std::move(loaded).value();
     }
+    addCarriedScales(scales, std::move(carriedScales));
     auto requested = options.plan.empty() ? writtenPlan(*model) : PrecisionPlan::load(graph, options.plan);
     if (!requested) return failWith(requested.status());
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), target->version, Precision::Fp16,
