@@ -2,7 +2,8 @@
 """Does QuantLens's own export pass QuantLens's own lint? For every published model of bench/lint_findings.py (and
 the trained ones of tests/data/tune): calibrate on seeded random inputs, export with `quantize` for TensorRT 8.6, 10
 and 11, and `lint` each export for the version it was written for. An error on an export is a build QuantLens
-predicts will fail on a file it wrote itself; the table counts errors and warnings by rule.
+predicts will fail on a file it wrote itself; the table counts errors and warnings by rule. One truth too: every
+layer's precision as `lint MODEL --calib` shows it (the window's and the summary's) against `lint` of the file written.
 
     /usr/bin/python3 bench/export_lint_check.py [--cli build/app/quantlens-cli] [--work /tmp/ql-export-lint]
         [--only WORD...]   (about 20 minutes for all on 2 cores)
@@ -92,12 +93,25 @@ def check(cli, name, model, work):
         if not out.strip():
             rows[trt] = {"lint failed": err.strip()}
             continue
+        linted = json.loads(out)
         counts = collections.Counter()
-        for f in json.loads(out)["findings"]:
+        for f in linted["findings"]:
             if f["severity"] in ("error", "warning"):
                 counts[(f["severity"], f["rule"])] += 1
+        counts[("layers", "differ")] = differing_layers(cli, model, calib, trt, linted["layers"])
         rows[trt] = counts
     return rows
+
+
+def differing_layers(cli, model, calib, trt, written):
+    """One truth: the layers `lint MODEL --calib` says run in each precision, against `lint` of the file the export
+    wrote (by layer name); a layer the file lacks counts too. Returns the differing names."""
+    code, out, err = run([cli, "lint", model, "--calib", calib, "--trt", trt, "--json"])
+    if not out.strip():
+        return [f"lint of the model failed: {err.strip()}"]
+    in_file = {layer["layer"]: layer["precision"] for layer in written}
+    return [f"{layer['layer']} ({layer['precision']} planned, {in_file.get(layer['layer'], 'absent')} in the file)"
+            for layer in json.loads(out)["layers"] if in_file.get(layer["layer"]) != layer["precision"]]
 
 
 def main():
@@ -106,7 +120,7 @@ def main():
     ap.add_argument("--work", default="/tmp/ql-export-lint")
     ap.add_argument("--only", nargs="*", default=[], help="models whose name contains one of these words")
     args = ap.parse_args()
-    errors = 0
+    errors = disagreements = 0
     print(f"{'model':34} {'TensorRT':8} errors and warnings on QuantLens's own export")
     for name, model in lint_findings.models().items():
         if args.only and not any(word.lower() in name.lower() for word in args.only):
@@ -120,11 +134,16 @@ def main():
                 print(f"{name:34} {trt:8} {counts}")
                 errors += 1
                 continue
+            differ = counts.pop(("layers", "differ"))
             errors += sum(n for (severity, _), n in counts.items() if severity == "error")
+            disagreements += len(differ)
             text = ", ".join(f"{severity} {rule} x{n}" for (severity, rule), n in sorted(counts.items())) or "clean"
+            if differ:
+                text += f"; {len(differ)} layers differ from the plan, first: {differ[0]}"
             print(f"{name:34} {trt:8} {text}", flush=True)
-    print(f"errors on QuantLens's own exports: {errors}")
-    return 1 if errors else 0
+    print(f"errors on QuantLens's own exports: {errors}; layers whose precision in the file differs from the plan "
+          f"`lint` showed: {disagreements}")
+    return 1 if errors or disagreements else 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include "core/model/fp16_form.h"
 #include "core/model/matrix_product_shape.h"
 #include "core/model/op_roles.h"
+#include "core/quant/realized_precision.h"
 
 namespace ql {
 namespace {
@@ -90,9 +91,13 @@ namespace {
 class Placement {
 public:
     Placement(const Graph& graph, const FloatLayers& floatLayers)
-        : mGraph(graph), mFloat(floatLayers), mInt8(graph.nodes().size(), false) {}
+        : mGraph(graph), mFloat(floatLayers), mInt8(graph.nodes().size(), false), mComputed(constantComputed(graph)) {}
     Placement(const Graph& graph, const FloatLayers& floatLayers, std::vector<bool> candidates, std::vector<bool> fixed)
-        : mGraph(graph), mFloat(floatLayers), mInt8(std::move(candidates)), mFixed(std::move(fixed)) {}
+        : mGraph(graph),
+          mFloat(floatLayers),
+          mInt8(std::move(candidates)),
+          mFixed(std::move(fixed)),
+          mComputed(constantComputed(graph)) {}
 
     // Pass-through nodes depend on their consumers and consumers on their producers, so chains of them
     // (Reshape -> Transpose) need the greatest fixed point: a forward pass that ignores the consumers
@@ -124,7 +129,10 @@ public:
 
 private:
     bool decide(const Node& n, Role role, bool checkConsumers) const {
-        const std::vector<NodeId> producers = floatProducers(mGraph, n);
+        std::vector<NodeId> producers = floatProducers(mGraph, n);
+        // A value computed from constants alone is an initializer of the export (BlazeFace's channel padding:
+        // Concat(x, ConstantOfShape(...))), not a float neighbour.
+        std::erase_if(producers, [&](NodeId p) { return p != kNoId && mComputed[static_cast<size_t>(p)]; });
         const auto int8 = [&](NodeId id) { return id != kNoId && mInt8[static_cast<size_t>(id)]; };
         switch (role) {
             case Role::Epilogue:
@@ -164,7 +172,8 @@ private:
     const Graph& mGraph;
     const FloatLayers& mFloat;
     std::vector<bool> mInt8;
-    std::vector<bool> mFixed;  // nodes that stay INT8 whatever their rule says; empty: none
+    std::vector<bool> mFixed;     // nodes that stay INT8 whatever their rule says; empty: none
+    std::vector<bool> mComputed;  // constantComputed: folded into initializers by the export
 };
 
 // YOLO-style detector heads (Ultralytics' TensorRT export, ultralytics/utils/export/engine.py).

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/model/constant_values.h"
+#include "core/model/op_roles.h"
 #include "core/quant/batchnorm_fold.h"
 #include "core/quant/weight_ranges.h"
 
@@ -67,9 +68,12 @@ public:
         }
         for (const Node& node : mGraph.nodes()) {
             if (node.opType == "Add" && precisionOf(node) == Precision::Int8) placeResidualAdd(node);
-            if (node.opType == "Concat" && precisionOf(node) == Precision::Int8) placeConcatInputs(node);
             if (isPooling(node) && precisionOf(node) == Precision::Int8) placePoolingInput(node);
         }
+        // A Concat is quantized when its output is read through Q/DQ, which a residual Add after it (BlazeFace's
+        // channel padding of the identity) or another Concat places: consumers first, so in reverse graph order.
+        for (auto node = mGraph.nodes().rbegin(); node != mGraph.nodes().rend(); ++node)
+            if (node->opType == "Concat" && precisionOf(*node) == Precision::Int8) placeConcatInputs(*node);
         return std::move(mPlacement);
     }
 
@@ -86,12 +90,30 @@ private:
             if (node.opType != "Concat" || node.outputs.empty() || precisionOf(node) != Precision::Int8) continue;
             std::vector<ValueId> members(node.inputs.begin(), node.inputs.end());
             members.push_back(node.outputs[0]);
+            for (ValueId in : node.inputs) addValueKeepingSources(in, members);
             std::optional<float> groupAmax;
             for (ValueId v : members)
                 if (auto a = rawAmax(v)) groupAmax = std::max(groupAmax.value_or(0.0f), *a);
             if (!groupAmax) continue;
             for (ValueId v : members)
                 if (v != kNoId) mGroupAmax[v] = std::max(mGroupAmax[v], *groupAmax);
+        }
+    }
+
+    // The tensors a Concat input is a MaxPool or a data movement of (BlazeFace pads the pooled identity with zero
+    // channels): TensorRT moves the Q across them, so their Q/DQ take the group's scale too, or a requantize kernel
+    // sits between them (trt-requantize). Not through a Relu, whose input's negative range is no part of the group.
+    void addValueKeepingSources(ValueId v, std::vector<ValueId>& members) const {
+        for (int depth = 0; v != kNoId && depth < 8; ++depth) {
+            const NodeId p = mGraph.value(v).producer;
+            if (p == kNoId) return;
+            const Node& producer = mGraph.node(p);
+            const bool pool = producer.opType == "MaxPool" || producer.opType == "GlobalMaxPool";
+            if (!producer.domain.empty() || producer.inputs.empty() || producer.opType == "Concat" ||
+                !(pool || movesData(producer)))
+                return;
+            v = producer.inputs[0];
+            members.push_back(v);
         }
     }
 

@@ -7,6 +7,8 @@
 #include <tuple>
 
 #include "core/export/graph_preparation.h"
+#include "core/lint/lint_policy.h"
+#include "core/quant/default_placement.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -111,6 +113,61 @@ TEST(QdqPlacementTest, TheResidualAfterAMatMulsBiasAddQuantizesTheSkipInput) {
     EXPECT_EQ(graph.value(skip->tensor).name, "x");
     EXPECT_NE(placement->layers[static_cast<size_t>(residual)].reason.find("fused with 'proj'"), std::string::npos)
         << placement->layers[static_cast<size_t>(residual)].reason;
+}
+
+// BlazeFace's block: the pooled tensor feeds a conv, and, padded with zero channels (Concat with ConstantOfShape), the
+// residual Add. x -> conv0 -> relu -> pool -> p; p -> conv1 -> c1; Add(c1, Concat(p, zeros)) -> y.
+ModelBuilder paddedIdentityModel() {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 8, 8});
+    b.initializer("w0", {4, 4, 1, 1}, test::seededFloats(16, 3));
+    b.initializer("w1", {8, 4, 1, 1}, test::seededFloats(32, 4));
+    b.initializer("shape", DataType::Int64, {4}, {1, 4, 4, 4});
+    b.node("Conv", {"x", "w0"}, {"c0"}, "conv0");
+    b.node("Relu", {"c0"}, {"r"}, "relu");
+    b.node("MaxPool", {"r"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    b.node("Conv", {"p", "w1"}, {"c1"}, "conv1");
+    b.node("ConstantOfShape", {"shape"}, {"z"}, "zeros");
+    b.node("Concat", {"p", "z"}, {"pad"}, "concat").i("axis", 1);
+    b.node("Add", {"c1", "pad"}, {"y"}, "add");
+    b.output("y");
+    return b;
+}
+
+// The Concat comes before the Add that quantizes its output: it is placed after it, so it runs INT8 with its inputs
+// quantized (before, it found no Q/DQ on its output yet and stayed float, TensorRT then requantizing it anyway); the
+// pooled tensor and the pool's own input share the Concat's scale, so no requantize sits at the MaxPool.
+TEST(QdqPlacementTest, AConcatReadByAResidualAddSharesOneScaleBackThroughTheMaxPool) {
+    const auto model = paddedIdentityModel().load();
+    const Graph& graph = model->graph();
+    const AmaxByName amax = {{"x", 1.0f}, {"c0", 2.2f}, {"r", 2.0f}, {"p", 1.8f}, {"c1", 3.0f}, {"pad", 2.5f}};
+    auto placement = placeQdq(graph, allInt8(graph), amax, {});
+    ASSERT_TRUE(placement.isOk()) << placement.status().message();
+    const LayerDecision& concat = placement->layers[static_cast<size_t>(*graph.findNode("concat"))];
+    EXPECT_EQ(concat.precision, Precision::Int8);
+    EXPECT_EQ(concat.reason, "INT8 Concat: inputs share one scale");
+    const std::vector<float> shared = {2.5f / 127.0f};
+    const auto edges = namedEdges(graph, *placement);
+    for (const NamedEdge& wanted :
+         {NamedEdge{"concat", 0, "p", false, 1, shared}, NamedEdge{"pool", 0, "r", false, 1, shared},
+          NamedEdge{"conv1", 0, "p", false, 1, shared}, NamedEdge{"add", 1, "pad", false, 1, shared}})
+        EXPECT_NE(std::find(edges.begin(), edges.end(), wanted), edges.end()) << std::get<0>(wanted);
+}
+
+// The default plan puts that Concat in INT8: its zero channels are computed from constants (an initializer of the
+// export), not a float neighbour; and every target's realized plan keeps it there, so the export summary says what
+// TensorRT runs.
+TEST(QdqPlacementTest, AConcatWithAConstantInputBetweenInt8LayersIsPlannedAndRunInt8) {
+    const auto model = paddedIdentityModel().load();
+    const Graph& graph = model->graph();
+    const NodeId concat = *graph.findNode("concat");
+    EXPECT_EQ(defaultPrecisionPlan(graph).requested(concat), Precision::Int8);
+    for (TrtVersion version : {TrtVersion::Trt86, TrtVersion::Trt10, TrtVersion::Trt11}) {
+        PrecisionPlan plan = defaultPrecisionPlan(graph);
+        const TrtPolicies policies(version, Precision::Fp16, nullptr);
+        policies.apply(graph, plan);
+        EXPECT_EQ(plan.effective(concat), Precision::Int8) << trtVersionName(version) << ": " << plan.reason(concat);
+    }
 }
 
 }  // namespace
