@@ -351,4 +351,15 @@ std::vector<ZooModel> modelZoo(bool withFiles) {
     return zoo;
 }
 
+std::unique_ptr<Model> sharedWeightModel(const std::string& layer) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 16});
+    b.initializer("w", {16, 10}, seededFloats(160));
+    b.node("Identity", {"w"}, {"w.shared"}, "Identity_0");
+    b.node("MatMul", {"x", "w.shared"}, {"y"}, layer);
+    b.node("Relu", {"y"}, {"p"}, "relu");
+    b.output("p");
+    return b.load();
+}
+
 }  // namespace ql::test

@@ -27,6 +27,9 @@ std::unique_ptr<Model> tf2onnxNhwcModel();
 // A classifier as PyTorch exported it at opsets 7-12: Conv, Relu, a view to a computed shape (`computedView`) or a
 // Flatten, Gemm, Softmax.
 std::unique_ptr<Model> pytorchClassifier(int64_t opset, bool computedView);
+// x -> MatMul `layer` (its weight through "Identity_0", as PyTorch writes an Identity per shared weight) -> Relu
+// "relu" -> output.
+std::unique_ptr<Model> sharedWeightModel(const std::string& layer);
 
 // Every model of the corpus; `withFiles`: also the committed models (tests/data, resources/samples).
 std::vector<ZooModel> modelZoo(bool withFiles = true);

@@ -7,7 +7,7 @@
 #include <QtTest>
 
 #include "tests/support/control_flow_model.h"
-#include "tests/support/model_builder.h"
+#include "tests/support/model_zoo.h"
 #include "tests/ui/graph/graph_test_models.h"
 #include "ui/graph/graph_fit.h"
 #include "ui/graph/graph_minimap.h"
@@ -268,17 +268,11 @@ void GraphOverviewTest::wrappedColumnsJoinEveryEdgeToItsBoxes() {
 // made Fit to Window one row of boxes above a single scope block. Computed from a constant, each is data the export
 // folds into an initializer: hidden with the Constants, and no edge comes from it.
 void GraphOverviewTest::aWeightsIdentityIsDataNotABox() {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 16});
-    b.initializer("w", {16, 10}, test::seededFloats(160));
-    b.node("Identity", {"w"}, {"w.shared"}, "Identity_0");
-    b.node("MatMul", {"x", "w.shared"}, {"y"}, "/m/fc/MatMul");
-    b.output("y");
-    const auto model = b.load();
+    const auto model = test::sharedWeightModel("/m/fc/MatMul");
     const VisibleGraph shown = buildVisibleGraph(GraphSnapshot::from(model->graph()), {});
     QCOMPARE(shown.itemOfNode[static_cast<size_t>(*model->graph().findNode("Identity_0"))], -1);
     QVERIFY(shown.itemOfNode[static_cast<size_t>(*model->graph().findNode("/m/fc/MatMul"))] >= 0);
-    QCOMPARE(shown.edges.size(), size_t{2});  // x -> MatMul -> y
+    QCOMPARE(shown.edges.size(), size_t{3});  // x -> MatMul -> Relu -> p
     VisibilityOptions withConstants;
     withConstants.showConstants = true;
     const VisibleGraph all = buildVisibleGraph(GraphSnapshot::from(model->graph()), withConstants);

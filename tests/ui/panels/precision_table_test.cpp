@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "tests/support/model_builder.h"
+#include "tests/support/model_zoo.h"
 #include "tests/ui/panels/panel_test_util.h"
 #include "ui/graph/graph_node_item.h"
 #include "ui/graph/graph_view.h"
@@ -222,15 +223,8 @@ void PrecisionTableTest::downgradeShowsTheReason() {
 // constant, the export folds it into a float32 initializer. It is a weight, not a layer: no warning that it "falls
 // back" from FP16 to FP32, and no row unless all nodes are shown.
 void PrecisionTableTest::aWeightsIdentityIsNoLayer() {
-    test::ModelBuilder b;
-    b.input("x", DataType::Float, {1, 16});
-    b.initializer("w", {16, 10}, test::seededFloats(160));
-    b.node("Identity", {"w"}, {"w.shared"}, "Identity_0");
-    b.node("MatMul", {"x", "w.shared"}, {"y"}, "fc");
-    b.node("Relu", {"y"}, {"p"}, "relu");
-    b.output("p");
     ModelDocument document;
-    document.replaceModel(std::shared_ptr<Model>(b.load()));
+    document.replaceModel(std::shared_ptr<Model>(test::sharedWeightModel("fc")));
     PrecisionTableModel model(&document);
     const NodeId identity = *document.model()->graph().findNode("Identity_0");
     QVERIFY(document.plan().effective(identity) != document.plan().requested(identity));  // FP16 asked, FP32 runs
