@@ -228,7 +228,7 @@ private:
     void growEpilogue(Group& group, bool allowResidual) {
         const NodeId head = group.nodes.front();
         ValueId t = mGraph.node(head).outputs.empty() ? kNoId : mGraph.node(head).outputs[0];
-        bool residual = !allowResidual;
+        bool residual = !allowResidual, hasResidual = false;
         for (int step = 0; step < 12 && t != kNoId; ++step) {
             std::vector<NodeId> next;
             bool output = false;
@@ -260,8 +260,8 @@ private:
             } else if ((c.opType == "Add" || c.opType == "Sub" || c.opType == "Mul" || c.opType == "Div") &&
                        constantOperand) {
             } else if (c.opType == "Add" && !residual && residualOwner(c) == head) {
-                residual = true;
-            } else if (fusesConvActPool(group, c)) {
+                residual = hasResidual = true;
+            } else if (!hasResidual && fusesConvActPool(group, c)) {
                 claim(group, c.id);
                 return;  // the pooling ends the layer
             } else {
@@ -274,7 +274,8 @@ private:
 
     // TensorRT 8.5 and 8.6 run an INT8 convolution, its activation and the INT8 MaxPool that alone reads them as one
     // layer (ConvActPool): the ResNet stems of the three INT8 builds of the data whose stem writes INT8 (8.5 QAT on
-    // an RTX 2000 Ada, 8.6 PTQ on an RTX 3080, TREx's A100 QAT with quantized residuals). No TensorRT 10 INT8
+    // an RTX 2000 Ada, 8.6 PTQ on an RTX 3080, TREx's A100 QAT with quantized residuals); none of the data has a
+    // residual Add in such a layer, so a layer with one stays apart from the pooling. No TensorRT 10 INT8
     // report of the data shows it or its absence, so 10 and 11 keep them apart. A MaxPool is INT8 when planned so,
     // or, with Q/DQ, when only QuantizeLinear nodes read it (TensorRT moves the Q above it).
     bool fusesConvActPool(const Group& group, const Node& pool) const {

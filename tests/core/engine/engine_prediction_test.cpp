@@ -297,6 +297,21 @@ TEST(EnginePredictionTest, Trt86FusesAnInt8ConvolutionReluAndMaxPool) {
     plan.setRequested(*graph.findNode("pool"), Precision::Fp16);
     const EnginePrediction apart = predictEngine(graph, plan, kTrt86);
     EXPECT_NE(layerWith(graph, apart, "stem"), layerWith(graph, apart, "pool"));
+
+    // A layer with a residual Add keeps the pooling apart: no report of the data shows that fusion.
+    ModelBuilder r;
+    r.input("x", DataType::Float, {1, 32, 16, 16});
+    conv(r, "c", "x", "c.out", 32, 32);
+    r.node("Add", {"c.out", "x"}, {"s"}, "add");
+    r.node("Relu", {"s"}, {"a"}, "relu");
+    r.node("MaxPool", {"a"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    conv(r, "c2", "p", "y", 32, 32);
+    r.output("y");
+    const auto residual = r.load();
+    const Graph& rg = residual->graph();
+    const EnginePrediction withAdd = predictEngine(rg, PrecisionPlan(rg, Precision::Int8), kTrt86);
+    EXPECT_EQ(layerWith(rg, withAdd, "c"), layerWith(rg, withAdd, "add"));
+    EXPECT_NE(layerWith(rg, withAdd, "c"), layerWith(rg, withAdd, "pool"));
 }
 
 TEST(EnginePredictionTest, Int8StemWritingFloatRunsCudnnInt8x4) {
