@@ -77,7 +77,7 @@ std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
     return floatFormOrReport(loadModelOrReport(path));
 }
 
-std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model) {
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model, std::optional<PrecisionPlan>* carriedPlan) {
     if (!model || !hasQOperatorNodes(model->graph())) return model;
     const std::string path = model->path();
     auto carried = carriedModel(std::move(model));
@@ -88,6 +88,7 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model) {
     std::cerr << path << ": ONNX Runtime operator-form model, working on its float import: " << carried->qoperatorImport
               << std::endl;
     measureCosts(*carried->model);
+    if (carriedPlan) *carriedPlan = std::move(carried->plan);
     return std::move(carried->model);
 }
 

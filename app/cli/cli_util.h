@@ -9,6 +9,7 @@
 #include "core/common/status.h"
 #include "core/model/model.h"
 #include "core/quant/calibration.h"
+#include "core/quant/precision_plan.h"
 
 namespace ql::cli {
 
@@ -31,8 +32,10 @@ std::unique_ptr<Model> loadModelOrReport(const std::string& path);
 // The same, but a model in ONNX Runtime's operator form (ConvInteger, QLinearConv, ...: qoperator_import.h) comes back
 // as its float import, said on stderr: what `calibrate` and `lint` work on.
 std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path);
-// The same for a model already loaded (null stays null).
-std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model);
+// The same for a model already loaded (null stays null). `carriedPlan`, when given, receives the plan the operator
+// form carries (its quantized layers INT8, the other float layers FP16): what `quantize` exports without a plan.
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model,
+                                         std::optional<PrecisionPlan>* carriedPlan = nullptr);
 // What a --plan describes: MODEL itself, or, when MODEL carries precisions of its own (Q/DQ nodes, float16 islands),
 // the FP32 form that `quantize --plan` re-exports with that plan (carried_model.h), said on stderr; `carriedScales`
 // then holds the scales the model carried. Without a plan, MODEL as it is (its own precisions are the plan).

@@ -138,7 +138,8 @@ int runLint(LintCliOptions options) {
     if (!shipped) return kExitBadInput;
     // A file in ONNX Runtime's operator form is reported as shipped, then analysed on its float import.
     const OperatorFormLint operatorForm = lintOperatorForm(shipped->graph(), lintOptions);
-    auto model = floatFormOrReport(std::move(shipped));
+    std::optional<PrecisionPlan> operatorFormPlan;  // what quantize exports from an operator-form file
+    auto model = floatFormOrReport(std::move(shipped), &operatorFormPlan);
     std::optional<CalibrationResult> carriedScales;
     model = planSubjectOrReport(std::move(model), !options.plan.empty(), carriedScales);
     if (!model) return kExitBadInput;
@@ -157,7 +158,9 @@ int runLint(LintCliOptions options) {
     }
     addCarriedScales(scales, std::move(carriedScales));
     // What runs (realized_precision.h): the plan, or what a model that carries its precisions says.
-    auto requested = options.plan.empty() ? writtenPlan(*model) : PrecisionPlan::load(graph, options.plan);
+    auto requested = !options.plan.empty() ? PrecisionPlan::load(graph, options.plan)
+                     : operatorFormPlan    ? Result<PrecisionPlan>(*operatorFormPlan)
+                                           : writtenPlan(*model);
     if (!requested) return failWith(requested.status());
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), version, Precision::Fp16,
                                              scales ? &*scales : nullptr, target->typing);

@@ -44,7 +44,8 @@ int runPredict(PredictCliOptions options) {
     if (!target) return failWith(target.status());
     auto profile = chosenGpuProfile(options.gpu, options.gpuProfile, options.calib);
     if (!profile) return failWith(profile.status());
-    auto model = floatFormOrReport(loadModelOrReport(options.model));
+    std::optional<PrecisionPlan> operatorFormPlan;  // what quantize exports from an operator-form file
+    auto model = floatFormOrReport(loadModelOrReport(options.model), &operatorFormPlan);
     std::optional<CalibrationResult> carriedScales;
     model = planSubjectOrReport(std::move(model), !options.plan.empty(), carriedScales);
     if (!model) return kExitBadInput;
@@ -61,7 +62,9 @@ int runPredict(PredictCliOptions options) {
         scales = std::move(loaded).value();
     }
     addCarriedScales(scales, std::move(carriedScales));
-    auto requested = options.plan.empty() ? writtenPlan(*model) : PrecisionPlan::load(graph, options.plan);
+    auto requested = !options.plan.empty() ? PrecisionPlan::load(graph, options.plan)
+                     : operatorFormPlan    ? Result<PrecisionPlan>(*operatorFormPlan)
+                                           : writtenPlan(*model);
     if (!requested) return failWith(requested.status());
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), target->version, Precision::Fp16,
                                              scales ? &*scales : nullptr, target->typing);

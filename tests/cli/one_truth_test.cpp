@@ -11,6 +11,7 @@
 #include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/model_builder.h"
+#include "tests/support/operator_form_model.h"
 
 namespace ql {
 namespace {
@@ -131,6 +132,35 @@ TEST(OneTruthCliTest, APlanForAQdqModelDescribesItsReExport) {
     const auto predictedFromPlan = layerPrecisions({qdq, "--plan", tuned.plan});
     EXPECT_FALSE(predictedFromPlan.empty());
     EXPECT_EQ(predictedFromPlan, layerPrecisions({reExport}));
+}
+
+// ONNX Runtime's operator form (ISNet: ConvInteger): `quantize` exports what the file carries (its quantized layers
+// INT8, the other float layers FP16), and `lint` of the file now shows that plan, not the default placement of its
+// float import. Before, ISNet's 33 MaxPools read INT8 in `lint` and FP16 in the file `quantize` wrote.
+TEST(OneTruthCliTest, AnOperatorFormModelIsLintedAsQuantizeExportsIt) {
+    TempDir dir;
+    const std::string model = dir.file("dyn.onnx"), data = dir.file("x.npy"), calib = dir.file("calib.json");
+    test::operatorFormModel(true).save(model);
+    ASSERT_TRUE(
+        writeNpy(data, Tensor::fromVector(DataType::Float, {4, 3, 8, 8}, test::seededFloats(4 * 3 * 64, 9))).isOk());
+    ASSERT_EQ(test::runCli({"calibrate", model, "--data", data, "-o", calib}).exitCode, 0);
+    for (const char* trt : {"8.6", "10"}) {
+        const std::string exported = dir.file(std::string("dyn.") + trt + ".onnx");
+        const auto q = test::runCli({"quantize", model, "--calib", calib, "--trt", trt, "-o", exported});
+        ASSERT_EQ(q.exitCode, 0) << q.err;
+        // The shipped file's operators are errors for TensorRT (exit 1); its float import's layers follow.
+        const auto shipped = test::runCli({"lint", model, "--calib", calib, "--trt", trt, "--json"});
+        ASSERT_EQ(shipped.exitCode, 1) << shipped.err;
+        const auto planned = precisionsOf(nlohmann::json::parse(shipped.out)["layers"]);
+        const auto written = precisionsOf(lintJson({exported, "--trt", trt})["layers"]);
+        ASSERT_TRUE(written.contains("pool1")) << trt;
+        EXPECT_EQ(planned.at("pool1"), written.at("pool1")) << trt;
+        for (const auto& [layer, precision] : written) {
+            if (planned.contains(layer)) {
+                EXPECT_EQ(planned.at(layer), precision) << trt << " " << layer;
+            }
+        }
+    }
 }
 
 std::vector<float> simulate(const Tuned& tuned, const std::string& input, const std::vector<std::string>& extra,

@@ -33,12 +33,13 @@ void addDynamicConv(ModelBuilder& b, const std::string& name, const std::string&
 
 }  // namespace
 
-ModelBuilder operatorFormModel() {
+ModelBuilder operatorFormModel(bool pooled) {
     ModelBuilder b;
     b.input("x", DataType::Float, {1, 3, 8, 8});
     addDynamicConv(b, "conv1", "x", "c1", 3, 11);
     b.node("Relu", {"c1"}, {"r1"}, "relu1");
-    addDynamicConv(b, "conv2", "r1", "y", 16, 12);
+    if (pooled) b.node("MaxPool", {"r1"}, {"p1"}, "pool1").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    addDynamicConv(b, "conv2", pooled ? "p1" : "r1", "y", 16, 12);
     b.output("y");
     return b;
 }

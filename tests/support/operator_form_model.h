@@ -6,11 +6,12 @@
 //     (x_scale * w_scale) -> Relu -> DynamicQuantizeLinear -> ConvInteger "conv2_quant" ([16,16,3,3]) -> Cast -> Mul
 //     -> y
 //
-// Its float import is two Convs with a Relu between them.
+// Its float import is two Convs with a Relu between them; `pooled` adds a MaxPool "pool1" after the Relu, a float op
+// of the operator form between two quantized ones.
 #include "tests/support/model_builder.h"
 
 namespace ql::test {
 
-ModelBuilder operatorFormModel();
+ModelBuilder operatorFormModel(bool pooled = false);
 
 }  // namespace ql::test

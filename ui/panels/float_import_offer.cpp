@@ -25,7 +25,7 @@ QString opsOf(const Graph& graph) {
 
 }  // namespace
 
-// The float import of the operator-form file at `path`, as the CLI makes it (carriedModel), with the default plan
+// The float import of the operator-form file at `path`, as the CLI makes it (carriedModel), with the plan it carries
 // and the lint of `target`; an error naming the file when it cannot be made. Runs on a worker thread.
 FloatImportOffer::Outcome FloatImportOffer::importFloat(const QString& path, TrtTarget target) {
     Outcome outcome{std::make_shared<LoadedModel>(), {}};
@@ -43,7 +43,8 @@ FloatImportOffer::Outcome FloatImportOffer::importFloat(const QString& path, Trt
     }
     loaded.model = std::shared_ptr<Model>(std::move(carried->model));
     measureModelCosts(*loaded.model);
-    loaded.plan = defaultPrecisionPlan(loaded.model->graph());
+    // The plan the operator form carries (its quantized layers INT8), as `quantize` and `lint` of the file take it.
+    loaded.plan = carried->plan ? std::move(*carried->plan) : defaultPrecisionPlan(loaded.model->graph());
     ModelDocument::decidePrecisions(loaded, target);
     outcome.summary = QString::fromStdString(carried->qoperatorImport);
     return outcome;
