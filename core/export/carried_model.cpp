@@ -1,6 +1,7 @@
 #include "core/export/carried_model.h"
 
 #include <onnx/onnx_pb.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
@@ -34,6 +35,20 @@ PrecisionPlan carriedPlan(const Graph& graph, const std::set<std::string>& int8,
     return writtenPrecisions(graph, quantized, float16, typed);
 }
 
+// The layers a weakly typed export names as FP32 (kFp32LayersMetadataKey), FP32 in `plan`; an unreadable entry is
+// ignored (the builder's --fp16 then decides, as for a file without it).
+void pinFp32Layers(const Model& model, const Graph& graph, PrecisionPlan& plan) {
+    for (const auto& prop : model.proto().metadata_props()) {
+        if (prop.key() != kFp32LayersMetadataKey) continue;
+        const nlohmann::json names = nlohmann::json::parse(prop.value(), nullptr, false);
+        if (!names.is_array()) return;
+        for (const auto& name : names)
+            if (name.is_string())
+                if (const auto node = graph.findNode(name.get<std::string>()))
+                    plan.setRequested(*node, Precision::Fp32);
+    }
+}
+
 // The float form of a model that carries Q/DQ or float16 islands (carriesPrecisions), with what it carries.
 Result<CarriedModel> carriedQdqModel(const Model& model) {
     CarriedModel carried;
@@ -41,6 +56,7 @@ Result<CarriedModel> carriedQdqModel(const Model& model) {
     QL_ASSIGN_OR_RETURN(DequantizedModel imported, dequantizeQdqModel(model));
     const bool typed = !imported.fp16Nodes.empty() || writtenTyping(model) == "strong";
     carried.plan = carriedPlan(imported.model->graph(), int8, imported, typed);
+    if (!typed) pinFp32Layers(model, imported.model->graph(), *carried.plan);
     carried.scales = std::move(imported.scales);
     carried.fp16Nodes = imported.fp16Nodes.size();
     carried.model = std::move(imported.model);

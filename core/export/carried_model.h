@@ -27,6 +27,9 @@ namespace ql {
 
 // The metadata key of the typing QuantLens's export was written for ("strong" or "weak").
 inline constexpr const char* kTypingMetadataKey = "quantlens.typing";
+// Weak typing: the layers the export keeps in FP32 (a JSON array of node names), which its trtexec script pins with
+// --layerPrecisions; a float32 node the file does not name is the builder's --fp16 choice.
+inline constexpr const char* kFp32LayersMetadataKey = "quantlens.fp32_layers";
 
 // The typing QuantLens wrote `model` for ("strong", "weak"), or empty (another tool's model).
 std::string writtenTyping(const Model& model);

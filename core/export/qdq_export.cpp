@@ -102,15 +102,28 @@ std::vector<bool> islandNodes(const Graph& prepared, const CalibrationResult& ca
     return island;
 }
 
-// The file says which typing it was written for, so reading it back tells a float32 node meant as FP32 (strong)
-// from one the builder's --fp16 decides (weak), even without float16 islands.
-void recordTyping(onnx::ModelProto& proto, TrtTyping typing) {
+// Sets `key` in the file's metadata. The file says which typing it was written for, so reading it back tells a
+// float32 node meant as FP32 (strong) from one the builder's --fp16 decides (weak), even without float16 islands.
+void recordMetadata(onnx::ModelProto& proto, const char* key, const std::string& value) {
     auto* props = proto.mutable_metadata_props();
     for (int i = props->size() - 1; i >= 0; --i)
-        if (props->Get(i).key() == kTypingMetadataKey) props->DeleteSubrange(i, 1);
+        if (props->Get(i).key() == key) props->DeleteSubrange(i, 1);
     auto* prop = proto.add_metadata_props();
-    prop->set_key(kTypingMetadataKey);
-    prop->set_value(trtTypingName(typing));
+    prop->set_key(key);
+    prop->set_value(value);
+}
+
+// Under weak typing the FP32 layers are pinned in the trtexec script only; the file names them too, so that reading
+// it back (carried_model.h) says FP32 where the engine runs FP32, not the --fp16 a float32 node otherwise means.
+void recordFp32Layers(QdqExport& result) {
+    if (result.target.typing != TrtTyping::Weak) return;
+    const Graph& graph = result.prepared->graph();
+    nlohmann::json names = nlohmann::json::array();
+    for (const Node& node : graph.nodes())
+        if (result.placement.layers[static_cast<size_t>(node.id)].precision == Precision::Fp32 &&
+            computesFloat(graph, node))
+            names.push_back(node.name);
+    if (!names.empty()) recordMetadata(result.proto, kFp32LayersMetadataKey, names.dump());
 }
 
 }  // namespace
@@ -139,7 +152,8 @@ Result<QdqExport> exportQdq(const Model& model, const PrecisionPlan& plan, const
         islands.nodes = islandNodes(result.prepared->graph(), calibration, result.placement);
     QL_ASSIGN_OR_RETURN(result.proto, writeQdq(*result.prepared, result.placement, options, islands, &result.islands));
     QL_RETURN_IF_ERROR(exportBodies(model, plan, calibration, options, target, result));
-    recordTyping(result.proto, target.trt.typing);
+    recordMetadata(result.proto, kTypingMetadataKey, trtTypingName(target.trt.typing));
+    recordFp32Layers(result);
     return result;
 }
 

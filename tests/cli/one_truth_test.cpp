@@ -101,6 +101,24 @@ TEST(OneTruthCliTest, LintOfAnExportWithEveryFloatLayerFp32DoesNotAskToReExportI
     EXPECT_TRUE(advised) << weakLint.dump();
 }
 
+// A weakly typed export pins its FP32 layers in the trtexec script; the file names them too, so `lint` of the file
+// (and the window opening it) says FP32 there, not the FP16 the builder's --fp16 gives an unnamed float layer.
+// Found on PP-OCRv4 det: its 5 FP16-guard layers read FP16 from its 8.6 export.
+TEST(OneTruthCliTest, AWeaklyTypedExportSaysWhichLayersRunFp32) {
+    Tuned tuned;
+    const std::string plan = tuned.dir.file("pinned.json"), exported = tuned.dir.file("weak.qdq.onnx");
+    std::ofstream(plan) << R"({"format": "quantlens-plan", "version": 1, "nodes": {"/block/block.0/Conv": "fp32"}})";
+    const auto q = test::runCli({"quantize", kModel, "--calib", tuned.calib, "--plan", plan, "-o", exported, "--trt",
+                                 "8.6", "--trtexec", tuned.dir.file("build.sh")});
+    ASSERT_EQ(q.exitCode, 0) << q.err;
+    const auto planned =
+        precisionsOf(lintJson({kModel, "--plan", plan, "--calib", tuned.calib, "--trt", "8.6"})["layers"]);
+    const auto written = precisionsOf(lintJson({exported, "--trt", "8.6"})["layers"]);
+    EXPECT_EQ(planned.at("/block/block.0/Conv"), "fp32");
+    EXPECT_EQ(written.at("/block/block.0/Conv"), "fp32");
+    EXPECT_EQ(written, planned);
+}
+
 // `lint` and `predict` of a Q/DQ model with --plan describe what `quantize` of that model with the plan writes (its
 // FP32 form re-exported), as `lint` and `predict` of the written file do. Before, the plan was laid over the Q/DQ
 // graph: 7 of the sample's 14 layers disagreed with the written file (/Add INT8 there, FP16 in the file).
