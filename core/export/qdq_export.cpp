@@ -116,13 +116,8 @@ void recordMetadata(onnx::ModelProto& proto, const char* key, const std::string&
 // Under weak typing the FP32 layers are pinned in the trtexec script only; the file names them too, so that reading
 // it back (carried_model.h) says FP32 where the engine runs FP32, not the --fp16 a float32 node otherwise means.
 void recordFp32Layers(QdqExport& result) {
-    if (result.target.typing != TrtTyping::Weak) return;
-    const Graph& graph = result.prepared->graph();
     nlohmann::json names = nlohmann::json::array();
-    for (const Node& node : graph.nodes())
-        if (result.placement.layers[static_cast<size_t>(node.id)].precision == Precision::Fp32 &&
-            computesFloat(graph, node))
-            names.push_back(node.name);
+    for (NodeId id : pinnedFp32Nodes(result)) names.push_back(result.prepared->graph().node(id).name);
     if (!names.empty()) recordMetadata(result.proto, kFp32LayersMetadataKey, names.dump());
 }
 

@@ -49,16 +49,13 @@ struct PinnedLists {
 // The FP32 layers, pinned under weak typing; FP16 is left to TensorRT (--fp16), INT8 to the Q/DQ nodes.
 Result<PinnedLists> pinnedLayers(const QdqExport& result) {
     PinnedLists lists;
-    if (result.target.typing == TrtTyping::Strong) return lists;
     const Graph& graph = result.prepared->graph();
-    for (const Node& node : graph.nodes()) {
-        const Precision precision = result.placement.layers[static_cast<size_t>(node.id)].precision;
-        const size_t outputs = floatOutputCount(graph, node);
-        if (precision != Precision::Fp32 || outputs == 0 || node.opType == "Constant") continue;
+    for (NodeId id : pinnedFp32Nodes(result)) {
+        const Node& node = graph.node(id);
         QL_ASSIGN_OR_RETURN(const std::string name, trtexecLayerName(layerName(graph, node)));
-        const std::string type = precisionName(precision);
+        const std::string type = precisionName(Precision::Fp32);
         std::string types = type;
-        for (size_t i = 1; i < outputs; ++i) types += "+" + type;
+        for (size_t i = 1; i < floatOutputCount(graph, node); ++i) types += "+" + type;
         const std::string separator = lists.precisions.empty() ? "" : ",";
         lists.precisions += separator + name + ":" + type;
         lists.outputTypes += separator + name + ":" + types;
@@ -66,6 +63,21 @@ Result<PinnedLists> pinnedLayers(const QdqExport& result) {
     }
     return lists;
 }
+
+}  // namespace
+
+std::vector<NodeId> pinnedFp32Nodes(const QdqExport& result) {
+    std::vector<NodeId> pinned;
+    if (result.target.typing == TrtTyping::Strong) return pinned;
+    const Graph& graph = result.prepared->graph();
+    for (const Node& node : graph.nodes())
+        if (result.placement.layers[static_cast<size_t>(node.id)].precision == Precision::Fp32 &&
+            floatOutputCount(graph, node) > 0 && node.opType != "Constant")
+            pinned.push_back(node.id);
+    return pinned;
+}
+
+namespace {
 
 bool hasQdq(const QdqExport& result) {
     return !result.placement.edges.empty();

@@ -38,6 +38,10 @@ struct TrtexecPlan {
     std::vector<std::string> reliesOn;  // one sentence each
 };
 Result<TrtexecPlan> trtexecPlan(const QdqExport& result);
+// The layers a weakly typed export keeps in FP32, which its script pins with --layerPrecisions (and its file names in
+// its metadata, carried_model.h): FP32 in the placement, every output float, not a Constant. Empty when strongly
+// typed.
+std::vector<NodeId> pinnedFp32Nodes(const QdqExport& result);
 nlohmann::json trtexecPlanJson(const TrtexecPlan& plan);
 
 // What a script is written for. The header says who wrote it, `writer` ("Written by quantlens-cli."), so a user can
