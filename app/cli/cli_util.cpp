@@ -77,17 +77,27 @@ std::unique_ptr<Model> loadFloatFormOrReport(const std::string& path) {
     return floatFormOrReport(loadModelOrReport(path));
 }
 
-std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model, std::optional<PrecisionPlan>* carriedPlan) {
-    if (!model || !hasQOperatorNodes(model->graph())) return model;
+// The float form of `model` with what it carries (carried_model.h), its costs measured, and `path: <saying>` on
+// stderr (`saying` may read the carried form); nullopt, with the error printed, when it cannot be made.
+template <typename Saying>
+std::optional<CarriedModel> carriedFormOrReport(std::unique_ptr<Model> model, Saying saying) {
     const std::string path = model->path();
     auto carried = carriedModel(std::move(model));
     if (!carried) {
         printError(carried.status().message());
-        return nullptr;
+        return std::nullopt;
     }
-    std::cerr << path << ": ONNX Runtime operator-form model, working on its float import: " << carried->qoperatorImport
-              << std::endl;
+    std::cerr << path << ": " << saying(*carried) << std::endl;
     measureCosts(*carried->model);
+    return std::move(carried).value();
+}
+
+std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model, std::optional<PrecisionPlan>* carriedPlan) {
+    if (!model || !hasQOperatorNodes(model->graph())) return model;
+    auto carried = carriedFormOrReport(std::move(model), [](const CarriedModel& c) {
+        return "ONNX Runtime operator-form model, working on its float import: " + c.qoperatorImport;
+    });
+    if (!carried) return nullptr;
     if (carriedPlan) *carriedPlan = std::move(carried->plan);
     return std::move(carried->model);
 }
@@ -95,17 +105,20 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model, std::opti
 std::unique_ptr<Model> planSubjectOrReport(std::unique_ptr<Model> model, bool planGiven,
                                            std::optional<CalibrationResult>& carriedScales) {
     if (!model || !planGiven || !carriesPrecisions(model->graph())) return model;
-    const std::string path = model->path();
-    auto carried = carriedModel(std::move(model));
-    if (!carried) {
-        printError(carried.status().message());
-        return nullptr;
-    }
-    std::cerr << path << ": the model carries its own precisions; --plan applies to its FP32 form, as `quantize "
-              << "--plan` re-exports it" << std::endl;
+    auto carried = carriedFormOrReport(std::move(model), [](const CarriedModel&) {
+        return "the model carries its own precisions; --plan applies to its FP32 form, as `quantize --plan` "
+               "re-exports it";
+    });
+    if (!carried) return nullptr;
     carriedScales = std::move(carried->scales);
-    measureCosts(*carried->model);
     return std::move(carried->model);
+}
+
+Result<PrecisionPlan> requestedPlan(const Model& model, const std::string& planPath,
+                                    const std::optional<PrecisionPlan>& operatorFormPlan) {
+    if (!planPath.empty()) return PrecisionPlan::load(model.graph(), planPath);
+    if (operatorFormPlan) return *operatorFormPlan;
+    return writtenPlan(model);
 }
 
 void addCarriedScales(std::optional<CalibrationResult>& scales, std::optional<CalibrationResult> carried) {

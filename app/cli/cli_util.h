@@ -41,6 +41,10 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model,
 // then holds the scales the model carried. Without a plan, MODEL as it is (its own precisions are the plan).
 std::unique_ptr<Model> planSubjectOrReport(std::unique_ptr<Model> model, bool planGiven,
                                            std::optional<CalibrationResult>& carriedScales);
+// The plan MODEL runs with: PLAN.json when given, else what an operator-form file carries (floatFormOrReport's
+// `carriedPlan`), else what the model carries or, carrying nothing, the default placement (writtenPlan).
+Result<PrecisionPlan> requestedPlan(const Model& model, const std::string& planPath,
+                                    const std::optional<PrecisionPlan>& operatorFormPlan);
 // `scales` (the --calib given, if any) with the carried ones over it: a carried model's own scales are in force.
 void addCarriedScales(std::optional<CalibrationResult>& scales, std::optional<CalibrationResult> carried);
 

@@ -158,9 +158,7 @@ int runLint(LintCliOptions options) {
     }
     addCarriedScales(scales, std::move(carriedScales));
     // What runs (realized_precision.h): the plan, or what a model that carries its precisions says.
-    auto requested = !options.plan.empty() ? PrecisionPlan::load(graph, options.plan)
-                     : operatorFormPlan    ? Result<PrecisionPlan>(*operatorFormPlan)
-                                           : writtenPlan(*model);
+    auto requested = requestedPlan(*model, options.plan, operatorFormPlan);
     if (!requested) return failWith(requested.status());
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), version, Precision::Fp16,
                                              scales ? &*scales : nullptr, target->typing);

@@ -19,7 +19,6 @@
 #include "core/engine/plan_prediction.h"
 #include "core/engine/prediction_report.h"
 #include "core/exec/input_shapes.h"
-#include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
 
 namespace ql::cli {
@@ -62,9 +61,7 @@ int runPredict(PredictCliOptions options) {
         scales = std::move(loaded).value();
     }
     addCarriedScales(scales, std::move(carriedScales));
-    auto requested = !options.plan.empty() ? PrecisionPlan::load(graph, options.plan)
-                     : operatorFormPlan    ? Result<PrecisionPlan>(*operatorFormPlan)
-                                           : writtenPlan(*model);
+    auto requested = requestedPlan(*model, options.plan, operatorFormPlan);
     if (!requested) return failWith(requested.status());
     const PrecisionPlan plan = effectivePlan(graph, std::move(requested).value(), target->version, Precision::Fp16,
                                              scales ? &*scales : nullptr, target->typing);
