@@ -144,20 +144,14 @@ private:
                                      : prediction::enginePrecisionOf(mPlan.effective(group.anchor));
     }
 
-    // A MaxPool read only through QuantizeLinear nodes: TensorRT moves the Q above it (max commutes with a positive
-    // scale) and runs it INT8, fused into the convolution before it when that one is INT8 (TREx's QAT ResNet-18
-    // with quantized residuals: "conv1 + QuantizeLinear_7 + Conv_9 + MaxPool_12", INT8 out).
+    // A MaxPool read only through QuantizeLinear nodes runs INT8 (prediction::quantizedAfterwards), fused into the
+    // convolution before it when that one is INT8 (TREx's QAT ResNet-18 with quantized residuals: "conv1 +
+    // QuantizeLinear_7 + Conv_9 + MaxPool_12", INT8 out).
     bool quantizedAfterwards(const Group& group) const {
         return group.kind == PredictedKind::Pooling && group.anchor != kNoId && quantizedAfterwards(group.anchor);
     }
     bool quantizedAfterwards(NodeId n) const {
-        if (!mExplicitQuantization) return false;
-        const Node& node = mGraph.node(n);
-        if (node.opType != "MaxPool" || node.outputs.empty() || node.outputs[0] == kNoId) return false;
-        const Value& out = mGraph.value(node.outputs[0]);
-        return !out.consumers.empty() && !out.isGraphOutput &&
-               std::all_of(out.consumers.begin(), out.consumers.end(),
-                           [&](NodeId c) { return mGraph.node(c).opType == "QuantizeLinear"; });
+        return mExplicitQuantization && prediction::quantizedAfterwards(mGraph, mGraph.node(n));
     }
 
     // The precision `group` reads a value in through its node `reader`. A convolution computes in its anchor's

@@ -277,16 +277,12 @@ private:
     // an RTX 2000 Ada, 8.6 PTQ on an RTX 3080, TREx's A100 QAT with quantized residuals); none of the data has a
     // residual Add in such a layer, so a layer with one stays apart from the pooling. No TensorRT 10 INT8
     // report of the data shows it or its absence, so 10 and 11 keep them apart. A MaxPool is INT8 when planned so,
-    // or, with Q/DQ, when only QuantizeLinear nodes read it (TensorRT moves the Q above it).
+    // or, with Q/DQ, when only QuantizeLinear nodes read it (quantizedAfterwards).
     bool fusesConvActPool(const Group& group, const Node& pool) const {
         if (trtMajor(mTarget.version) >= 10 || group.kind != PredictedKind::Convolution || pool.opType != "MaxPool" ||
-            precision(group.anchor) != Precision::Int8 || pool.outputs.empty() || pool.outputs[0] == kNoId)
+            precision(group.anchor) != Precision::Int8)
             return false;
-        if (precision(pool.id) == Precision::Int8) return true;
-        const Value& out = mGraph.value(pool.outputs[0]);
-        return !out.consumers.empty() && !out.isGraphOutput &&
-               std::all_of(out.consumers.begin(), out.consumers.end(),
-                           [&](NodeId c) { return mGraph.node(c).opType == "QuantizeLinear"; });
+        return precision(pool.id) == Precision::Int8 || quantizedAfterwards(mGraph, pool);
     }
 
     void claim(Group& group, NodeId n) {
@@ -534,6 +530,14 @@ private:
 };
 
 }  // namespace
+
+bool quantizedAfterwards(const Graph& graph, const Node& node) {
+    if (node.opType != "MaxPool" || node.outputs.empty() || node.outputs[0] == kNoId) return false;
+    const Value& out = graph.value(node.outputs[0]);
+    return !out.consumers.empty() && !out.isGraphOutput &&
+           std::all_of(out.consumers.begin(), out.consumers.end(),
+                       [&](NodeId c) { return graph.node(c).opType == "QuantizeLinear"; });
+}
 
 EnginePrecision enginePrecisionOf(Precision precision) {
     switch (precision) {

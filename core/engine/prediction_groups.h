@@ -30,5 +30,8 @@ struct Groups {
 Groups groupNodes(const Graph& graph, const PrecisionPlan& plan, const TrtTarget& target);
 
 EnginePrecision enginePrecisionOf(Precision precision);
+// A MaxPool read only through QuantizeLinear nodes: TensorRT moves the Q above it (max commutes with a positive
+// scale) and runs it INT8.
+bool quantizedAfterwards(const Graph& graph, const Node& node);
 
 }  // namespace ql::prediction
