@@ -319,6 +319,15 @@ def report_names(layers, profile):
     return names
 
 
+def to_qat_form(model, layers, profile, residual, gap):
+    """The float ResNet at `model` in its pytorch-quantization Q/DQ form (qat_resnet_export.py), its nodes named after
+    the report (layers, profile) so that the report's layers map."""
+    sys.path.insert(0, HERE)
+    from qat_resnet_export import insert_qat_qdq
+    rename_to_report(model, report_names(layers, profile))
+    insert_qat_qdq(model, residual, gap)
+
+
 def prepare(case, data, work, cli):
     name = case['report']
     if 'log' in case:
@@ -340,11 +349,8 @@ def prepare(case, data, work, cli):
             to_float16(model)
         if case.get('old_names'):
             rename_old_style(model)
-        if 'qat' in case:  # a pytorch-quantization Q/DQ ResNet (qat_resnet_export.py), named after its report
-            sys.path.insert(0, HERE)
-            from qat_resnet_export import insert_qat_qdq
-            rename_to_report(model, report_names(layers, profile))
-            insert_qat_qdq(model, *case['qat'])
+        if 'qat' in case:
+            to_qat_form(model, layers, profile, *case['qat'])
     plan = os.path.join(work, name + '.plan.json')
     if case['plan'] is None:  # the model's own Q/DQ decide
         plan = None
@@ -401,8 +407,6 @@ def precision_pairs(args, rows):
     """INT8 against float on one GPU: the RTX 3080 ResNet-50 pair of CASES, and TREx's A100 QAT ResNet-18 variants
     (their ONNX rebuilt by qat_resnet_export.py from the float export, batch 32) against its FP16 build."""
     import shutil
-    sys.path.insert(0, HERE)
-    from qat_resnet_export import insert_qat_qdq
     by_report = {r['report']: r for r in rows}
     out = []
     fp32, int8 = by_report.get('resnet50.fp32.trt8.5.1.rtx3080'), by_report.get('resnet50.int8-ptq.trt8.6.1.rtx3080')
@@ -420,8 +424,7 @@ def precision_pairs(args, rows):
         if not os.path.exists(layers):
             layers = os.path.join(args.work, report + '.graph.json')
             profile_to_names_only(profile, layers)
-        rename_to_report(model, report_names(layers, profile))
-        insert_qat_qdq(model, residual, gap)
+        to_qat_form(model, layers, profile, residual, gap)
         predicted = json.loads(run([args.cli, 'predict', model, '--trt', '8.6', '--typing', 'weak', '--gpu',
                                     'a100-40gb', '--json']))
         real = json.loads(run([args.cli, 'engine', model, '--layers', layers, '--profile', profile, '--trt', '8.6',
