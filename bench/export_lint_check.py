@@ -4,6 +4,8 @@ the trained ones of tests/data/tune): calibrate on seeded random inputs, export 
 and 11, and `lint` each export for the version it was written for. An error on an export is a build QuantLens
 predicts will fail on a file it wrote itself; the table counts errors and warnings by rule. One truth too: every
 layer's precision as `lint MODEL --calib` shows it (the window's and the summary's) against `lint` of the file written.
+A model with If/Loop/Scan bodies is checked a second time with its bodies planned too (each by the default
+placement), rows marked "+ bodies": their layers are listed under their path ("If_0/then_branch/...").
 
     /usr/bin/python3 bench/export_lint_check.py [--cli build/app/quantlens-cli] [--work /tmp/ql-export-lint]
         [--only WORD...]   (about 20 minutes for all on 2 cores)
@@ -72,6 +74,22 @@ def write_inputs(cli, model, folder, shapes, samples_shapes):
     return args, None
 
 
+def bodies_plan(model, folder):
+    """A plan with every top-level If/Loop/Scan body planned by the default placement, or None without bodies."""
+    import onnx  # Debian's python3-onnx
+    bodies = {}
+    for node in onnx.load(model, load_external_data=False).graph.node:
+        for attribute in node.attribute:
+            if attribute.type == onnx.AttributeProto.GRAPH:
+                bodies.setdefault(node.name, {})[attribute.name] = {"nodes": {}}
+    if not bodies:
+        return None
+    path = os.path.join(folder, "bodies.plan.json")
+    with open(path, "w") as f:
+        json.dump({"format": "quantlens-plan", "version": 1, "nodes": {}, "bodies": bodies}, f)
+    return path
+
+
 def check(cli, name, model, work):
     folder = os.path.join(work, re.sub(r"[^\w]+", "_", name))
     os.makedirs(folder, exist_ok=True)
@@ -83,32 +101,39 @@ def check(cli, name, model, work):
     if code != 0:
         return {"skipped": "calibrate: " + err.strip().splitlines()[-1]}
     rows = {}
-    for trt in TARGETS:
-        exported = os.path.join(folder, f"q{trt}.onnx")
-        code, _, err = run([cli, "quantize", model, "--calib", calib, "--trt", trt, "-o", exported])
-        if code != 0:
-            rows[trt] = {"export failed": err.strip().splitlines()[-1] if err.strip() else f"exit {code}"}
-            continue
-        code, out, err = run([cli, "lint", exported, "--trt", trt, "--json"])
-        if not out.strip():
-            rows[trt] = {"lint failed": err.strip()}
-            continue
-        linted = json.loads(out)
-        counts = collections.Counter()
-        for f in linted["findings"]:
-            if f["severity"] in ("error", "warning"):
-                counts[(f["severity"], f["rule"])] += 1
-        counts[("layers", "differ")] = differing_layers(cli, model, calib, trt, linted["layers"])
-        rows[trt] = counts
+    plans = [("", [])]
+    bodies = bodies_plan(model, folder)
+    if bodies:
+        plans.append((" + bodies", ["--plan", bodies]))
+    for label, plan in plans:
+        for trt in TARGETS:
+            rows[trt + label] = check_target(cli, model, folder, calib, trt, plan, label)
     return rows
 
 
-def differing_layers(cli, model, calib, trt, written):
+def check_target(cli, model, folder, calib, trt, plan, label):
+    exported = os.path.join(folder, f"q{trt}{label.strip(' +')}.onnx")
+    code, _, err = run([cli, "quantize", model, "--calib", calib, *plan, "--trt", trt, "-o", exported])
+    if code != 0:
+        return {"export failed": err.strip().splitlines()[-1] if err.strip() else f"exit {code}"}
+    code, out, err = run([cli, "lint", exported, "--trt", trt, "--json"])
+    if not out.strip():
+        return {"lint failed": err.strip()}
+    linted = json.loads(out)
+    counts = collections.Counter()
+    for f in linted["findings"]:
+        if f["severity"] in ("error", "warning"):
+            counts[(f["severity"], f["rule"])] += 1
+    counts[("layers", "differ")] = differing_layers(cli, model, calib, trt, plan, linted["layers"])
+    return counts
+
+
+def differing_layers(cli, model, calib, trt, plan, written):
     """One truth: the layers `lint MODEL --calib` says run in each precision, against `lint` of the file the export
     wrote (by layer name). A layer the file lacks was folded by the export (a BatchNormalization into its
     convolution, a node computed from constants into an initializer) and is not compared. Returns the differing
     layers."""
-    code, out, err = run([cli, "lint", model, "--calib", calib, "--trt", trt, "--json"])
+    code, out, err = run([cli, "lint", model, "--calib", calib, *plan, "--trt", trt, "--json"])
     if not out.strip():
         return [f"lint of the model failed: {err.strip()}"]
     in_file = {layer["layer"]: layer["precision"] for layer in written}
@@ -124,17 +149,17 @@ def main():
     ap.add_argument("--only", nargs="*", default=[], help="models whose name contains one of these words")
     args = ap.parse_args()
     errors = disagreements = 0
-    print(f"{'model':34} {'TensorRT':8} errors and warnings on QuantLens's own export")
+    print(f"{'model':34} {'TensorRT':16} errors and warnings on QuantLens's own export")
     for name, model in lint_findings.models().items():
         if args.only and not any(word.lower() in name.lower() for word in args.only):
             continue
         result = check(args.cli, name, model, args.work)
         if "skipped" in result:
-            print(f"{name:34} {'-':8} skipped: {result['skipped']}")
+            print(f"{name:34} {'-':16} skipped: {result['skipped']}")
             continue
         for trt, counts in result.items():
             if not isinstance(counts, collections.Counter):
-                print(f"{name:34} {trt:8} {counts}")
+                print(f"{name:34} {trt:16} {counts}")
                 errors += 1
                 continue
             differ = counts.pop(("layers", "differ"))
@@ -143,7 +168,7 @@ def main():
             text = ", ".join(f"{severity} {rule} x{n}" for (severity, rule), n in sorted(counts.items())) or "clean"
             if differ:
                 text += f"; {len(differ)} layers differ from the plan, first: {differ[0]}"
-            print(f"{name:34} {trt:8} {text}", flush=True)
+            print(f"{name:34} {trt:16} {text}", flush=True)
     print(f"errors on QuantLens's own exports: {errors}; layers whose precision in the file differs from the plan "
           f"`lint` showed: {disagreements}")
     return 1 if errors or disagreements else 0

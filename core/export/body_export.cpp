@@ -15,15 +15,6 @@
 namespace ql {
 namespace {
 
-onnx::AttributeProto* graphAttribute(onnx::GraphProto& graph, const std::string& node, const std::string& attribute) {
-    for (onnx::NodeProto& n : *graph.mutable_node()) {
-        if (n.name() != node) continue;
-        for (onnx::AttributeProto& a : *n.mutable_attribute())
-            if (a.name() == attribute && a.has_g()) return &a;
-    }
-    return nullptr;
-}
-
 // Every name a graph defines (inputs, initializers, node outputs), its nested bodies' too.
 void collectDefinedNames(const onnx::GraphProto& graph, std::unordered_set<std::string>& names) {
     for (const auto& input : graph.input()) names.insert(input.name());

@@ -16,12 +16,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/common/status.h"
 #include "core/export/qdq_import.h"
 #include "core/model/model.h"
 #include "core/quant/calibration.h"
 #include "core/quant/precision_plan.h"
+
+namespace onnx {
+class ModelProto;
+}  // namespace onnx
 
 namespace ql {
 
@@ -33,6 +38,11 @@ inline constexpr const char* kFp32LayersMetadataKey = "quantlens.fp32_layers";
 
 // The typing QuantLens wrote `model` for ("strong", "weak"), or empty (another tool's model).
 std::string writtenTyping(const Model& model);
+// The layers a weakly typed export names as FP32 (kFp32LayersMetadataKey): the main graph's by their names, an
+// If/Loop/Scan body's under its path ("If_0/then_branch/conv"); empty when the file names none or is unreadable.
+std::vector<std::string> writtenFp32Layers(const Model& model);
+// Sets `key` in `proto`'s metadata, replacing the value it had.
+void recordMetadata(onnx::ModelProto& proto, const char* key, const std::string& value);
 
 struct CarriedModel {
     std::unique_ptr<Model> model;       // FP32: the model itself when it carries nothing
@@ -42,13 +52,16 @@ struct CarriedModel {
     std::string qoperatorImport;  // qoperatorImportSummary when the model was in ONNX Runtime's operator form
 };
 
-// True when the model carries precisions of its own (Q/DQ nodes, float16 islands or QOperator/integer ops).
+// True when the model carries precisions of its own (Q/DQ nodes, float16 islands or QOperator/integer ops), in its
+// main graph or in an If/Loop/Scan body. carriedModel reads the bodies back like the main graph: each made float in
+// place, its plan the body's plan (PrecisionPlan::bodies), its scales under the body's path (subgraphActivations).
 bool carriesPrecisions(const Graph& graph);
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model);
 
 // The precisions `model` carries, on `model`'s own graph (Q/DQ nodes, Casts and all), for a view that shows the file
 // as it is: each node the precision carriedModel gives the node of that name in the float form; nodes that are not
-// in it (Q/DQ, Casts) FP32. The default placement for a model that carries nothing.
+// in it (Q/DQ, Casts) FP32; the bodies that carry precisions likewise, as body plans over the file's bodies. The
+// default placement for a model that carries nothing.
 Result<PrecisionPlan> writtenPlan(const Model& model);
 
 // `calibration` (for `graph`, the FP32 model) with the carried amax over the activations the model quantizes; the

@@ -1,7 +1,9 @@
 #include "core/export/effective_plan.h"
 
 #include "core/lint/lint_policy.h"
+#include "core/model/body_path.h"
 #include "core/model/fp16_form.h"
+#include "core/model/subgraph_model.h"
 #include "core/quant/default_placement.h"
 
 namespace ql {
@@ -25,14 +27,29 @@ PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVers
     return requested;
 }
 
-nlohmann::json planLayersJson(const Graph& graph, const PrecisionPlan& plan) {
-    nlohmann::json layers = nlohmann::json::array();
+namespace {
+
+void appendPlanLayers(const Graph& graph, const PrecisionPlan& plan, const std::string& path, nlohmann::json& layers) {
     for (const Node& node : graph.nodes())
         if (hasPrecisionChoice(graph, node))
-            layers.push_back({{"layer", node.name},
+            layers.push_back({{"layer", path + node.name},
                               {"op", node.opType},
                               {"precision", precisionName(plan.effective(node.id))},
                               {"reason", plan.explanation(node.id)}});
+    for (const BodyPlan& planned : plan.bodies()) {
+        const auto node = graph.findNode(planned.node);
+        if (!node || !quantizesBody(planned.plan)) continue;
+        const auto body = buildSubgraphModel(graph, graph.node(*node), planned.attribute);
+        if (body && body->graph.nodes().size() == planned.plan.size())
+            appendPlanLayers(body->graph, planned.plan, path + bodyPathStep(planned.node, planned.attribute), layers);
+    }
+}
+
+}  // namespace
+
+nlohmann::json planLayersJson(const Graph& graph, const PrecisionPlan& plan) {
+    nlohmann::json layers = nlohmann::json::array();
+    appendPlanLayers(graph, plan, "", layers);
     return layers;
 }
 

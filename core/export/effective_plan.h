@@ -32,7 +32,8 @@ PrecisionPlan effectivePlan(const Graph& graph, PrecisionPlan requested, TrtVers
                             const CalibrationResult* calibration, std::optional<TrtTyping> typing = std::nullopt);
 
 // Every node with a precision to choose (hasPrecisionChoice) as the export summary lists its layers: {"layer", "op",
-// "precision" (effective), "reason" (PrecisionPlan::explanation)}, in graph order.
+// "precision" (effective), "reason" (PrecisionPlan::explanation)}, in graph order; then the layers of the bodies the
+// plan quantizes (quantizesBody: the ones the export writes), named by their path ("If_0/then_branch/conv").
 nlohmann::json planLayersJson(const Graph& graph, const PrecisionPlan& plan);
 
 // The value of a --trt option ("8.6", "10", "10.x", "11", ...); the error names the option and the accepted values.

@@ -87,6 +87,15 @@ void keepIf(google::protobuf::RepeatedPtrField<T>& items, const Keep& keep) {
 
 }  // namespace
 
+onnx::AttributeProto* graphAttribute(onnx::GraphProto& graph, const std::string& node, const std::string& attribute) {
+    for (onnx::NodeProto& n : *graph.mutable_node()) {
+        if (n.name() != node) continue;
+        for (onnx::AttributeProto& a : *n.mutable_attribute())
+            if (a.name() == attribute && a.has_g()) return &a;
+    }
+    return nullptr;
+}
+
 void removeUnusedInitializers(onnx::GraphProto& graph) {
     std::unordered_set<std::string> referenced;
     collectReferences(graph, referenced);

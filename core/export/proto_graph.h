@@ -43,6 +43,9 @@ private:
     std::unordered_map<std::string, onnx::TensorProto> mDecoded;
 };
 
+// The graph attribute `attribute` (then_branch, else_branch, body) of the node named `node`; null when there is none.
+onnx::AttributeProto* graphAttribute(onnx::GraphProto& graph, const std::string& node, const std::string& attribute);
+
 // Drops initializers and value_info entries no node or graph output refers to any more (one pass).
 void removeUnusedInitializers(onnx::GraphProto& graph);
 

@@ -102,22 +102,12 @@ std::vector<bool> islandNodes(const Graph& prepared, const CalibrationResult& ca
     return island;
 }
 
-// Sets `key` in the file's metadata. The file says which typing it was written for, so reading it back tells a
-// float32 node meant as FP32 (strong) from one the builder's --fp16 decides (weak), even without float16 islands.
-void recordMetadata(onnx::ModelProto& proto, const char* key, const std::string& value) {
-    auto* props = proto.mutable_metadata_props();
-    for (int i = props->size() - 1; i >= 0; --i)
-        if (props->Get(i).key() == key) props->DeleteSubrange(i, 1);
-    auto* prop = proto.add_metadata_props();
-    prop->set_key(key);
-    prop->set_value(value);
-}
-
 // Under weak typing the FP32 layers are pinned in the trtexec script only; the file names them too, so that reading
 // it back (carried_model.h) says FP32 where the engine runs FP32, not the --fp16 a float32 node otherwise means.
 void recordFp32Layers(QdqExport& result) {
     nlohmann::json names = nlohmann::json::array();
-    for (NodeId id : pinnedFp32Nodes(result)) names.push_back(result.prepared->graph().node(id).name);
+    for (const PinnedFp32Layer& pinned : pinnedFp32Layers(result))
+        names.push_back(pinned.path + pinned.graph->node(pinned.node).name);
     if (!names.empty()) recordMetadata(result.proto, kFp32LayersMetadataKey, names.dump());
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/common/atomic_file.h"
+#include "core/model/body_path.h"
 
 namespace ql {
 namespace {
@@ -49,9 +50,9 @@ struct PinnedLists {
 // The FP32 layers, pinned under weak typing; FP16 is left to TensorRT (--fp16), INT8 to the Q/DQ nodes.
 Result<PinnedLists> pinnedLayers(const QdqExport& result) {
     PinnedLists lists;
-    const Graph& graph = result.prepared->graph();
-    for (NodeId id : pinnedFp32Nodes(result)) {
-        const Node& node = graph.node(id);
+    for (const PinnedFp32Layer& pinned : pinnedFp32Layers(result)) {
+        const Graph& graph = *pinned.graph;
+        const Node& node = graph.node(pinned.node);
         QL_ASSIGN_OR_RETURN(const std::string name, trtexecLayerName(layerName(graph, node)));
         const std::string type = precisionName(Precision::Fp32);
         std::string types = type;
@@ -66,14 +67,24 @@ Result<PinnedLists> pinnedLayers(const QdqExport& result) {
 
 }  // namespace
 
-std::vector<NodeId> pinnedFp32Nodes(const QdqExport& result) {
-    std::vector<NodeId> pinned;
-    if (result.target.typing == TrtTyping::Strong) return pinned;
+namespace {
+
+void appendPinnedFp32Layers(const QdqExport& result, const std::string& path, std::vector<PinnedFp32Layer>& pinned) {
     const Graph& graph = result.prepared->graph();
     for (const Node& node : graph.nodes())
         if (result.placement.layers[static_cast<size_t>(node.id)].precision == Precision::Fp32 &&
             floatOutputCount(graph, node) > 0 && node.opType != "Constant")
-            pinned.push_back(node.id);
+            pinned.push_back({&graph, node.id, path});
+    for (const QdqBodyExport& body : result.bodies)
+        appendPinnedFp32Layers(*body.body, path + bodyPathStep(body.node, body.attribute), pinned);
+}
+
+}  // namespace
+
+std::vector<PinnedFp32Layer> pinnedFp32Layers(const QdqExport& result) {
+    std::vector<PinnedFp32Layer> pinned;
+    if (result.target.typing == TrtTyping::Strong) return pinned;
+    appendPinnedFp32Layers(result, "", pinned);
     return pinned;
 }
 

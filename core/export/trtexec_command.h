@@ -38,10 +38,16 @@ struct TrtexecPlan {
     std::vector<std::string> reliesOn;  // one sentence each
 };
 Result<TrtexecPlan> trtexecPlan(const QdqExport& result);
-// The layers a weakly typed export keeps in FP32, which its script pins with --layerPrecisions (and its file names in
-// its metadata, carried_model.h): FP32 in the placement, every output float, not a Constant. Empty when strongly
-// typed.
-std::vector<NodeId> pinnedFp32Nodes(const QdqExport& result);
+// A layer a weakly typed export keeps in FP32, which its script pins with --layerPrecisions (and its file names in
+// its metadata, carried_model.h): FP32 in the placement, every output float, not a Constant. The planned If/Loop/Scan
+// bodies' such layers too: TensorRT names the layers of a conditional or a loop after their nodes, as the main graph's.
+struct PinnedFp32Layer {
+    const Graph* graph = nullptr;  // the prepared graph it is in: the main graph's or a body's
+    NodeId node = kNoId;
+    std::string path;  // where that graph is: "" for the main graph, "If_0/then_branch/" for a body (body_path.h)
+};
+// Empty when strongly typed.
+std::vector<PinnedFp32Layer> pinnedFp32Layers(const QdqExport& result);
 nlohmann::json trtexecPlanJson(const TrtexecPlan& plan);
 
 // What a script is written for. The header says who wrote it, `writer` ("Written by quantlens-cli."), so a user can

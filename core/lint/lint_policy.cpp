@@ -31,16 +31,19 @@ void LintPolicy::apply(const Graph& graph, PrecisionPlan& plan) const {
     const LintReport report = lint(graph, plan, {mVersion});
     for (const Finding* f : fallbackFindings(report.findings)) {
         if (plan.effective(f->node) != Precision::Int8) continue;
-        // Where the version has no strongly typed FP16 kernel for the layer (11.2, grouped convs), FP32 builds.
-        if (mFallback == Precision::Fp16 && rules::lacksStrongFp16Kernel(mVersion, graph.node(f->node)))
-            plan.setEffective(f->node, Precision::Fp32,
-                              f->ruleId + ": " + f->message +
-                                  "; FP32, not FP16: TensorRT 11.2 has no strongly typed FP16 kernel for a grouped "
-                                  "convolution (trt-strong-fp16-grouped-conv)");
-        else
-            plan.setEffective(f->node, mFallback, f->ruleId + ": " + f->message);
+        plan.setEffective(f->node, mFallback, f->ruleId + ": " + f->message);
     }
     followFusedProducers(graph, plan);
+}
+
+void Fp16KernelFallback::apply(const Graph& graph, PrecisionPlan& plan) const {
+    for (const Node& node : graph.nodes())
+        if (plan.requested(node.id) == Precision::Int8 && plan.effective(node.id) == Precision::Fp16 &&
+            rules::lacksStrongFp16Kernel(mVersion, node))
+            plan.setEffective(node.id, Precision::Fp32,
+                              plan.explanation(node.id) +
+                                  "; FP32, not FP16: TensorRT 11.2 has no strongly typed FP16 kernel for a grouped "
+                                  "convolution (trt-strong-fp16-grouped-conv)");
 }
 
 void TrtPolicies::apply(const Graph& graph, PrecisionPlan& plan) const {

@@ -25,8 +25,21 @@ private:
     Precision mFallback;
 };
 
+// A layer planned INT8 that falls back (a lint rule, no range for its input, nothing to fuse with) to FP16 where the
+// version has no strongly typed FP16 kernel for it (11.2: grouped convolutions) runs FP32, which builds. A layer the
+// user plans FP16 stays so: trt-strong-fp16-grouped-conv tells them.
+class Fp16KernelFallback final : public PrecisionPolicy {
+public:
+    explicit Fp16KernelFallback(TrtVersion version) : mVersion(version) {}
+    void apply(const Graph& graph, PrecisionPlan& plan) const override;
+
+private:
+    TrtVersion mVersion;
+};
+
 // Every policy a plan goes through before it is simulated, analysed, tuned or exported, in order: TensorRT's INT8
-// fallbacks, what the export realizes (realized_precision.h: Q/DQ and fusions), then the FP16 guard (fp16_guard.h;
+// fallbacks, what the export realizes (realized_precision.h: Q/DQ and fusions), FP32 where a fallback has no FP16
+// kernel (Fp16KernelFallback), then the FP16 guard (fp16_guard.h;
 // with `calibration`, activations too). Keeps them alive together. `typing`: the version's default when not given.
 class TrtPolicies {
 public:
@@ -38,6 +51,7 @@ public:
           mCalibration(calibration),
           mLint(version, fallback),
           mRealized(fallback, typing.value_or(defaultTyping(version)) == TrtTyping::Strong, calibration),
+          mKernelFallback(version),
           mGuard(calibration) {}
     TrtPolicies(const TrtPolicies&) = delete;
     TrtPolicies& operator=(const TrtPolicies&) = delete;
@@ -54,8 +68,9 @@ private:
     const CalibrationResult* mCalibration;
     LintPolicy mLint;
     RealizedPrecision mRealized;
+    Fp16KernelFallback mKernelFallback;
     Fp16Guard mGuard;
-    std::array<const PrecisionPolicy*, 3> mList{&mLint, &mRealized, &mGuard};
+    std::array<const PrecisionPolicy*, 4> mList{&mLint, &mRealized, &mKernelFallback, &mGuard};
 };
 
 }  // namespace ql

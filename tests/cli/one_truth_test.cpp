@@ -2,6 +2,7 @@
 // export summary and as `lint` of the exported file; `run --simulate --fallback fp32` runs what ONNX Runtime runs of a
 // weakly typed export (every layer that is not INT8 in FP32).
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 
 #include <cmath>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "core/data/npy.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 #include "tests/support/operator_form_model.h"
 
@@ -178,6 +180,51 @@ TEST(OneTruthCliTest, AnOperatorFormModelIsLintedAsQuantizeExportsIt) {
                 EXPECT_EQ(planned.at(layer), precision) << trt << " " << layer;
             }
         }
+    }
+}
+
+// The layers of planned If/Loop bodies: `lint --json` lists them under their path as the export summary does, the
+// file says what the plan says of them (a weakly typed file names the body layer its script pins FP32), and
+// re-exporting the file keeps them. Before, reading the file back lost its bodies' precisions: `quantize` of it said
+// "0 of 0 weighted layers INT8" and wrote its bodies' Q/DQ through unchanged, and the script left the FP32 layer of a
+// body to the builder's --fp16.
+TEST(OneTruthCliTest, PlannedBodiesReadBackAsPlannedAndReExport) {
+    TempDir dir;
+    const std::string model = dir.file("branches.onnx"), data = dir.file("x.npy"), calib = dir.file("calib.json"),
+                      plan = dir.file("plan.json");
+    std::ofstream(model, std::ios::binary) << test::convBranchesModel()->proto().SerializeAsString();
+    ASSERT_TRUE(
+        writeNpy(data, Tensor::fromVector(DataType::Float, {8, 4, 8, 8}, test::seededFloats(8 * 4 * 64, 5))).isOk());
+    ASSERT_EQ(test::runCli({"calibrate", model, "--data", data, "-o", calib}).exitCode, 0);
+    std::ofstream(plan) << R"({"format": "quantlens-plan", "version": 1, "nodes": {}, "bodies": {
+        "route": {"then_branch": {"nodes": {"t2": "fp32"}}, "else_branch": {"nodes": {}}},
+        "refine": {"body": {"nodes": {}}}}})";
+    for (const char* trt : {"8.6", "10", "11"}) {
+        SCOPED_TRACE(trt);
+        const std::string exported = dir.file(std::string("q") + trt + ".onnx"),
+                          script = dir.file(std::string("build") + trt + ".sh");
+        const auto q = test::runCli(
+            {"quantize", model, "--calib", calib, "--plan", plan, "--trt", trt, "-o", exported, "--trtexec", script});
+        ASSERT_EQ(q.exitCode, 0) << q.err;
+        const auto planned = precisionsOf(lintJson({model, "--calib", calib, "--plan", plan, "--trt", trt})["layers"]);
+        ASSERT_TRUE(planned.contains("refine/body/l1"));
+        EXPECT_EQ(planned.at("route/then_branch/t2"), "fp32");
+        const auto written = precisionsOf(lintJson({exported, "--trt", trt})["layers"]);
+        for (const auto& [layer, precision] : planned) {
+            ASSERT_TRUE(written.contains(layer)) << layer;
+            EXPECT_EQ(written.at(layer), precision) << layer;
+        }
+        if (std::string(trt) == "8.6") {
+            std::ifstream in(script);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            EXPECT_NE(text.find("t2:fp32"), std::string::npos) << text;
+        }
+        const std::string again = dir.file(std::string("again") + trt + ".onnx");
+        const auto r = test::runCli({"quantize", exported, "--calib", calib, "--trt", trt, "-o", again});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto counts = [](const std::string& out) { return out.substr(out.find(" quantized inputs")); };
+        EXPECT_EQ(counts(r.out).substr(0, 60), counts(q.out).substr(0, 60)) << q.out << r.out;
+        EXPECT_EQ(precisionsOf(lintJson({again, "--trt", trt})["layers"]), written);
     }
 }
 

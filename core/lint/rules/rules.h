@@ -42,7 +42,7 @@ std::unique_ptr<LintRule> makeCalibFewSamplesRule();
 std::unique_ptr<LintRule> makeStrongFp16GroupedConvRule();
 // Whether TensorRT `version` has no strongly typed FP16 kernel for `node`: a grouped Conv or ConvTranspose (depthwise
 // included) on 11.2 (trt-strong-fp16-grouped-conv). Such a layer that cannot run INT8 falls back to FP32, not FP16
-// (LintPolicy, and trt-grouped-conv-int8-alignment's advice).
+// (Fp16KernelFallback in lint_policy.h, and trt-grouped-conv-int8-alignment's advice).
 bool lacksStrongFp16Kernel(TrtVersion version, const Node& node);
 std::unique_ptr<LintRule> makeFloatModelFp32Rule();
 std::unique_ptr<LintRule> makeQdqTypeRule();

@@ -5,8 +5,8 @@
 //       two where the executor fuses differently; to a quantization step where the export folds a BatchNormalization
 //       into an INT8 layer's weight);
 //   (b) reading the file back (carriedModel, as `run --simulate`, `compare`, `quantize` and the window read it) gives
-//       every node the precision the realized plan says; a weakly typed file says INT8 or not (its FP16/FP32 split
-//       is the builder's --fp16 and the script's pins);
+//       every node, the planned bodies' included, the precision the realized plan says (a weakly typed file names
+//       the layers its script pins FP32; the builder's --fp16 runs the rest of its float layers);
 //   (c) the counts `quantize` prints (exportLayerCounts) equal the window's status bar (lint coverage), and the
 //       summary's layers say the plan's precisions;
 //   and the file passes the ONNX checker. A failure names the model, the target and the plan's seed.
@@ -178,20 +178,39 @@ protected:
             for (const Node& node : graph.nodes()) EXPECT_NE(plan.effective(node.id), Precision::Int8) << node.name;
             return;
         }
-        const Graph& read = carried->model->graph();
+        expectSamePrecisions(graph, plan, carried->model->graph(), *carried->plan, target, "");
+    }
+
+    // Each node of `graph` as `plan` runs it against the node of that name in `read` as the file says (`written`),
+    // and the bodies the plan quantizes against the file's.
+    static void expectSamePrecisions(const Graph& graph, const PrecisionPlan& plan, const Graph& read,
+                                     const PrecisionPlan& written, const TrtTarget& target, const std::string& path) {
         const std::vector<bool> folded = constantComputed(graph);
         for (const Node& node : graph.nodes()) {
             if (!hasPrecisionChoice(graph, node) || folded[static_cast<size_t>(node.id)]) continue;
             const auto same = read.findNode(node.name);
             if (!same) continue;  // folded into its layer (BatchNormalization)
-            const Precision planned = plan.effective(node.id), written = carried->plan->requested(*same);
-            if (target.typing == TrtTyping::Strong)
-                EXPECT_EQ(precisionName(written), std::string(precisionName(planned)))
-                    << node.name << " (" << node.opType << "): " << plan.explanation(node.id);
-            else
-                EXPECT_EQ(written == Precision::Int8, planned == Precision::Int8)
-                    << node.name << " (" << node.opType << ") planned " << precisionName(planned) << ": "
-                    << plan.explanation(node.id);
+            const Precision planned = plan.effective(node.id), inFile = written.requested(*same);
+            EXPECT_EQ(precisionName(inFile), std::string(precisionName(planned)))
+                << path << node.name << " (" << node.opType << "): " << plan.explanation(node.id);
+        }
+        for (const BodyPlan& planned : plan.bodies()) {
+            if (!quantizesBody(planned.plan)) continue;
+            const std::string where = path + planned.node + "/" + planned.attribute + "/";
+            auto body = buildSubgraphModel(graph, graph.node(*graph.findNode(planned.node)), planned.attribute);
+            ASSERT_TRUE(body) << where << body.status().message();
+            const PrecisionPlan* inFile = written.body(planned.node, planned.attribute);
+            if (inFile == nullptr) {  // a weakly typed body with nothing INT8 writes nothing: float, as planned
+                EXPECT_EQ(target.typing, TrtTyping::Weak) << where << " was not read back";
+                for (const Node& node : body->graph.nodes())
+                    EXPECT_NE(planned.plan.effective(node.id), Precision::Int8) << where << node.name;
+                continue;
+            }
+            const auto readNode = read.findNode(planned.node);
+            ASSERT_TRUE(readNode) << where;
+            auto readBody = buildSubgraphModel(read, read.node(*readNode), planned.attribute);
+            ASSERT_TRUE(readBody) << where << readBody.status().message();
+            expectSamePrecisions(body->graph, planned.plan, readBody->graph, *inFile, target, where);
         }
     }
 

@@ -103,5 +103,24 @@ TEST(GroupedConvAlignmentRuleTest, OnTrt11ItFallsBackToFp32WhichBuilds) {
     EXPECT_EQ(plan10.effective(dw), Precision::Fp16);
 }
 
+// Any fallback of a grouped convolution, not only this rule's: one whose input has no range (an If branch the
+// calibration never took) is FP32 on 11, where the FP16 it would fall back to does not build. Before, Silero VAD's
+// untaken branch, planned INT8, exported FP16 grouped convolutions that failed QuantLens's own lint on 11.
+TEST(GroupedConvAlignmentRuleTest, AGroupedConvWithoutARangeFallsBackToFp32OnTrt11) {
+    const auto model = groupedConv(8, 8, 2).load();
+    const Graph& graph = model->graph();
+    const NodeId conv = *graph.findNode("dw");
+    const CalibrationResult noRanges;
+    PrecisionPlan plan11 = defaultPrecisionPlan(graph);
+    ASSERT_EQ(plan11.requested(conv), Precision::Int8);
+    TrtPolicies(TrtVersion::Trt11, Precision::Fp16, &noRanges).apply(graph, plan11);
+    EXPECT_EQ(plan11.effective(conv), Precision::Fp32);
+    EXPECT_NE(plan11.reason(conv).find("no calibrated scale"), std::string::npos) << plan11.reason(conv);
+    EXPECT_NE(plan11.reason(conv).find("FP32, not FP16"), std::string::npos) << plan11.reason(conv);
+    PrecisionPlan plan10 = defaultPrecisionPlan(graph);
+    TrtPolicies(TrtVersion::Trt10, Precision::Fp16, &noRanges).apply(graph, plan10);
+    EXPECT_EQ(plan10.effective(conv), Precision::Fp16);
+}
+
 }  // namespace
 }  // namespace ql
