@@ -8,6 +8,7 @@
 #include "core/engine/engine_layer_forms.h"
 #include "core/engine/prediction_groups.h"
 #include "core/export/qdq_import.h"
+#include "core/model/constant_values.h"
 #include "core/model/fp16_form.h"
 
 namespace ql {
@@ -475,6 +476,52 @@ private:
 
 }  // namespace
 
+namespace {
+
+// A Loop's trip count when it is a constant (its first input, "M"); nullopt for an open one or a Scan's.
+std::optional<int64_t> constantTrips(const Graph& graph, const Node& node) {
+    if (node.opType != "Loop" || node.inputs.empty() || node.inputs[0] == kNoId) return std::nullopt;
+    const auto trips = constantInt64s(graph, node.inputs[0]);
+    if (!trips || trips->size() != 1) return std::nullopt;
+    return trips->front();
+}
+
+// The body's plan: planned, or every layer as the target runs float (PredictedBody).
+PrecisionPlan bodyPlan(const PrecisionPlan& plan, const Node& node, const std::string& attribute, const Graph& body,
+                       const TrtTarget& target) {
+    if (const PrecisionPlan* planned = plan.body(node.name, attribute);
+        planned && planned->size() == body.nodes().size())
+        return *planned;
+    return PrecisionPlan(body, target.typing == TrtTyping::Weak ? Precision::Fp16 : Precision::Fp32);
+}
+
+void predictBodies(const Graph& graph, const PrecisionPlan& plan, EnginePrediction& prediction) {
+    for (const Node& node : graph.nodes()) {
+        if (node.subgraphs.empty()) continue;
+        std::vector<PredictedBody> bodies;
+        for (const SubgraphInfo& subgraph : node.subgraphs) {
+            auto body = buildSubgraphModel(graph, node, subgraph.attribute, OuterInitializers::Copied);
+            if (!body) break;
+            auto shared = std::make_shared<const SubgraphModel>(std::move(body).value());
+            auto engine = std::make_shared<const EnginePrediction>(
+                predictEngine(shared->graph, bodyPlan(plan, node, subgraph.attribute, shared->graph, prediction.target),
+                              prediction.target));
+            prediction.approximateShapes = prediction.approximateShapes || engine->approximateShapes;
+            bodies.push_back({node.name, node.opType, subgraph.attribute, std::move(shared), std::move(engine),
+                              constantTrips(graph, node)});
+        }
+        if (bodies.size() == node.subgraphs.size()) {
+            for (PredictedBody& body : bodies) prediction.bodies.push_back(std::move(body));
+            continue;
+        }
+        UnpredictedBodies left{node.name, node.subgraphs.size(), 0};
+        for (const SubgraphInfo& body : node.subgraphs) left.bodyNodes += body.nodeCount;
+        prediction.unpredictedBodies.push_back(std::move(left));
+    }
+}
+
+}  // namespace
+
 EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, const TrtTarget& target) {
     EnginePrediction prediction;
     prediction.target = target;
@@ -482,12 +529,7 @@ EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, co
     const Groups groups = prediction::groupNodes(graph, plan, target);
     Wiring(graph, plan, groups, prediction).run();
     prediction.approximateShapes = prediction.approximateShapes || groups.approximate;
-    for (const Node& node : graph.nodes()) {
-        if (node.subgraphs.empty()) continue;
-        UnpredictedBodies left{node.name, node.subgraphs.size(), 0};
-        for (const SubgraphInfo& body : node.subgraphs) left.bodyNodes += body.nodeCount;
-        prediction.unpredictedBodies.push_back(std::move(left));
-    }
+    predictBodies(graph, plan, prediction);
     return prediction;
 }
 

@@ -26,6 +26,7 @@
 //     fuses the Q or DQ into its output); any other difference between what a tensor is and what its reader wants
 //     is a Reformat, one per tensor and wanted form.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "core/engine/engine_report.h"
 #include "core/lint/trt_version.h"
 #include "core/model/graph.h"
+#include "core/model/subgraph_model.h"
 #include "core/quant/precision_plan.h"
 
 namespace ql {
@@ -108,24 +110,39 @@ struct PredictedLayer {
     std::string note;             // why a reformat is there ("INT8 -> FP16 for ...")
 };
 
-// A control-flow node whose bodies the prediction does not model: its layer stands for them at no cost.
+// A control-flow node whose bodies the prediction could not model (a body that does not build as a graph): its layer
+// stands for them at no cost.
 struct UnpredictedBodies {
     std::string node;      // the If/Loop/Scan node
     size_t bodies = 0;     // its subgraph attributes
     size_t bodyNodes = 0;  // their nodes, nested ones included
 };
 
+struct EnginePrediction;
+
+// An If branch or a Loop/Scan body: TensorRT builds it as the layers of a conditional or a loop, predicted like the
+// main graph over the body's graph (the weights it reads from enclosing graphs as its constants) with the body's
+// plan (PrecisionPlan::bodies); a body without one runs its float layers as the target runs float: FP16 under weak
+// typing (the builder's --fp16), FP32 under strong typing (the file's float32).
+struct PredictedBody {
+    std::string node;       // the control-flow node of the enclosing graph
+    std::string opType;     // "If", "Loop", "Scan"
+    std::string attribute;  // "then_branch", "else_branch", "body"
+    std::shared_ptr<const SubgraphModel> graph;
+    std::shared_ptr<const EnginePrediction> engine;  // its nested bodies among its own `bodies`
+    std::optional<int64_t> trips;                    // a Loop's constant trip count; nullopt when only a run knows it
+};
+
 struct EnginePrediction {
     TrtTarget target;
     std::vector<PredictedLayer> layers;  // execution order
-    bool approximateShapes = false;      // some dimension was unknown and taken as 1
-    // The work inside If/Loop/Scan bodies (TensorRT's conditional and loop layers) is not predicted: the times leave
-    // it out, which a report must say (Silero VAD does all its work there).
+    bool approximateShapes = false;      // some dimension was unknown and taken as 1 (in a body too)
+    std::vector<PredictedBody> bodies;   // in graph order of their nodes
     std::vector<UnpredictedBodies> unpredictedBodies;
     size_t reformatCount() const;
 };
 
-// The layers of the engine `target` builds from `graph` with `plan`'s effective precisions.
+// The layers of the engine `target` builds from `graph` with `plan`'s effective precisions, and its bodies'.
 EnginePrediction predictEngine(const Graph& graph, const PrecisionPlan& plan, const TrtTarget& target);
 
 }  // namespace ql

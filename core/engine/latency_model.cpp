@@ -309,6 +309,38 @@ LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile) {
     return time;
 }
 
+namespace {
+
+// What each body adds to the total (LatencyEstimate::totalMs): the If's slower branch, a Loop's body times its trips.
+void countBodies(const EnginePrediction& prediction, LatencyEstimate& estimate) {
+    for (size_t i = 0; i < prediction.bodies.size(); ++i) {
+        const PredictedBody& body = prediction.bodies[i];
+        BodyEstimate& counted = estimate.bodies[i];
+        if (body.opType != "If") {
+            counted.countedMs =
+                counted.estimate->totalMs * static_cast<double>(std::max<int64_t>(1, body.trips.value_or(1)));
+            continue;
+        }
+        // The slower of this If's branches counts; its other branches (before and after it) count nothing.
+        std::optional<size_t> slowest;
+        for (size_t j = 0; j < prediction.bodies.size(); ++j)
+            if (prediction.bodies[j].node == body.node &&
+                (!slowest || estimate.bodies[j].estimate->totalMs > estimate.bodies[*slowest].estimate->totalMs))
+                slowest = j;
+        counted.countedMs = slowest == i ? counted.estimate->totalMs : 0.0;
+    }
+    for (size_t i = 0; i < prediction.bodies.size(); ++i) {
+        const BodyEstimate& body = estimate.bodies[i];
+        if (body.countedMs <= 0.0) continue;
+        const double runs = body.countedMs / body.estimate->totalMs;
+        estimate.bodiesMs += body.countedMs;
+        estimate.reformatMs += body.estimate->reformatMs * runs;
+    }
+    estimate.totalMs += estimate.bodiesMs;
+}
+
+}  // namespace
+
 LatencyEstimate estimateLatency(const EnginePrediction& prediction, const GpuProfile& profile) {
     LatencyEstimate estimate;
     for (const PredictedLayer& layer : prediction.layers) {
@@ -316,6 +348,9 @@ LatencyEstimate estimateLatency(const EnginePrediction& prediction, const GpuPro
         estimate.totalMs += estimate.layers.back().ms;
         if (layer.kind == PredictedKind::Reformat) estimate.reformatMs += estimate.layers.back().ms;
     }
+    for (const PredictedBody& body : prediction.bodies)
+        estimate.bodies.push_back({std::make_shared<const LatencyEstimate>(estimateLatency(*body.engine, profile))});
+    countBodies(prediction, estimate);
     return estimate;
 }
 

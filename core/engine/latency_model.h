@@ -37,6 +37,7 @@
 //                             "measured_ms", "predicted_ms", "total_error", "leave_one_out_error"}]}
 //   }
 #include <array>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -124,10 +125,21 @@ struct LayerTime {
 
 LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile);
 
+struct BodyEstimate;
+
 struct LatencyEstimate {
     std::vector<LayerTime> layers;  // one per predicted layer
+    // The layers' times, and the bodies' that run: an If counts its slower branch (the one taken is known only when
+    // it runs), a Loop its body times its constant trip count (once when only a run knows it), a Scan its body once.
     double totalMs = 0.0;
-    double reformatMs = 0.0;
+    double reformatMs = 0.0;           // the reformats' share of totalMs, the counted bodies' included
+    std::vector<BodyEstimate> bodies;  // one per EnginePrediction::bodies
+    double bodiesMs = 0.0;             // the bodies' share of totalMs
+};
+
+struct BodyEstimate {
+    std::shared_ptr<const LatencyEstimate> estimate;  // of one run of the body
+    double countedMs = 0.0;                           // what the body adds to the enclosing total (0: not counted)
 };
 
 LatencyEstimate estimateLatency(const EnginePrediction& prediction, const GpuProfile& profile);

@@ -4,6 +4,7 @@
 
 #include "core/engine/plan_latency.h"
 #include "core/model/fp16_form.h"
+#include "core/model/subgraph_model.h"
 
 namespace ql {
 namespace {
@@ -79,12 +80,26 @@ bool PlanPrediction::isLayerLead(NodeId node) const {
     return layer && layer->nodes.front() == node;
 }
 
+namespace {
+
+// Every node of `graph` and of its If/Loop/Scan bodies (nested ones too) `precision`.
+PrecisionPlan uniformPlan(const Graph& graph, Precision precision) {
+    PrecisionPlan plan(graph, precision);
+    for (const Node& node : graph.nodes())
+        for (const SubgraphInfo& subgraph : node.subgraphs)
+            if (auto body = buildSubgraphModel(graph, node, subgraph.attribute))
+                plan.ensureBody(node.name, subgraph.attribute, body->graph) = uniformPlan(body->graph, precision);
+    return plan;
+}
+
+}  // namespace
+
 PrecisionPlan allFp16Plan(const Graph& graph) {
-    return PrecisionPlan(graph, Precision::Fp16);
+    return uniformPlan(graph, Precision::Fp16);
 }
 
 PrecisionPlan allInt8Plan(const Graph& graph) {
-    return PrecisionPlan(graph, Precision::Int8);
+    return uniformPlan(graph, Precision::Int8);
 }
 
 std::optional<PlanPrediction> predictPlan(const PlanPredictionRequest& request) {

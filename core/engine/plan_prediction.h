@@ -45,10 +45,12 @@ struct PlanPrediction {
     bool isLayerLead(NodeId node) const;
 };
 
-// Every node FP16: what an engine built with --fp16 alone runs (the CLI's and the window's all-FP16 reference).
+// Every node FP16, the If/Loop/Scan bodies' too: what an engine built with --fp16 alone runs (the CLI's and the
+// window's all-FP16 reference).
 PrecisionPlan allFp16Plan(const Graph& graph);
-// Every node INT8: with TensorRT's rules applied (PlanPredictionRequest::apply), INT8 wherever TensorRT can run it
-// (the window's all-INT8 reference; the default placement keeps some layers float, e.g. a YOLO head).
+// Every node INT8, the bodies' too: with TensorRT's rules applied (PlanPredictionRequest::apply), INT8 wherever
+// TensorRT can run it (the window's all-INT8 reference; the default placement keeps some layers float, e.g. a YOLO
+// head).
 PrecisionPlan allInt8Plan(const Graph& graph);
 
 struct PlanPredictionRequest {

@@ -1,5 +1,6 @@
 #include "core/engine/prediction_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -78,26 +79,81 @@ std::string estimateNote(const GpuProfile& profile) {
     return "Times are estimates: " + estimateJson(profile)["note"].get<std::string>() + ".";
 }
 
-nlohmann::json predictionToJson(const PredictionView& view) {
-    const GpuSpec& gpu = view.profile.gpu;
+namespace {
+
+nlohmann::json layersJson(const Graph& graph, const EnginePrediction& prediction, const LatencyEstimate& estimate) {
     nlohmann::json layers = nlohmann::json::array();
-    for (size_t i = 0; i < view.prediction.layers.size(); ++i) {
-        const PredictedLayer& layer = view.prediction.layers[i];
+    for (size_t i = 0; i < prediction.layers.size(); ++i) {
+        const PredictedLayer& layer = prediction.layers[i];
         nlohmann::json nodes = nlohmann::json::array();
-        for (NodeId n : layer.nodes) nodes.push_back(view.graph.node(n).name);
+        for (NodeId n : layer.nodes) nodes.push_back(graph.node(n).name);
         layers.push_back({{"name", layer.name},
                           {"onnx_nodes", nodes},
                           {"kind", predictedKindName(layer.kind)},
                           {"cost_class", costClassName(layer.costClass)},
                           {"precision", enginePrecisionName(layer.precision)},
-                          {"inputs", tensorsJson(view.graph, layer.inputs)},
-                          {"outputs", tensorsJson(view.graph, layer.outputs)},
+                          {"inputs", tensorsJson(graph, layer.inputs)},
+                          {"outputs", tensorsJson(graph, layer.outputs)},
                           {"macs", layer.macs},
                           {"bytes", layer.bytes},
-                          {"time_ms", view.estimate.layers[i].ms},
+                          {"time_ms", estimate.layers[i].ms},
                           {"feeds", layer.feeds ? nlohmann::json(*layer.feeds) : nlohmann::json()},
                           {"note", layer.note}});
     }
+    return layers;
+}
+
+nlohmann::json bodiesJson(const EnginePrediction& prediction, const LatencyEstimate& estimate) {
+    nlohmann::json bodies = nlohmann::json::array();
+    for (size_t i = 0; i < prediction.bodies.size(); ++i) {
+        const PredictedBody& body = prediction.bodies[i];
+        const LatencyEstimate& inner = *estimate.bodies[i].estimate;
+        bodies.push_back({{"node", body.node},
+                          {"op", body.opType},
+                          {"attribute", body.attribute},
+                          {"trips", body.trips ? nlohmann::json(*body.trips) : nlohmann::json()},
+                          {"layers", layersJson(body.graph->graph, *body.engine, inner)},
+                          {"reformats", body.engine->reformatCount()},
+                          {"total_ms", inner.totalMs},
+                          {"counted_ms", estimate.bodies[i].countedMs},
+                          {"bodies", bodiesJson(*body.engine, inner)}});
+    }
+    return bodies;
+}
+
+// Whether a body, or one nested in it, has layers: an empty one (shape arithmetic only) is not worth a line.
+bool hasLayers(const EnginePrediction& prediction) {
+    return !prediction.layers.empty() || std::any_of(prediction.bodies.begin(), prediction.bodies.end(),
+                                                     [](const PredictedBody& body) { return hasLayers(*body.engine); });
+}
+
+// One line per body with layers: their count, its time and what the enclosing total counts of it; nested bodies
+// follow theirs.
+void bodiesText(const EnginePrediction& prediction, const LatencyEstimate& estimate, const std::string& path,
+                std::ostringstream& out) {
+    for (size_t i = 0; i < prediction.bodies.size(); ++i) {
+        const PredictedBody& body = prediction.bodies[i];
+        if (!hasLayers(*body.engine)) continue;
+        const LatencyEstimate& inner = *estimate.bodies[i].estimate;
+        const std::string where = path + body.node + "/" + body.attribute;
+        out << "  " << where << " (" << body.opType << "): " << body.engine->layers.size() << " layers, "
+            << body.engine->reformatCount() << " reformats, " << fixed(inner.totalMs, 3) << " ms a run, ";
+        if (body.opType == "If")
+            out << (estimate.bodies[i].countedMs > 0 ? "the slower branch: counted" : "the faster branch: not counted");
+        else if (body.trips)
+            out << "counted " << *body.trips << " times (its trip count)";
+        else
+            out << "counted once (its trip count is known only when it runs)";
+        out << "\n";
+        bodiesText(*body.engine, inner, where + "/", out);
+    }
+}
+
+}  // namespace
+
+nlohmann::json predictionToJson(const PredictionView& view) {
+    const GpuSpec& gpu = view.profile.gpu;
+    const nlohmann::json layers = layersJson(view.graph, view.prediction, view.estimate);
     const double speedup = view.estimate.totalMs > 0 ? view.fp16Estimate.totalMs / view.estimate.totalMs : 0.0;
     return {{"gpu",
              {{"name", gpu.name},
@@ -114,6 +170,8 @@ nlohmann::json predictionToJson(const PredictionView& view) {
             {"fp16_total_ms", view.fp16Estimate.totalMs},
             {"speedup_vs_fp16", speedup},
             {"approximate_shapes", view.prediction.approximateShapes},
+            {"bodies", bodiesJson(view.prediction, view.estimate)},
+            {"bodies_ms", view.estimate.bodiesMs},
             {"unpredicted_bodies", unpredictedBodiesJson(view.prediction)},
             {"estimate", estimateJson(view.profile)}};
 }
@@ -155,6 +213,11 @@ std::string predictionToText(const PredictionView& view) {
     out << "Estimated latency: " << fixed(view.estimate.totalMs, 3) << " ms (reformats "
         << fixed(view.estimate.reformatMs, 3) << " ms); all FP16: " << fixed(view.fp16Estimate.totalMs, 3)
         << " ms; speedup vs FP16: " << fixed(speedup, 2) << "x\n";
+    if (!p.bodies.empty()) {
+        out << "If/Loop/Scan bodies (" << fixed(view.estimate.bodiesMs, 3)
+            << " ms of the latency; their layers are in --json under \"bodies\"):\n";
+        bodiesText(p, view.estimate, "", out);
+    }
     if (p.approximateShapes) out << "Some dimensions were unknown and taken as 1 (--shapes sets them).\n";
     if (!p.unpredictedBodies.empty()) out << unpredictedBodiesText(p) << "\n";
     out << estimateNote(view.profile) << "\n";

@@ -11,6 +11,10 @@
 //                "macs", "bytes", "time_ms", "feeds" (a reformat: the index of the layer it feeds, else null),
 //                "note"}],
 //    "reformats": N, "reformat_ms", "total_ms", "fp16_total_ms", "speedup_vs_fp16",
+//    "bodies": [{"node", "op", "attribute", "trips" (a Loop's constant trip count, else null), "layers": [as above],
+//                "reformats", "total_ms" (one run), "counted_ms" (what total_ms counts of it), "bodies": [nested]}],
+//    "bodies_ms": what total_ms counts of the bodies (an If's slower branch, a Loop's body times its trips),
+//    "unpredicted_bodies": [{"node", "bodies", "body_nodes"}] (bodies that could not be read as graphs),
 //    "approximate_shapes": bool,
 //    "estimate": {"fitted": bool, "checked_error": relative error of the total where checked, "note"}}
 #include <nlohmann/json_fwd.hpp>

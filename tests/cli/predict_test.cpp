@@ -1,10 +1,13 @@
 // quantlens-cli predict: the JSON contract (issue 28, item 4), times said to be estimates, the all-FP16 comparison,
 // --plan, --shapes, --gpu-profile, and bad usage (a missing model, an unknown --gpu listing the known ones).
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
 
 namespace ql {
@@ -66,6 +69,35 @@ TEST(PredictCliTest, JsonHasTheContractKeys) {
     EXPECT_GT(j["fp16_total_ms"].get<double>(), 0.0);
     EXPECT_NEAR(j["speedup_vs_fp16"].get<double>(), j["fp16_total_ms"].get<double>() / j["total_ms"].get<double>(),
                 1e-9);
+}
+
+// If/Loop bodies: their layers under "bodies", each with its time and what the total counts of it (the If's slower
+// branch, the Loop's body twice: its trip count), and the text says so.
+TEST(PredictCliTest, ControlFlowBodiesArePredictedAndCounted) {
+    TempDir dir;
+    const std::string model = dir.file("branches.onnx");
+    std::ofstream(model, std::ios::binary) << test::convBranchesModel()->proto().SerializeAsString();
+    const auto j = runJson({"predict", model, "--gpu", "t4", "--json"});
+    ASSERT_EQ(j["bodies"].size(), 3u) << j.dump();
+    EXPECT_TRUE(j["unpredicted_bodies"].empty());
+    double counted = 0.0;
+    for (const auto& body : j["bodies"]) {
+        for (const char* key : {"node", "op", "attribute", "trips", "layers", "reformats", "total_ms", "counted_ms"})
+            EXPECT_TRUE(body.contains(key)) << key;
+        EXPECT_FALSE(body["layers"].empty());
+        counted += body["counted_ms"].get<double>();
+    }
+    EXPECT_EQ(j["bodies"][2]["trips"], 2);
+    EXPECT_DOUBLE_EQ(j["bodies"][2]["counted_ms"].get<double>(), 2 * j["bodies"][2]["total_ms"].get<double>());
+    EXPECT_EQ(j["bodies"][0]["counted_ms"].get<double>() > 0, j["bodies"][1]["counted_ms"].get<double>() == 0);
+    EXPECT_NEAR(j["bodies_ms"].get<double>(), counted, 1e-12);
+    double layers = 0.0;
+    for (const auto& layer : j["layers"]) layers += layer["time_ms"].get<double>();
+    EXPECT_NEAR(j["total_ms"].get<double>(), layers + counted, 1e-9);
+    const auto text = test::runCli({"predict", model, "--gpu", "t4"});
+    EXPECT_NE(text.out.find("refine/body (Loop)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("counted 2 times"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("Not predicted"), std::string::npos) << text.out;
 }
 
 TEST(PredictCliTest, TextSaysTimesAreEstimates) {

@@ -8,6 +8,7 @@
 #include "core/engine/prediction_report.h"
 #include "core/export/carried_model.h"
 #include "core/export/effective_plan.h"
+#include "core/model/subgraph_model.h"
 #include "core/quant/default_placement.h"
 #include "tests/support/control_flow_model.h"
 #include "tests/support/model_builder.h"
@@ -497,25 +498,52 @@ TEST(EnginePredictionTest, APlanOfAnotherGraphPredictsNothing) {
     EXPECT_TRUE(p.layers.empty());
 }
 
-// What runs inside If/Loop/Scan bodies is not predicted: the prediction says so, with how much it leaves out.
-TEST(EnginePredictionTest, SaysWhichControlFlowBodiesItLeavesOut) {
+// If/Loop/Scan bodies are predicted like the main graph, each with its plan (unplanned: float, as the target runs
+// it), and the latency counts what runs: an If's slower branch, a Loop's body times its constant trip count. Before,
+// `predict` left them out, and Silero VAD, whose work is all inside an If, was predicted at two empty layers.
+TEST(EnginePredictionTest, PredictsControlFlowBodiesAndCountsWhatRuns) {
     auto model = test::convBranchesModel();
     const Graph& graph = model->graph();
-    const EnginePrediction p =
-        predictEngine(graph, defaultPrecisionPlan(graph), {TrtVersion::Trt10, TrtTyping::Strong});
-    ASSERT_EQ(p.unpredictedBodies.size(), 2u);
-    EXPECT_EQ(p.unpredictedBodies[0].node, "route");
-    EXPECT_EQ(p.unpredictedBodies[0].bodies, 2u);
-    EXPECT_EQ(p.unpredictedBodies[0].bodyNodes, 5u);  // t1, t1.relu, t2; e1, e.add
-    EXPECT_EQ(p.unpredictedBodies[1].node, "refine");
-    EXPECT_EQ(p.unpredictedBodies[1].bodyNodes, 4u);
-    const std::string text = unpredictedBodiesText(p);
-    EXPECT_NE(text.find("9 nodes"), std::string::npos) << text;
-    EXPECT_NE(text.find("route, refine"), std::string::npos) << text;
-    auto plain = residualBlock();  // a model without control flow leaves nothing out
-    EXPECT_TRUE(
-        predictEngine(plain->graph(), defaultPrecisionPlan(plain->graph()), {TrtVersion::Trt10, TrtTyping::Strong})
-            .unpredictedBodies.empty());
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    const Node& route = graph.node(*graph.findNode("route"));
+    auto thenBranch = buildSubgraphModel(graph, route, "then_branch");
+    ASSERT_TRUE(thenBranch);
+    plan.ensureBody("route", "then_branch", thenBranch->graph) = defaultPrecisionPlan(thenBranch->graph);
+    const EnginePrediction p = predictEngine(graph, plan, kTrt10);
+    EXPECT_TRUE(p.unpredictedBodies.empty());
+    ASSERT_EQ(p.bodies.size(), 3u);
+    const auto where = [&](size_t i) { return p.bodies[i].node + "/" + p.bodies[i].attribute; };
+    EXPECT_EQ(where(0), "route/then_branch");
+    EXPECT_EQ(where(1), "route/else_branch");
+    EXPECT_EQ(where(2), "refine/body");
+    EXPECT_EQ(p.bodies[2].trips, std::optional<int64_t>(2));
+    EXPECT_FALSE(p.bodies[0].trips);
+    for (const PredictedBody& body : p.bodies) {
+        ASSERT_FALSE(body.engine->layers.empty()) << body.node << "/" << body.attribute;
+        for (const PredictedLayer& layer : body.engine->layers) {
+            if (layer.kind == PredictedKind::Reformat) continue;
+            // The planned branch runs its convolutions INT8; the unplanned bodies run float32, strongly typed.
+            const bool planned = &body == &p.bodies[0] && layer.kind == PredictedKind::Convolution;
+            EXPECT_EQ(layer.precision, planned ? EnginePrecision::Int8 : EnginePrecision::Fp32)
+                << body.node << "/" << body.attribute << ": " << layer.name;
+        }
+    }
+
+    const LatencyEstimate estimate = estimateLatency(p, defaultGpuProfile(*findGpu("a100-40gb")));
+    ASSERT_EQ(estimate.bodies.size(), 3u);
+    const double thenMs = estimate.bodies[0].estimate->totalMs, elseMs = estimate.bodies[1].estimate->totalMs,
+                 loopMs = estimate.bodies[2].estimate->totalMs;
+    EXPECT_GT(thenMs, 0.0);
+    EXPECT_NE(thenMs, elseMs);
+    EXPECT_DOUBLE_EQ(estimate.bodiesMs, std::max(thenMs, elseMs) + 2 * loopMs);
+    double layersMs = 0.0;
+    for (const LayerTime& layer : estimate.layers) layersMs += layer.ms;
+    EXPECT_DOUBLE_EQ(estimate.totalMs, layersMs + estimate.bodiesMs);
+    EXPECT_EQ(estimate.bodies[0].countedMs > 0.0, thenMs > elseMs);  // one branch counts, the other not
+    EXPECT_EQ(estimate.bodies[1].countedMs > 0.0, elseMs > thenMs);
+
+    auto plain = residualBlock();  // a model without control flow has no bodies
+    EXPECT_TRUE(predictEngine(plain->graph(), defaultPrecisionPlan(plain->graph()), kTrt10).bodies.empty());
 }
 
 }  // namespace
