@@ -104,7 +104,7 @@ std::unique_ptr<Model> floatFormOrReport(std::unique_ptr<Model> model, std::opti
 
 std::unique_ptr<Model> planSubjectOrReport(std::unique_ptr<Model> model, bool planGiven,
                                            std::optional<CalibrationResult>& carriedScales) {
-    if (!model || !planGiven || !carriesPrecisions(model->graph())) return model;
+    if (!model || !planGiven || !carriesPrecisions(*model)) return model;
     auto carried = carriedFormOrReport(std::move(model), [](const CarriedModel&) {
         return "the model carries its own precisions; --plan applies to its FP32 form, as `quantize --plan` "
                "re-exports it";

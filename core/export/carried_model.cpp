@@ -248,8 +248,12 @@ bool carriesPrecisions(const Graph& graph) {
     return false;
 }
 
+bool carriesPrecisions(const Model& model) {
+    return !writtenTyping(model).empty() || carriesPrecisions(model.graph());
+}
+
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
-    if (carriesPrecisions(model->graph())) return carriedForm(*model);
+    if (carriesPrecisions(*model)) return carriedForm(*model);
     CarriedModel plain;
     plain.model = std::move(model);
     return plain;
@@ -257,7 +261,7 @@ Result<CarriedModel> carriedModel(std::unique_ptr<Model> model) {
 
 Result<PrecisionPlan> writtenPlan(const Model& model) {
     const Graph& graph = model.graph();
-    if (!carriesPrecisions(graph)) return defaultPrecisionPlan(graph);
+    if (!carriesPrecisions(model)) return defaultPrecisionPlan(graph);
     QL_ASSIGN_OR_RETURN(CarriedModel carried, carriedForm(model));
     return planByName(graph, carried.model->graph(), *carried.plan);
 }

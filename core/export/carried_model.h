@@ -56,6 +56,9 @@ struct CarriedModel {
 // main graph or in an If/Loop/Scan body. carriedModel reads the bodies back like the main graph: each made float in
 // place, its plan the body's plan (PrecisionPlan::bodies), its scales under the body's path (subgraphActivations).
 bool carriesPrecisions(const Graph& graph);
+// The same, or a model QuantLens's export wrote (metadata "quantlens.typing"): even without Q/DQ or float16 (a plan
+// all FP32, or all FP16 under weak typing) it carries its plan, which a default placement must not replace.
+bool carriesPrecisions(const Model& model);
 Result<CarriedModel> carriedModel(std::unique_ptr<Model> model);
 
 // The precisions `model` carries, on `model`'s own graph (Q/DQ nodes, Casts and all), for a view that shows the file

@@ -228,6 +228,29 @@ TEST(OneTruthCliTest, PlannedBodiesReadBackAsPlannedAndReExport) {
     }
 }
 
+// A plan with nothing INT8 writes a file without Q/DQ (and, all FP32 or weakly typed, without float16): the file
+// still carries that plan (its "quantlens.typing", and its FP32 pins under weak typing). Before, `lint` of it showed
+// the default placement of a fresh float model, all 14 layers INT8, where the file runs FP32 or FP16.
+TEST(OneTruthCliTest, AnExportWithNothingInt8ReadsBackAsPlanned) {
+    Tuned tuned;
+    for (const auto& [trt, precision] : {std::pair{"11", "fp32"}, std::pair{"8.6", "fp32"}, std::pair{"8.6", "fp16"}}) {
+        SCOPED_TRACE(std::string(trt) + " " + precision);
+        const std::string plan = tuned.dir.file(std::string(precision) + ".json"),
+                          exported = tuned.dir.file(std::string(precision) + trt + ".onnx");
+        std::ofstream(plan) << R"({"format": "quantlens-plan", "version": 1, "nodes": {}, "default": ")" << precision
+                            << "\"}";
+        const auto q =
+            test::runCli({"quantize", kModel, "--calib", tuned.calib, "--plan", plan, "--trt", trt, "-o", exported});
+        ASSERT_EQ(q.exitCode, 0) << q.err;
+        const auto planned =
+            precisionsOf(lintJson({kModel, "--calib", tuned.calib, "--plan", plan, "--trt", trt})["layers"]);
+        const auto written = precisionsOf(lintJson({exported, "--trt", trt})["layers"]);
+        ASSERT_EQ(planned.size(), 14u);
+        for (const auto& [layer, p] : planned) EXPECT_EQ(p, precision) << layer;
+        EXPECT_EQ(written, planned);
+    }
+}
+
 std::vector<float> simulate(const Tuned& tuned, const std::string& input, const std::vector<std::string>& extra,
                             const std::string& out) {
     std::vector<std::string> args = {"run",       kModel,   "--input",  input,   "--simulate",
