@@ -1,6 +1,7 @@
 // One truth, checked as properties over the model zoo (tests/support/model_zoo.h) x TensorRT targets (8.6, 10 weak,
-// 10 strong, 11) x plans (the default placement, all FP16 but one INT8 layer, random per-node precisions; the bodies
-// of If/Loop/Scan nodes planned too: the default placement, all INT8, random):
+// 10 strong, 11) x plans (the default placement, all FP16 but one INT8 layer, random per-node precisions, FP16 and
+// FP32 at random with nothing INT8; the bodies of If/Loop/Scan nodes planned too: the default placement, all INT8,
+// random):
 //   (a) the exported file, run by the executor, computes what `run --simulate` of the plan computes (to an ulp or
 //       two where the executor fuses differently; to a quantization step where the export folds a BatchNormalization
 //       into an INT8 layer's weight);
@@ -48,10 +49,27 @@ constexpr Target kTargets[] = {{"8.6", {TrtVersion::Trt86, TrtTyping::Weak}},
                                {"10 strong", {TrtVersion::Trt10, TrtTyping::Strong}},
                                {"11", {TrtVersion::Trt11, TrtTyping::Strong}}};
 
-enum class PlanKind { Default, AllFp16ButOne, Random };
+enum class PlanKind { Default, AllFp16ButOne, Random, NoInt8 };
 
 const char* kindName(PlanKind kind) {
-    return kind == PlanKind::Default ? "default" : kind == PlanKind::AllFp16ButOne ? "all FP16 but one" : "random";
+    switch (kind) {
+        case PlanKind::Default:
+            return "default";
+        case PlanKind::AllFp16ButOne:
+            return "all FP16 but one";
+        case PlanKind::Random:
+            return "random";
+        case PlanKind::NoInt8:
+            return "nothing INT8";
+    }
+    return "";
+}
+
+// A node's precision in a plan of `kind` that is not the default placement: `otherwise` for "all FP16 but one".
+Precision randomChoice(PlanKind kind, std::mt19937& random, Precision otherwise) {
+    if (kind == PlanKind::Random) return static_cast<Precision>(random() % 3);
+    if (kind == PlanKind::NoInt8) return random() % 2 ? Precision::Fp16 : Precision::Fp32;
+    return otherwise;
 }
 
 // Every body of `graph`'s control-flow nodes planned, nested ones too: by the default placement, all INT8 (for
@@ -65,8 +83,7 @@ void planBodies(const Graph& graph, PrecisionPlan& plan, PlanKind kind, std::mt1
             planned = defaultPrecisionPlan(body->graph);
             for (const Node& inner : body->graph.nodes()) {
                 if (kind == PlanKind::Default || !hasPrecisionChoice(body->graph, inner)) continue;
-                planned.setRequested(inner.id,
-                                     kind == PlanKind::Random ? static_cast<Precision>(random() % 3) : Precision::Int8);
+                planned.setRequested(inner.id, randomChoice(kind, random, Precision::Int8));
             }
             planBodies(body->graph, planned, kind, random);
         }
@@ -81,8 +98,7 @@ PrecisionPlan requestedPlan(const Graph& graph, PlanKind kind, uint32_t seed) {
     for (const Node& node : graph.nodes()) {
         if (!hasPrecisionChoice(graph, node)) continue;
         if (isWeightedLayer(node)) weighted.push_back(node.id);
-        const Precision choice = kind == PlanKind::Random ? static_cast<Precision>(random() % 3) : Precision::Fp16;
-        plan.setRequested(node.id, choice);
+        plan.setRequested(node.id, randomChoice(kind, random, Precision::Fp16));
     }
     if (kind == PlanKind::AllFp16ButOne && !weighted.empty())
         plan.setRequested(weighted[random() % weighted.size()], Precision::Int8);
@@ -174,10 +190,8 @@ protected:
         auto carried = carriedModel(std::move(reloaded));
         ASSERT_TRUE(carried) << carried.status().message();
         const Graph& graph = mModel->graph();
-        if (!carried->plan) {  // no Q/DQ, no float16: a plain float model, which runs nothing in INT8
-            for (const Node& node : graph.nodes()) EXPECT_NE(plan.effective(node.id), Precision::Int8) << node.name;
-            return;
-        }
+        // Even without Q/DQ or float16 (nothing INT8), the file says what it was written for (quantlens.typing).
+        ASSERT_TRUE(carried->plan) << "the file reads back as a fresh float model";
         expectSamePrecisions(graph, plan, carried->model->graph(), *carried->plan, target, "");
     }
 
@@ -245,6 +259,7 @@ TEST_P(RoundTrip, EveryTargetAndPlanExportsWhatTheSimulationRunsAndReadsBackAsPl
         check(target, PlanKind::Default, seed++);
         check(target, PlanKind::AllFp16ButOne, seed++);
         for (int i = 0; i < randomPlans(); ++i) check(target, PlanKind::Random, seed++);
+        check(target, PlanKind::NoInt8, seed++);
     }
 }
 
