@@ -92,12 +92,13 @@ class Placement {
 public:
     Placement(const Graph& graph, const FloatLayers& floatLayers)
         : mGraph(graph), mFloat(floatLayers), mInt8(graph.nodes().size(), false), mComputed(constantComputed(graph)) {}
-    Placement(const Graph& graph, const FloatLayers& floatLayers, std::vector<bool> candidates, std::vector<bool> fixed)
+    Placement(const Graph& graph, const FloatLayers& floatLayers, std::vector<bool> candidates, std::vector<bool> fixed,
+              std::vector<bool> computed)
         : mGraph(graph),
           mFloat(floatLayers),
           mInt8(std::move(candidates)),
           mFixed(std::move(fixed)),
-          mComputed(constantComputed(graph)) {}
+          mComputed(computed.empty() ? constantComputed(graph) : std::move(computed)) {}
 
     // Pass-through nodes depend on their consumers and consumers on their producers, so chains of them
     // (Reshape -> Transpose) need the greatest fixed point: a forward pass that ignores the consumers
@@ -283,14 +284,15 @@ bool carriesFloat16(const Graph& graph) {
 
 }  // namespace
 
-std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed) {
+std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed,
+                            std::vector<bool> computed) {
     const FloatLayers none;
     for (const Node& n : graph.nodes()) {
         const size_t i = static_cast<size_t>(n.id);
         if (roleOf(n) == Role::Other && (fixed.empty() || !fixed[i])) candidates[i] = false;
         if (!fixed.empty() && fixed[i]) candidates[i] = true;
     }
-    return Placement(graph, none, std::move(candidates), std::move(fixed)).demote();
+    return Placement(graph, none, std::move(candidates), std::move(fixed), std::move(computed)).demote();
 }
 
 bool followsNeighboursIntoInt8(const Node& node) {

@@ -41,8 +41,10 @@ int startDetectorHeadsInInt8(PrecisionPlan& plan);
 // TensorRT's INT8 fusions, decided here once for the placement, the realized plan (realized_precision.h) and the
 // reading of a written model: the largest subset of `candidates` (one flag per node) in which every node's rule
 // above holds given the others. Weighted candidates and `fixed` nodes (one flag per node, or empty) stay: their
-// Q/DQ decides them; other nodes of no role (Softmax, Sigmoid outside a SiLU, ...) leave.
-std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed = {});
+// Q/DQ decides them; other nodes of no role (Softmax, Sigmoid outside a SiLU, ...) leave. `computed`: the graph's
+// constantComputed flags when the caller has them (a caller that closes round after round), else computed here.
+std::vector<bool> closeInt8(const Graph& graph, std::vector<bool> candidates, std::vector<bool> fixed = {},
+                            std::vector<bool> computed = {});
 // An epilogue, the Sigmoid or Mul of a SiLU, or data movement: the node has no Q/DQ of its own and runs INT8 exactly
 // when its neighbours do (closeInt8).
 bool followsNeighboursIntoInt8(const Node& node);

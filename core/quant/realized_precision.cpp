@@ -122,7 +122,7 @@ void RealizedPrecision::apply(const Graph& graph, PrecisionPlan& plan) const {
         changed = false;
         std::vector<bool> fixed(n, false);
         for (size_t i = 0; i < n; ++i) fixed[i] = candidate[i] && ownQdq[i];
-        int8 = closeInt8(graph, candidate, fixed);
+        int8 = closeInt8(graph, candidate, fixed, folded);
         std::vector<Precision> precisions(n, Precision::Fp32);
         for (size_t i = 0; i < n; ++i)
             if (int8[i]) precisions[i] = Precision::Int8;
