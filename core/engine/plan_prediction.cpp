@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/engine/plan_latency.h"
+#include "core/model/body_path.h"
 #include "core/model/fp16_form.h"
 #include "core/model/subgraph_model.h"
 
@@ -82,6 +83,20 @@ bool PlanPrediction::isLayerLead(NodeId node) const {
 
 namespace {
 
+// PlanPrediction::bodyLayerMs of `engine`'s bodies (nested ones too), their paths under `path`.
+void addBodyLayerTimes(const EnginePrediction& engine, const LatencyEstimate& estimate, const std::string& path,
+                       std::map<std::string, double>& times) {
+    for (size_t i = 0; i < engine.bodies.size(); ++i) {
+        const PredictedBody& body = engine.bodies[i];
+        const LatencyEstimate& inner = *estimate.bodies[i].estimate;
+        const std::string where = path + bodyPathStep(body.node, body.attribute);
+        for (size_t j = 0; j < body.engine->layers.size(); ++j)
+            if (!body.engine->layers[j].nodes.empty())
+                times[where + body.graph->graph.node(body.engine->layers[j].nodes.front()).name] = inner.layers[j].ms;
+        addBodyLayerTimes(*body.engine, inner, where, times);
+    }
+}
+
 // Every node of `graph` and of its If/Loop/Scan bodies (nested ones too) `precision`.
 PrecisionPlan uniformPlan(const Graph& graph, Precision precision) {
     PrecisionPlan plan(graph, precision);
@@ -108,6 +123,7 @@ std::optional<PlanPrediction> predictPlan(const PlanPredictionRequest& request) 
     result.profile = request.profile;
     result.engine = predictEngine(request.graph, request.plan, request.target);
     result.estimate = estimateLatency(result.engine, request.profile);
+    addBodyLayerTimes(result.engine, result.estimate, "", result.bodyLayerMs);
     result.fp16TotalMs = totalMs(request, allFp16Plan(request.graph));
     const PrecisionPlan int8 = allInt8Plan(request.graph);
     result.int8TotalMs = totalMs(request, request.apply ? request.apply(int8) : int8);

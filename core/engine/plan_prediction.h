@@ -15,7 +15,9 @@
 // border reformats are nobody's layer's, costs. The island's own verdict is assessInt8Regions()'s
 // (latency_regions.h), what `tune --objective latency` decides on: the whole island to FP16 against the plan.
 #include <functional>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/engine/engine_prediction.h"
@@ -34,6 +36,9 @@ struct PlanPrediction {
     std::vector<std::optional<double>> int8GainMs;  // per layer of `engine`; see above
     std::vector<RegionDecision> regions;            // the plan's INT8 islands, each moved whole to FP16
     std::vector<int> regionOfNode;                  // per node: its island in `regions`, -1 for none
+    // The time of each layer of the If/Loop/Scan bodies (one run of the body), on its layer's first node, keyed by
+    // the node's path and name ("route/then_branch/t1"); a body layer's INT8 gain is not predicted.
+    std::map<std::string, double> bodyLayerMs;
 
     // The layer computing `node`, or null.
     const PredictedLayer* layerOf(NodeId node) const;

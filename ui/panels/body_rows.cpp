@@ -5,8 +5,11 @@
 #include <QStyle>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "core/model/body_graphs.h"
 #include "core/model/fp16_form.h"
+#include "ui/engine/prediction_text.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
 #include "ui/panels/precision_table_model.h"
@@ -30,7 +33,17 @@ void appendBodyRows(const std::vector<BodyGraph>& bodies, NodeId parent, NodeId 
 }
 
 bool isMainGraphOnlyColumn(int column) {
-    return column >= M::TuneColumn && column < M::ColumnCount;
+    return column >= M::TuneColumn && column < M::ColumnCount && column != M::PredictedColumn;
+}
+
+// A body layer's predicted time (one run of its body), on its layer's first node; nullopt without a prediction or
+// for a node of no layer or not first in it.
+std::optional<double> bodyLayerMs(const ModelDocument& document, const TableRow& row, const Node& node) {
+    const auto prediction = document.latencyPrediction();
+    if (!prediction) return std::nullopt;
+    const auto it = prediction->bodyLayerMs.find(bodyPathPrefix(row.body->path) + node.name);
+    if (it == prediction->bodyLayerMs.end()) return std::nullopt;
+    return it->second;
 }
 
 bool isAnalysisColumn(int column) {
@@ -78,6 +91,9 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
         case M::MacsColumn:
             display = macsText(node.cost);
             break;
+        case M::PredictedColumn:
+            if (const auto ms = bodyLayerMs(document, row, node)) display = predictedMsText(*ms);
+            break;
         case M::SensitivityColumn:
             display = decibelText(analysis.sensitivity);
             break;
@@ -94,6 +110,10 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
             return column == M::RequestedColumn ? QVariant(static_cast<int>(requested)) : display;
         case Qt::ToolTipRole: {
             if (isMainGraphOnlyColumn(column)) return QObject::tr("Measured for the main graph only");
+            if (column == M::PredictedColumn)
+                return QObject::tr(
+                    "Predicted time of this layer in one run of its body (an estimate); an If counts "
+                    "its slower branch in the plan's total, a Loop its body times its trip count");
             if (analysis.stale && isAnalysisColumn(column)) return staleAnalysisToolTip();
             QString tip = QObject::tr("%1 (%2), a layer of a control-flow body\nRequested %3, effective %4")
                               .arg(label, QString::fromStdString(node.opType), precisionLabel(requested),
@@ -112,12 +132,15 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
         case Qt::ForegroundRole:
             if (analysis.stale && isAnalysisColumn(column))
                 return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            if (column == M::PredictedColumn && document.isLatencyPredictionStale())
+                return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
             return {};
         case Qt::BackgroundRole:
             if (fallback && (column == M::EffectiveColumn || column == M::ReasonColumn)) return fallbackBackground();
             return {};
         case Qt::TextAlignmentRole:
-            if (column == M::MacsColumn || isAnalysisColumn(column)) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            if (column == M::MacsColumn || column == M::PredictedColumn || isAnalysisColumn(column))
+                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
             return {};
         case M::NodeIdRole:
             return row.node;
@@ -139,6 +162,8 @@ QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int col
             if (column == M::MacsColumn) return static_cast<double>(node.cost.macs);
             if (column == M::SensitivityColumn) return analysis.sensitivity;
             if (column == M::SqnrColumn) return analysis.sqnr;
+            if (column == M::PredictedColumn)
+                return bodyLayerMs(document, row, node).value_or(std::numeric_limits<double>::quiet_NaN());
             if (isMainGraphOnlyColumn(column)) return std::numeric_limits<double>::quiet_NaN();
             return display;
         default:

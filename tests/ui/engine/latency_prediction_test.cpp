@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include "core/engine/plan_prediction.h"
+#include "core/model/body_graphs.h"
+#include "tests/support/control_flow_model.h"
 #include "tests/support/latency_island_model.h"
 #include "tests/support/model_builder.h"
 #include "tests/ui/panels/panel_test_util.h"
@@ -36,6 +38,7 @@ private slots:
     void theChosenGpuIsKeptInTheProject();
     void aFittedProfileIsOfferedAndQuotesItsError();
     void theLatencyRulesFindingsJoinTheWindowsFindings();
+    void bodyLayersShowTheirPredictedTime();
 };
 
 namespace {
@@ -116,6 +119,29 @@ void LatencyPredictionTest::withAGpuTheColumnsFill() {
     QVERIFY(f.cell("big", PrecisionTableModel::GainColumn).startsWith(QLatin1Char('+')));
     QVERIFY(f.cell("small", PrecisionTableModel::GainColumn, Qt::ToolTipRole).contains(QStringLiteral("INT8 costs")));
     QVERIFY(!f.window.findChild<PrecisionPanel*>()->view()->isColumnHidden(PrecisionTableModel::GainColumn));
+}
+
+// The layers inside If/Loop bodies show their predicted time (one run of the body) like the main graph's; the
+// INT8 gain stays empty there. Before, the whole Predicted ms column was empty for body rows.
+void LatencyPredictionTest::bodyLayersShowTheirPredictedTime() {
+    Fixture f;
+    test::ModelBuilder branches;
+    branches.proto() = test::convBranchesModel()->proto();
+    QVERIFY(f.open(&branches));
+    QVERIFY(f.chooseAndWait("t4"));
+    const BodyPath thenBranch = {{"route", "then_branch"}};
+    const BodyGraph* body = findBodyGraph(f.document->bodyGraphs(), thenBranch);
+    QVERIFY(body);
+    const int row = f.table->rowOf(BodyNodeRef{thenBranch, *body->body.graph.findNode("t1")});
+    QVERIFY(row >= 0);
+    bool ok = false;
+    const double ms = f.table->index(row, PrecisionTableModel::PredictedColumn).data().toString().toDouble(&ok);
+    QVERIFY2(ok && ms > 0.0, qPrintable(f.table->index(row, PrecisionTableModel::PredictedColumn).data().toString()));
+    QCOMPARE(
+        ms,
+        QString::number(f.document->latencyPrediction()->bodyLayerMs.at("route/then_branch/t1"), 'f', 4).toDouble());
+    QVERIFY(f.table->index(row, PrecisionTableModel::GainColumn).data().toString().isEmpty());
+    QVERIFY(f.document->latencyPrediction()->estimate.bodiesMs > 0.0);  // the plan's total counts the bodies
 }
 
 // What `lint --gpu` reports, the findings panel shows: the costly island, with its numbers, once a GPU is chosen.
