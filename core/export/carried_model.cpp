@@ -45,6 +45,7 @@ void pinFp32Layers(const Model& model, const Graph& graph, PrecisionPlan& plan) 
     for (const std::string& name : writtenFp32Layers(model))
         if (const auto node = graph.findNode(name)) plan.setRequested(*node, Precision::Fp32);
 }
+
 // The float form of a model that carries Q/DQ or float16 islands (carriesPrecisions), with what it carries.
 Result<CarriedModel> carriedQdqModel(const Model& model) {
     CarriedModel carried;
@@ -148,11 +149,16 @@ Status carryBodies(const Model& file, CarriedModel& carried) {
     const Graph& graph = carried.model->graph();
     for (const Node& node : graph.nodes())
         for (const SubgraphInfo& subgraph : node.subgraphs) {
-            QL_ASSIGN_OR_RETURN(auto model, bodyAsModel(file, graph, node, subgraph.attribute));
+            // A body that is not a valid graph stays as it is: the ONNX checker's diagnostics (inspect) name it.
+            auto model = bodyAsModel(file, graph, node, subgraph.attribute);
+            if (!model) continue;
             // A weakly typed body may carry no Q/DQ and still name the layers its script pins FP32.
-            if (!carriesPrecisions(model->graph()) && writtenFp32Layers(*model).empty()) continue;
-            QL_ASSIGN_OR_RETURN(CarriedModel body, carriedForm(*model));
-            bodies.push_back({node.name, subgraph.attribute, std::move(body)});
+            if (!carriesPrecisions((*model)->graph()) && writtenFp32Layers(**model).empty()) continue;
+            auto body = carriedForm(**model);
+            if (!body)
+                return body.status().withContext(file.fileName() + ": in " +
+                                                 bodyPathStep(node.name, subgraph.attribute));
+            bodies.push_back({node.name, subgraph.attribute, std::move(body).value()});
         }
     if (bodies.empty()) return Status::ok();
     onnx::ModelProto proto = carried.model->proto();

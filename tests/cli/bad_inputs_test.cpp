@@ -105,6 +105,33 @@ TEST(DeepGraphTest, AHundredThousandNodeChainLoadsLintsAndRuns) {
 }
 
 // A file added to the corpus without a command that reads it would test nothing.
+// A body (If/Loop/Scan) whose Q/DQ cannot be read back: the error says where (the body's path and the node), exits
+// 2, and lint writes nothing. Before bodies were read back, lint ignored them and said nothing of it.
+TEST(BadInputTest, AnUnreadableQdqBodyIsNamedByItsPath) {
+    test::TempDir dir;
+    test::ModelBuilder thenB, elseB, b;
+    thenB.node("QuantizeLinear", {"x", "s"}, {"xq"}, "q");
+    thenB.node("DequantizeLinear", {"xq", "s"}, {"xd"}, "dq");
+    thenB.node("Relu", {"xd"}, {"t"}, "act");
+    thenB.output("t", DataType::Float, {1, 4});
+    elseB.node("Identity", {"x"}, {"e"}, "same");
+    elseB.output("e", DataType::Float, {1, 4});
+    b.input("c", DataType::Bool, {});
+    b.input("x", DataType::Float, {1, 4});
+    b.input("s", DataType::Float, {});  // a scale that is not a constant
+    b.node("If", {"c"}, {"y"}, "branch").graph("then_branch", thenB.graph()).graph("else_branch", elseB.graph());
+    b.output("y", DataType::Float, {1, 4});
+    const std::string model = dir.file("branch.onnx");
+    b.save(model);
+    const auto r = test::runCli({"lint", model, "--json"});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find("branch.onnx: in branch/then_branch/"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("DequantizeLinear 'dq'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the scale is not a constant"), std::string::npos) << r.err;
+}
+
 TEST(BadInputCorpusTest, EveryFileHasACase) {
     std::set<std::string> listed;
     for (const BadInput& input : cases()) listed.insert(input.file);
