@@ -1,5 +1,6 @@
 // trt-residual-add-unquantized-input: a residual Add after an INT8 conv fuses into it only when its skip input is
-// quantized, and Q/DQ belong on the skip input, not on the conv -> Add edge.
+// quantized, and Q/DQ belong on the skip input, not on the conv -> Add edge. On a plan: a residual Add the plan runs
+// float after an INT8 conv and before an INT8 layer, which the export writes as exactly that.
 #include "core/lint/lint_context.h"
 #include "core/lint/rules/rules.h"
 
@@ -22,11 +23,13 @@ public:
     const RuleInfo& info() const override { return kInfo; }
 
     void check(const LintContext& context, std::vector<Finding>& findings) const override {
-        if (!context.explicitQuantization()) return;  // the exporter places these Q/DQ itself
         for (const Node& node : context.graph().nodes()) {
             if (!isOp(node, "Add") || node.inputs.size() != 2 || node.inputs[0] == kNoId || node.inputs[1] == kNoId)
                 continue;
-            if (auto f = verdict(context, node)) findings.push_back(*f);
+            // On a plan the export places the skip's Q/DQ itself when the Add runs INT8; one that runs float is what
+            // the file will show.
+            if (auto f = context.explicitQuantization() ? verdict(context, node) : planVerdict(context, node))
+                findings.push_back(*f);
         }
     }
 
@@ -79,6 +82,52 @@ private:
         return best;
     }
 
+    // The node after `add` whose input is quantized (`quantizes`): a reader of its output, or of what follows it
+    // without a layer of its own in between: the activation TensorRT fuses after it, a MaxPool (TensorRT moves a
+    // quantize above it). Null when there is none: nothing downstream wants INT8, and the float output costs nothing.
+    // `passes`: whether a Relu, Clip or MaxPool runs with the Add (not a layer of its own at another precision).
+    template <typename Quantizes, typename Passes>
+    static const Node* quantizingReader(const LintContext& context, ValueId value, Quantizes quantizes, Passes passes,
+                                        int hops = 2) {
+        const Graph& graph = context.graph();
+        if (value == kNoId) return nullptr;
+        for (NodeId consumer : graph.value(value).consumers) {
+            const Node& reader = graph.node(consumer);
+            if (quantizes(reader)) return &reader;
+            const bool through = isOp(reader, "Relu") || isOp(reader, "Clip") || isOp(reader, "MaxPool");
+            if (through && passes(reader) && hops > 0 && !reader.outputs.empty())
+                if (const Node* next = quantizingReader(context, reader.outputs[0], quantizes, passes, hops - 1))
+                    return next;
+        }
+        return nullptr;
+    }
+
+    // A residual Add the plan runs in float between an INT8 conv (its branch) and an INT8 layer that reads it: the
+    // export quantizes neither its skip input nor the conv's output, so the file has what `verdict` warns about.
+    static std::optional<Finding> planVerdict(const LintContext& context, const Node& add) {
+        const Graph& graph = context.graph();
+        if (context.int8Effective(add.id) || add.outputs.empty() || add.outputs[0] == kNoId) return std::nullopt;
+        const Precision precision = context.plan().effective(add.id);
+        const Node* reader = quantizingReader(
+            context, add.outputs[0], [&](const Node& node) { return context.int8Effective(node.id); },
+            [&](const Node& node) { return context.plan().effective(node.id) == precision; });
+        if (reader == nullptr) return std::nullopt;
+        for (int i = 0; i < 2; ++i) {
+            const ConvTrail trail = fusableConv(context, add.inputs[i]);
+            if (trail.conv == nullptr || !context.int8Effective(trail.conv->id)) continue;
+            const std::string skip = graph.value(add.inputs[1 - i]).name;
+            return context.finding(
+                kInfo, add, Severity::Warning,
+                lintText("this residual Add runs ", upperPrecisionName(precision), " between INT8 conv '",
+                         trail.conv->name, "' and INT8 layer '", reader->name, "': its skip input '", skip,
+                         "' is not quantized, so the Add fused into the conv outputs ",
+                         "float and the quantize before '", reader->name, "' cannot fuse (an extra conversion runs)"),
+                lintText("plan this Add INT8: the export then quantizes its skip input '", skip,
+                         "' and the fused layer writes INT8; keep it float only if its accuracy needs it"));
+        }
+        return std::nullopt;
+    }
+
     static std::optional<Finding> verdict(const LintContext& context, const Node& add) {
         const Graph& graph = context.graph();
         const ValueId in[2] = {add.inputs[0], add.inputs[1]};
@@ -88,7 +137,12 @@ private:
         if (i < 0) return std::nullopt;
         const Node& conv = *trail[i].conv;
         const std::string skip = graph.value(in[1 - i]).name;
-        if (!dq[1 - i])
+        const bool quantizedAfter =
+            !add.outputs.empty() &&
+            quantizingReader(
+                context, add.outputs[0], [](const Node& node) { return isOp(node, "QuantizeLinear"); },
+                [](const Node&) { return true; });
+        if (!dq[1 - i] && quantizedAfter)
             return context.finding(
                 kInfo, add, Severity::Warning,
                 lintText("skip input '", skip, "' of this residual Add is not quantized, so the ",

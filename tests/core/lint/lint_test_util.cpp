@@ -45,8 +45,12 @@ LintReport lintModel(const Model& model, TrtVersion version) {
 }
 
 std::vector<Finding> findingsOf(const Model& model, std::string_view rule, TrtVersion version) {
+    return findingsOf(lintModel(model, version), rule);
+}
+
+std::vector<Finding> findingsOf(const LintReport& report, std::string_view rule) {
     std::vector<Finding> out;
-    for (const Finding& f : lintModel(model, version).findings)
+    for (const Finding& f : report.findings)
         if (f.ruleId == rule) out.push_back(f);
     return out;
 }

@@ -29,5 +29,6 @@ std::string addQdq(ModelBuilder& b, const std::string& tensor, const QdqSpec& sp
 LintReport lintModel(const Model& model, TrtVersion version = TrtVersion::Trt10);
 // The findings of one rule.
 std::vector<Finding> findingsOf(const Model& model, std::string_view rule, TrtVersion version = TrtVersion::Trt10);
+std::vector<Finding> findingsOf(const LintReport& report, std::string_view rule);
 
 }  // namespace ql::test

@@ -107,7 +107,7 @@ std::unique_ptr<Model> pytorchQuantizationBlock(bool qdqAfterBn) {
     batchNorm(b, qdqAfterBn ? "c2" : test::addQdq(b, "c2"), "n2", "bn2");
     b.node("Add", {qdqAfterBn ? test::addQdq(b, "n2") : "n2", "x"}, {"sum"}, "add");
     b.node("Relu", {"sum"}, {"y"}, "relu2");
-    b.output("y");
+    b.output(test::addQdq(b, "y"));  // the next block's quantize
     return b.load();
 }
 

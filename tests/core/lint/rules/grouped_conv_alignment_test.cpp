@@ -38,9 +38,7 @@ ModelBuilder qdqDepthwise(int64_t channels) {
 TEST(GroupedConvAlignmentRuleTest, DepthwiseWithSixChannelsFallsBackOnTrt10) {
     const auto model = groupedConv(6, 6, 6).load();
     const auto report = test::lintModel(*model);
-    std::vector<Finding> f;
-    for (const auto& x : report.findings)
-        if (x.ruleId == kRule) f.push_back(x);
+    const auto f = test::findingsOf(report, kRule);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].severity, Severity::Warning);
     EXPECT_EQ(f[0].nodeName, "dw");

@@ -1,6 +1,9 @@
 // trt-residual-add-unquantized-input: the skip input of a residual Add after an INT8 conv must be quantized.
 #include <gtest/gtest.h>
 
+#include "core/lint/linter.h"
+#include "core/quant/default_placement.h"
+
 #include "tests/core/lint/lint_test_util.h"
 
 namespace ql {
@@ -40,7 +43,7 @@ std::unique_ptr<Model> downsampleBlock(bool quantizedSkip, bool qdqBetweenConvAn
     const std::string skip = quantizedSkip ? test::addQdq(b, "ds") : "ds";
     b.node("Add", {"main", skip}, {"sum"}, "add");
     b.node("Relu", {"sum"}, {"y"}, "relu");
-    b.output("y");
+    b.output(test::addQdq(b, "y"));  // the next block's quantize
     return b.load();
 }
 
@@ -69,6 +72,44 @@ TEST(ResidualAddRuleTest, QdqOnTheConvEdgeIsReported) {
     const auto f = test::findingsOf(*b.load(), kRule);
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0].severity, Severity::Info);
+}
+
+// Nothing after the Add is quantized (the network's output, or float layers): its float output costs no conversion.
+TEST(ResidualAddRuleTest, AnUnquantizedSkipWithNothingQuantizedAfterIsQuiet) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 8, 4, 4});
+    const std::string x = test::addQdq(b, "x");
+    qconv(b, x, "main_conv", "conv2");
+    b.node("Add", {"main_conv", "x"}, {"sum"}, "add");
+    b.node("Relu", {"sum"}, {"y"}, "relu");
+    b.output("y");
+    EXPECT_TRUE(test::findingsOf(*b.load(), kRule).empty());
+}
+
+// On a plan: a residual Add planned float between INT8 convolutions is what the export writes as an unquantized skip
+// input, and lint says so before the export (the file's lint said it, the plan's did not).
+TEST(ResidualAddRuleTest, APlanRunningTheAddFloatBetweenInt8ConvsIsWarned) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 8, 4, 4});
+    b.initializer("w1", {8, 8, 1, 1}, test::seededFloats(64, 1));
+    b.initializer("w2", {8, 8, 1, 1}, test::seededFloats(64, 2));
+    b.node("Conv", {"x", "w1"}, {"c"}, "conv1");
+    b.node("Add", {"c", "x"}, {"sum"}, "add");
+    b.node("Relu", {"sum"}, {"r"}, "relu");
+    b.node("Conv", {"r", "w2"}, {"y"}, "conv2");
+    b.output("y");
+    const auto model = b.load();
+    const Graph& graph = model->graph();
+    PrecisionPlan plan = defaultPrecisionPlan(graph);
+    EXPECT_TRUE(test::findingsOf(*model, kRule).empty());  // the default plan runs the Add INT8
+    plan.setRequested(*graph.findNode("add"), Precision::Fp16);
+    const auto f = test::findingsOf(lint(graph, plan, {TrtVersion::Trt10}), kRule);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].severity, Severity::Warning);
+    EXPECT_EQ(f[0].nodeName, "add");
+    EXPECT_NE(f[0].message.find("runs FP16 between INT8 conv 'conv1' and INT8 layer 'relu'"), std::string::npos)
+        << f[0].message;
+    EXPECT_NE(f[0].fix.find("plan this Add INT8"), std::string::npos) << f[0].fix;
 }
 
 TEST(ResidualAddRuleTest, PlainFloatModelsAreLeftToTheExporter) {
