@@ -13,7 +13,10 @@ constexpr RuleInfo kInfo{
     "TensorRT fuses a residual Add into the convolution that produces one of its inputs, and the fused layer outputs "
     "INT8 only when the other (skip) input is INT8 too. So NVIDIA's tools put a QuantizeLinear/DequantizeLinear pair "
     "on the skip input and none on the conv -> Add edge. An unquantized skip input keeps the fused output in float: "
-    "the next quantize cannot fuse and an extra conversion runs. Q/DQ on the conv -> Add edge prevents the fusion.",
+    "the next quantize cannot fuse and an extra conversion runs. Q/DQ on the conv -> Add edge prevents the fusion. "
+    "It fires only where a quantize follows the Add (directly, after its fused activation, or after a MaxPool, above "
+    "which TensorRT moves the quantize). On a plan, it fires where the plan runs a residual Add in float between an "
+    "INT8 convolution and an INT8 layer: the export writes exactly that.",
     "TensorRT Developer Guide 8.x \"Quantize the residual input in skip-connections\"; pytorch-quantization "
     "quant_resnet50 tutorial; tensorflow-quantization add_custom_qdq_cases.md; TensorRT Model Optimizer "
     "remove_partial_input_qdq"};
