@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 
 #include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
@@ -84,20 +85,44 @@ private:
     }
 
     // Every tensor of an INT8 Concat (inputs and output) joins one group whose amax is the largest member's;
-    // a float Concat needs no shared scale, so its tensors keep their own.
+    // a float Concat needs no shared scale, so its tensors keep their own. So do an INT8 MaxPool's input and output:
+    // TensorRT runs it between the DequantizeLinear before and the QuantizeLinear after, which requantize unless their
+    // scales are equal (a calibration method other than minmax gives the two tensors different amax, though max
+    // pooling keeps the largest value).
     void buildConcatGroups() {
         for (const Node& node : mGraph.nodes()) {
-            if (node.opType != "Concat" || node.outputs.empty() || precisionOf(node) != Precision::Int8) continue;
-            std::vector<ValueId> members(node.inputs.begin(), node.inputs.end());
-            members.push_back(node.outputs[0]);
-            for (ValueId in : node.inputs) addValueKeepingSources(in, members);
-            std::optional<float> groupAmax;
+            const bool maxPool = node.opType == "MaxPool" || node.opType == "GlobalMaxPool";
+            if ((node.opType != "Concat" && !maxPool) || !node.domain.empty() || node.outputs.empty() ||
+                node.inputs.empty() || precisionOf(node) != Precision::Int8)
+                continue;
+            std::vector<ValueId> members = {node.outputs[0]};
+            if (maxPool) {
+                members.push_back(node.inputs[0]);
+            } else {
+                members.insert(members.end(), node.inputs.begin(), node.inputs.end());
+                for (ValueId in : node.inputs) addValueKeepingSources(in, members);
+            }
             for (ValueId v : members)
-                if (auto a = rawAmax(v)) groupAmax = std::max(groupAmax.value_or(0.0f), *a);
-            if (!groupAmax) continue;
-            for (ValueId v : members)
-                if (v != kNoId) mGroupAmax[v] = std::max(mGroupAmax[v], *groupAmax);
+                if (v != kNoId) unite(members[0], v);
         }
+        // Groups that share a tensor are one group (a MaxPool between two INT8 Concats): one amax for all.
+        std::unordered_map<ValueId, float> rootAmax;
+        for (const auto& [v, parent] : mGroupParent)
+            if (auto a = rawAmax(v)) rootAmax[root(v)] = std::max(rootAmax[root(v)], *a);
+        for (const auto& [v, parent] : mGroupParent)
+            if (auto it = rootAmax.find(root(v)); it != rootAmax.end()) mGroupAmax[v] = it->second;
+    }
+
+    ValueId root(ValueId v) {
+        ValueId r = v;
+        while (mGroupParent.at(r) != r) r = mGroupParent.at(r);
+        return r;
+    }
+
+    void unite(ValueId a, ValueId b) {
+        mGroupParent.try_emplace(a, a);
+        mGroupParent.try_emplace(b, b);
+        mGroupParent[root(b)] = root(a);
     }
 
     // The tensors a Concat input is a MaxPool or a data movement of (BlazeFace pads the pooled identity with zero
@@ -307,6 +332,7 @@ private:
     const AmaxByName& mAmax;
     const QdqOptions& mOptions;
     std::unordered_map<ValueId, float> mGroupAmax;
+    std::unordered_map<ValueId, ValueId> mGroupParent;  // the scale groups (union-find), buildConcatGroups
     std::set<NodeId> mInt8Layers;
     QdqPlacement mPlacement;
 };

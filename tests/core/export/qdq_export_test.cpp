@@ -285,9 +285,10 @@ TEST(QdqExportTest, Int8PoolingInputIsQuantizedSoItRunsInt8) {
     auto maxPool = dqFeeding(result.proto, "maxpool", 0);
     ASSERT_TRUE(maxPool);
     EXPECT_EQ(maxPool->scales, std::vector<float>{3.0f / 127.0f});
+    // The MaxPool's output shares its input's scale (the larger amax), so TensorRT does not requantize between them.
     auto gap = dqFeeding(result.proto, "gap", 0);
     ASSERT_TRUE(gap);
-    EXPECT_EQ(gap->scales, std::vector<float>{1.5f / 127.0f});
+    EXPECT_EQ(gap->scales, std::vector<float>{3.0f / 127.0f});
 }
 
 TEST(QdqExportTest, Fp16IslandGetsNoQdq) {

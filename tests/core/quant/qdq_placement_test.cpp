@@ -154,6 +154,31 @@ TEST(QdqPlacementTest, AConcatReadByAResidualAddSharesOneScaleBackThroughTheMaxP
         EXPECT_NE(std::find(edges.begin(), edges.end(), wanted), edges.end()) << std::get<0>(wanted);
 }
 
+// An INT8 MaxPool after a float layer gets Q/DQ on its input (its own) and on its output (for the INT8 conv after
+// it): one scale for both, or TensorRT requantizes between them. Before, under a plan with ISNet's Relus FP32 and its
+// MaxPools INT8, the export wrote 0.1755 before and 0.1855 after each pool (trt-requantize x7 on the file).
+TEST(QdqPlacementTest, AnInt8MaxPoolAfterAFloatLayerKeepsOneScale) {
+    ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4, 8, 8});
+    b.node("Relu", {"x"}, {"r"}, "relu");
+    b.node("MaxPool", {"r"}, {"p"}, "pool").ints("kernel_shape", {2, 2}).ints("strides", {2, 2});
+    b.initializer("w", {4, 4, 1, 1}, test::seededFloats(16, 3));
+    b.node("Conv", {"p", "w"}, {"y"}, "conv");
+    b.output("y");
+    const auto model = b.load();
+    const Graph& graph = model->graph();
+    PrecisionByName precisions = allInt8(graph);
+    precisions["relu"] = Precision::Fp32;
+    const AmaxByName amax = {{"x", 1.0f}, {"r", 1.0f}, {"p", 0.9f}};
+    auto placement = placeQdq(graph, precisions, amax, {});
+    ASSERT_TRUE(placement.isOk()) << placement.status().message();
+    const std::vector<float> shared = {1.0f / 127.0f};
+    const auto edges = namedEdges(graph, *placement);
+    for (const NamedEdge& wanted :
+         {NamedEdge{"pool", 0, "r", false, 1, shared}, NamedEdge{"conv", 0, "p", false, 1, shared}})
+        EXPECT_NE(std::find(edges.begin(), edges.end(), wanted), edges.end()) << std::get<0>(wanted);
+}
+
 // The default plan puts that Concat in INT8: its zero channels are computed from constants (an initializer of the
 // export), not a float neighbour; and every target's realized plan keeps it there, so the export summary says what
 // TensorRT runs.
