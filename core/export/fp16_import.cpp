@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/disjoint_sets.h"
 #include "core/common/half.h"
 #include "core/export/proto_graph.h"
 #include "core/model/tensor_data.h"
@@ -128,8 +129,7 @@ Status retypeAttributes(onnx::NodeProto& node) {
 class IslandRemover {
 public:
     IslandRemover(onnx::GraphProto& proto, const Graph& graph)
-        : mProto(proto), mGraph(graph), mAnalysis(graph), mParent(graph.values().size()) {
-        std::iota(mParent.begin(), mParent.end(), 0);
+        : mProto(proto), mGraph(graph), mAnalysis(graph), mSets(graph.values().size()) {
         for (const Value& value : graph.values()) mInterface.push_back(isInterface(value));
         for (ValueId v = 0; v < static_cast<ValueId>(graph.values().size()); ++v)
             if (mAnalysis.retyped(v)) mRetyped.insert(graph.value(v).name);
@@ -154,11 +154,7 @@ public:
     }
 
 private:
-    ValueId& parent(ValueId v) { return mParent[static_cast<size_t>(v)]; }
-    ValueId root(ValueId v) {
-        while (parent(v) != v) v = parent(v) = parent(parent(v));  // path halving
-        return v;
-    }
+    ValueId root(ValueId v) { return static_cast<ValueId>(mSets.root(static_cast<size_t>(v))); }
 
     // Makes two tensors one; false (and nothing merged) when both hold a graph input or output: the user sees both
     // names, so the Cast between them stays.
@@ -167,7 +163,7 @@ private:
         if (a == b) return true;
         const size_t ia = static_cast<size_t>(a), ib = static_cast<size_t>(b);
         if (mInterface[ia] && mInterface[ib]) return false;
-        parent(b) = a;
+        mSets.attach(ib, ia);
         mInterface[ia] = mInterface[ia] || mInterface[ib];
         return true;
     }
@@ -307,7 +303,7 @@ private:
     onnx::GraphProto& mProto;
     const Graph& mGraph;
     Float16Analysis mAnalysis;
-    std::vector<ValueId> mParent;
+    DisjointSets mSets;                                    // tensors merged through removed Casts
     std::vector<bool> mInterface;                          // per root: the merged tensor holds graph I/O
     std::unordered_set<std::string> mRetyped;              // float16 tensors that become float32
     std::unordered_set<std::string> mRemovedCasts;         // by output

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/common/disjoint_sets.h"
 #include "core/model/constant_values.h"
 #include "core/model/op_roles.h"
 #include "core/quant/batchnorm_fold.h"
@@ -57,7 +58,7 @@ class Placer {
 public:
     Placer(const Graph& graph, std::vector<Precision> precisions, const AmaxByName& amax, const QdqOptions& options)
         : mGraph(graph), mPrecisions(std::move(precisions)), mAmax(amax), mOptions(options) {
-        buildConcatGroups();
+        buildScaleGroups();
     }
 
     Result<QdqPlacement> run() {
@@ -88,12 +89,14 @@ private:
     // a float Concat needs no shared scale, so its tensors keep their own. So do an INT8 MaxPool's input and output:
     // TensorRT runs it between the DequantizeLinear before and the QuantizeLinear after, which requantize unless their
     // scales are equal (a calibration method other than minmax gives the two tensors different amax, though max
-    // pooling keeps the largest value).
-    void buildConcatGroups() {
+    // pooling keeps the largest value). Groups that share a tensor (a MaxPool between two INT8 Concats) are one.
+    void buildScaleGroups() {
+        DisjointSets groups(mGraph.values().size());
+        std::vector<bool> grouped(mGraph.values().size(), false);
         for (const Node& node : mGraph.nodes()) {
             const bool maxPool = node.opType == "MaxPool" || node.opType == "GlobalMaxPool";
             if ((node.opType != "Concat" && !maxPool) || !node.domain.empty() || node.outputs.empty() ||
-                node.inputs.empty() || precisionOf(node) != Precision::Int8)
+                node.inputs.empty() || node.outputs[0] == kNoId || precisionOf(node) != Precision::Int8)
                 continue;
             std::vector<ValueId> members = {node.outputs[0]};
             if (maxPool) {
@@ -102,27 +105,23 @@ private:
                 members.insert(members.end(), node.inputs.begin(), node.inputs.end());
                 for (ValueId in : node.inputs) addValueKeepingSources(in, members);
             }
-            for (ValueId v : members)
-                if (v != kNoId) unite(members[0], v);
+            for (ValueId v : members) {
+                if (v == kNoId) continue;
+                groups.attach(static_cast<size_t>(v), static_cast<size_t>(members[0]));
+                grouped[static_cast<size_t>(v)] = true;
+            }
         }
-        // Groups that share a tensor are one group (a MaxPool between two INT8 Concats): one amax for all.
-        std::unordered_map<ValueId, float> rootAmax;
-        for (const auto& [v, parent] : mGroupParent)
-            if (auto a = rawAmax(v)) rootAmax[root(v)] = std::max(rootAmax[root(v)], *a);
-        for (const auto& [v, parent] : mGroupParent)
-            if (auto it = rootAmax.find(root(v)); it != rootAmax.end()) mGroupAmax[v] = it->second;
-    }
-
-    ValueId root(ValueId v) {
-        ValueId r = v;
-        while (mGroupParent.at(r) != r) r = mGroupParent.at(r);
-        return r;
-    }
-
-    void unite(ValueId a, ValueId b) {
-        mGroupParent.try_emplace(a, a);
-        mGroupParent.try_emplace(b, b);
-        mGroupParent[root(b)] = root(a);
+        std::unordered_map<size_t, float> rootAmax;
+        for (ValueId v = 0; v < static_cast<ValueId>(grouped.size()); ++v)
+            if (grouped[static_cast<size_t>(v)])
+                if (auto a = rawAmax(v)) {
+                    float& amax = rootAmax[groups.root(static_cast<size_t>(v))];
+                    amax = std::max(amax, *a);
+                }
+        for (ValueId v = 0; v < static_cast<ValueId>(grouped.size()); ++v)
+            if (grouped[static_cast<size_t>(v)])
+                if (auto it = rootAmax.find(groups.root(static_cast<size_t>(v))); it != rootAmax.end())
+                    mGroupAmax[v] = it->second;
     }
 
     // The tensors a Concat input is a MaxPool or a data movement of (BlazeFace pads the pooled identity with zero
@@ -332,7 +331,6 @@ private:
     const AmaxByName& mAmax;
     const QdqOptions& mOptions;
     std::unordered_map<ValueId, float> mGroupAmax;
-    std::unordered_map<ValueId, ValueId> mGroupParent;  // the scale groups (union-find), buildConcatGroups
     std::set<NodeId> mInt8Layers;
     QdqPlacement mPlacement;
 };
