@@ -474,10 +474,6 @@ private:
     bool mExplicitQuantization = false;  // the graph carries Q/DQ
 };
 
-}  // namespace
-
-namespace {
-
 // A Loop's trip count when it is a constant (its first input, "M"); nullopt for an open one or a Scan's.
 std::optional<int64_t> constantTrips(const Graph& graph, const Node& node) {
     if (node.opType != "Loop" || node.inputs.empty() || node.inputs[0] == kNoId) return std::nullopt;

@@ -311,30 +311,24 @@ LayerTime layerTime(const PredictedLayer& layer, const GpuProfile& profile) {
 
 namespace {
 
-// What each body adds to the total (LatencyEstimate::totalMs): the If's slower branch, a Loop's body times its trips.
+// How many runs of each body the total counts (LatencyEstimate::totalMs): the If's slower branch once and its other
+// branches not at all, a Loop's body its constant trip count (else once), a Scan's body once.
 void countBodies(const EnginePrediction& prediction, LatencyEstimate& estimate) {
     for (size_t i = 0; i < prediction.bodies.size(); ++i) {
         const PredictedBody& body = prediction.bodies[i];
         BodyEstimate& counted = estimate.bodies[i];
-        if (body.opType != "If") {
-            counted.countedMs =
-                counted.estimate->totalMs * static_cast<double>(std::max<int64_t>(1, body.trips.value_or(1)));
-            continue;
+        double runs = static_cast<double>(std::max<int64_t>(1, body.trips.value_or(1)));
+        if (body.opType == "If") {
+            std::optional<size_t> slowest;
+            for (size_t j = 0; j < prediction.bodies.size(); ++j)
+                if (prediction.bodies[j].node == body.node &&
+                    (!slowest || estimate.bodies[j].estimate->totalMs > estimate.bodies[*slowest].estimate->totalMs))
+                    slowest = j;
+            runs = slowest == i ? 1.0 : 0.0;
         }
-        // The slower of this If's branches counts; its other branches (before and after it) count nothing.
-        std::optional<size_t> slowest;
-        for (size_t j = 0; j < prediction.bodies.size(); ++j)
-            if (prediction.bodies[j].node == body.node &&
-                (!slowest || estimate.bodies[j].estimate->totalMs > estimate.bodies[*slowest].estimate->totalMs))
-                slowest = j;
-        counted.countedMs = slowest == i ? counted.estimate->totalMs : 0.0;
-    }
-    for (size_t i = 0; i < prediction.bodies.size(); ++i) {
-        const BodyEstimate& body = estimate.bodies[i];
-        if (body.countedMs <= 0.0) continue;
-        const double runs = body.countedMs / body.estimate->totalMs;
-        estimate.bodiesMs += body.countedMs;
-        estimate.reformatMs += body.estimate->reformatMs * runs;
+        counted.countedMs = counted.estimate->totalMs * runs;
+        estimate.bodiesMs += counted.countedMs;
+        estimate.reformatMs += counted.estimate->reformatMs * runs;
     }
     estimate.totalMs += estimate.bodiesMs;
 }

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/model/body_path.h"
+
 namespace ql {
 
 namespace {
@@ -135,9 +137,10 @@ void bodiesText(const EnginePrediction& prediction, const LatencyEstimate& estim
         const PredictedBody& body = prediction.bodies[i];
         if (!hasLayers(*body.engine)) continue;
         const LatencyEstimate& inner = *estimate.bodies[i].estimate;
-        const std::string where = path + body.node + "/" + body.attribute;
-        out << "  " << where << " (" << body.opType << "): " << body.engine->layers.size() << " layers, "
-            << body.engine->reformatCount() << " reformats, " << fixed(inner.totalMs, 3) << " ms a run, ";
+        const std::string where = path + bodyPathStep(body.node, body.attribute);
+        out << "  " << where.substr(0, where.size() - 1) << " (" << body.opType << "): " << body.engine->layers.size()
+            << " layers, " << body.engine->reformatCount() << " reformats, " << fixed(inner.totalMs, 3)
+            << " ms a run, ";
         if (body.opType == "If")
             out << (estimate.bodies[i].countedMs > 0 ? "the slower branch: counted" : "the faster branch: not counted");
         else if (body.trips)
@@ -145,7 +148,7 @@ void bodiesText(const EnginePrediction& prediction, const LatencyEstimate& estim
         else
             out << "counted once (its trip count is known only when it runs)";
         out << "\n";
-        bodiesText(*body.engine, inner, where + "/", out);
+        bodiesText(*body.engine, inner, where, out);
     }
 }
 

@@ -65,10 +65,6 @@ Result<PinnedLists> pinnedLayers(const QdqExport& result) {
     return lists;
 }
 
-}  // namespace
-
-namespace {
-
 void appendPinnedFp32Layers(const QdqExport& result, const std::string& path, std::vector<PinnedFp32Layer>& pinned) {
     const Graph& graph = result.prepared->graph();
     for (const Node& node : graph.nodes())
