@@ -6,27 +6,13 @@
 #include <map>
 #include <numeric>
 
+#include "core/common/disjoint_sets.h"
 #include "core/engine/engine_coverage.h"
 #include "core/engine/layer_precision.h"
 
 namespace ql {
 
 namespace {
-
-// ---- Matching ------------------------------------------------------------------------------------------------
-
-class Joins {
-public:
-    explicit Joins(size_t size) : mParent(size) { std::iota(mParent.begin(), mParent.end(), size_t{0}); }
-    size_t find(size_t x) {
-        while (mParent[x] != x) x = mParent[x] = mParent[mParent[x]];
-        return x;
-    }
-    void join(size_t a, size_t b) { mParent[find(a)] = find(b); }
-
-private:
-    std::vector<size_t> mParent;
-};
 
 // ---- The terms as a vector of logarithms -----------------------------------------------------------------------
 
@@ -300,7 +286,7 @@ FitSample matchPrediction(FitReportFiles files, EnginePrediction prediction, con
     sample.measuredTotalMs = report.totalTimeMs().value_or(0.0);
     const size_t predicted = prediction.layers.size();
     // Predicted layers first, then the engine's.
-    Joins joins(predicted + report.layers.size());
+    DisjointSets joins(predicted + report.layers.size());
     std::map<NodeId, size_t> predictedOf;
     for (size_t i = 0; i < predicted; ++i)
         for (NodeId n : prediction.layers[i].nodes) predictedOf.emplace(n, i);
@@ -310,7 +296,7 @@ FitSample matchPrediction(FitReportFiles files, EnginePrediction prediction, con
         for (NodeId n : mapping.layers[j].nodes) {
             const auto it = predictedOf.find(n);
             if (it == predictedOf.end() || prediction.layers[it->second].kind == PredictedKind::Reformat) continue;
-            joins.join(it->second, predicted + j);
+            joins.attach(it->second, predicted + j);
             matched[it->second] = matched[predicted + j] = true;
         }
     }
@@ -318,19 +304,19 @@ FitSample matchPrediction(FitReportFiles files, EnginePrediction prediction, con
     for (size_t i = 0; i < predicted; ++i)
         if (const auto& feeds = prediction.layers[i].feeds;
             prediction.layers[i].kind == PredictedKind::Reformat && feeds && *feeds < predicted && matched[*feeds]) {
-            joins.join(i, *feeds);
+            joins.attach(i, *feeds);
             matched[i] = true;
         }
     for (size_t j = 0; j < report.layers.size() && j < mapping.layers.size(); ++j)
         if (const auto& feeds = mapping.layers[j].feeds;
             report.layers[j].isReformat() && feeds && *feeds < report.layers.size() && matched[predicted + *feeds]) {
-            joins.join(predicted + j, predicted + *feeds);
+            joins.attach(predicted + j, predicted + *feeds);
             matched[predicted + j] = true;
         }
     std::map<size_t, FitObservation> groups;
     for (size_t k = 0; k < matched.size(); ++k) {
         if (!matched[k]) continue;
-        FitObservation& o = groups[joins.find(k)];
+        FitObservation& o = groups[joins.root(k)];
         if (k < predicted) {
             o.predicted.push_back(k);
         } else {
