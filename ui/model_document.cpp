@@ -359,11 +359,14 @@ std::shared_ptr<const AnalysisReport> ModelDocument::analysis(AnalysisMode mode)
 
 void ModelDocument::setAnalysis(AnalysisMode mode, std::shared_ptr<const AnalysisReport> report,
                                 const PrecisionPlan* measured) {
-    (mode == AnalysisMode::Accumulated ? mAccumulated : mIsolated) = std::move(report);
+    std::shared_ptr<const AnalysisReport>& kept = mode == AnalysisMode::Accumulated ? mAccumulated : mIsolated;
+    // A calibration without the error measured clears an analysis that was never there: nothing to save.
+    const bool changed = kept || report;
+    kept = std::move(report);
     mAnalysisPlan = measured ? *measured : mPlan;
     mAnalysisCalibration = mCalibration;
     mSavedStaleReason.clear();
-    setResultsModified(true, tr("error analysis"));
+    if (changed) setResultsModified(true, tr("error analysis"));
     emit analysisChanged();
 }
 

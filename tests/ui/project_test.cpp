@@ -297,6 +297,13 @@ void ProjectTest::cancelInTheUnsavedPromptKeepsTheDocument() {
     doc->undoStack()->undo();  // back to the saved state: nothing to ask
     QVERIFY(!doc->isModified());
     QVERIFY(doc->unsavedChanges().isEmpty());
+    // A calibration run without "measure the error" clears no analysis: the prompt must not list one.
+    doc->setAnalysis(AnalysisMode::Accumulated, nullptr);
+    doc->setAnalysis(AnalysisMode::Isolated, nullptr);
+    QVERIFY(!doc->isModified());
+    QVERIFY(doc->unsavedChanges().isEmpty());
+    doc->setAnalysis(AnalysisMode::Accumulated, std::make_shared<AnalysisReport>());
+    QCOMPARE(doc->unsavedChanges(), QStringList{QStringLiteral("error analysis")});
 }
 
 void ProjectTest::projectWithMissingModelIsReported() {
