@@ -124,6 +124,22 @@ OutputKindDecision outputKind(const Graph& graph, ValueId output, bool hasChanne
     return classOrEmbedding(graph, output, rows);
 }
 
+std::string whyNoTopClass(const Graph& graph) {
+    if (graph.outputs().empty()) return {};
+    const ValueId output = graph.outputs().front();
+    const std::vector<int64_t> dims = dimsOf(graph, output);
+    if (dims.empty() || (dims.size() == 2 && dims[1] < 0)) return {};
+    const OutputKindDecision decision = outputKind(graph, output, !detectDetectorOutputGroups(graph).empty());
+    if (decision.kind == OutputKind::ClassVector) return {};
+    const Value& value = graph.value(output);
+    std::string why = "the first output '" + value.name + "' " + value.type.shapeString() + " is " +
+                      (decision.why.empty() ? outputKindName(decision.kind) : decision.why);
+    int64_t perSample = 1;
+    for (size_t i = 1; i < dims.size() && perSample > 0; ++i) perSample = dims[i] < 0 ? -1 : perSample * dims[i];
+    if (perSample > 0) why += ", " + std::to_string(perSample) + " per sample";
+    return why;
+}
+
 OutputKind firstOutputKind(const Graph& graph) {
     if (graph.outputs().empty()) return OutputKind::Values;
     return outputKind(graph, graph.outputs().front(), !detectDetectorOutputGroups(graph).empty()).kind;

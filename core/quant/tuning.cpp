@@ -143,6 +143,7 @@ bool Tuner::budgetLeft() const {
 }
 
 Status Tuner::prepare(DataSource& data) {
+    QL_RETURN_IF_ERROR(checkTargetApplies(mOptions.target, mGraph));
     if (mProgress) mProgress({"reference", 0, 1, std::nullopt, "FP32 outputs"});
     QL_ASSIGN_OR_RETURN(mEvaluator,
                         TuneEvaluator::create(mGraph, mCalibration, data,

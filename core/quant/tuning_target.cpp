@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/quant/output_kind.h"
+
 namespace ql {
 namespace {
 
@@ -93,6 +95,15 @@ double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64
     int64_t correct = 0;
     for (size_t i = 0; i < classes.size() && i < labels.size(); ++i) correct += classes[i] == labels[i];
     return static_cast<double>(correct) / static_cast<double>(classes.size());
+}
+
+Status checkTargetApplies(const TuneTarget& target, const Graph& graph) {
+    if (!target.comparesTopClass()) return Status::ok();
+    const std::string why = whyNoTopClass(graph);
+    if (why.empty()) return Status::ok();
+    return invalidArgument("--target " + target.name() + " compares the top-1 class of the first output, but " + why +
+                           ", not one class vector per sample: its largest element says nothing of the others. Use "
+                           "--target output-sqnr>=DB, or your own metric (--target metric>=X with --metric-command)");
 }
 
 Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,

@@ -14,6 +14,7 @@
 
 #include "core/common/status.h"
 #include "core/exec/executor.h"
+#include "core/model/graph.h"
 #include "core/quant/error_metrics.h"
 
 namespace ql {
@@ -36,6 +37,8 @@ public:
     std::string text() const;  // as parsed, e.g. "accuracy-drop<=0.5"
     std::string name() const;  // "accuracy-drop"
     bool needsLabels() const { return mKind == Kind::AccuracyDrop; }
+    // Reads the first output's top-1 class (agreement with FP32, accuracy against labels).
+    bool comparesTopClass() const { return mKind == Kind::AccuracyDrop || mKind == Kind::Top1Agreement; }
     bool needsMetric() const { return mKind == Kind::Metric || mKind == Kind::MetricDrop; }
     // The value the target reads (a drop for the *-drop kinds), from a score.
     double valueOf(double score) const { return lowerIsBetter() ? -score : score; }
@@ -78,6 +81,10 @@ double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized
 double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64_t>& labels);
 
 // Higher is better: -drop for the *-drop kinds, the value itself otherwise.
+// Whether `target` means something for `graph`: a top-1 target needs a class vector first, or it would be met by
+// the same element of a detector's scores staying the largest (a tune "at 100 %" that says nothing).
+Status checkTargetApplies(const TuneTarget& target, const Graph& graph);
+
 Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,
                             const OutputMetricFn& metric);
 

@@ -339,6 +339,16 @@ TEST(TuneCliTest, ADetectorsMapDrivesTuningAndThePlanHoldsOnImagesItWasNotTunedO
     EXPECT_GT(fp32 - d.holdoutMap(true, start), 1.0);   // the head in INT8 loses points on the holdout too
     EXPECT_LE(fp32 - d.holdoutMap(true, d.plan), 0.5);  // the tuned plan holds on images it was not tuned on
     EXPECT_LE(fp32 - d.holdoutMap(true), 1.0);          // and so does the default plan (issue 20: at most 1 point)
+
+    // Top-1 of its [batch,189,7] predictions is one element staying the largest: refused before any run, naming
+    // the output and what to use instead, and nothing written.
+    const std::string refused = d.dir.file("top1.json");
+    const auto top1 = test::runCli({"tune", d.model, "--calib", d.calib, "--data", kData + "detector_tune.npy",
+                                    "--target", "top1-agreement>=99", "-o", refused});
+    EXPECT_EQ(top1.exitCode, 2) << top1.out;
+    EXPECT_NE(top1.err.find("the first output 'predictions' [batch,189,7]"), std::string::npos) << top1.err;
+    EXPECT_NE(top1.err.find("--target output-sqnr>="), std::string::npos) << top1.err;
+    EXPECT_FALSE(std::ifstream(refused).good());
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ void PreprocessPreview::showNothing(const QString& why) {
     mDelay.stop();
     mImage = QImage();
     mPicture->clear();
+    mPicture->setFixedSize(kPictureSide, kPictureSide);
     for (QLabel* label : {mShape, mOrder, mRanges}) label->clear();
     mMessage->setText(why);
 }
@@ -128,13 +129,21 @@ void PreprocessPreview::show(const SamplePreview& p) {
     if (p.rgb.empty()) {
         mImage = QImage();
         mPicture->clear();
+        mPicture->setFixedSize(kPictureSide, kPictureSide);
         return;
     }
     mImage = QImage(p.rgb.data(), p.width, p.height, p.width * 3, QImage::Format_RGB888).copy();
+    // The picture takes the sample's shape: bands of the frame around it would read as letterbox padding.
+    const QSize side = mImage.size().scaled(kPictureSide, kPictureSide, Qt::KeepAspectRatio);
+    mPicture->setFixedSize(side);
     // Small inputs (a 28x28 digit) are enlarged pixel by pixel, so the pixels the model sees stay visible.
     const bool enlarge = std::max(p.width, p.height) < kPictureSide;
-    mPicture->setPixmap(QPixmap::fromImage(mImage.scaled(mPicture->size(), Qt::KeepAspectRatio,
-                                                         enlarge ? Qt::FastTransformation : Qt::SmoothTransformation)));
+    mPicture->setPixmap(QPixmap::fromImage(
+        mImage.scaled(side, Qt::IgnoreAspectRatio, enlarge ? Qt::FastTransformation : Qt::SmoothTransformation)));
+}
+
+QSize PreprocessPreview::pictureSize() const {
+    return mPicture->size();
 }
 
 QString PreprocessPreview::shapeText() const {

@@ -28,6 +28,7 @@ public:
 
     bool isUpdating() const;  // a request waits or is being read
     QImage image() const { return mImage; }
+    QSize pictureSize() const;  // on screen
     QString shapeText() const;
     QString orderText() const;
     QString rangeText() const;

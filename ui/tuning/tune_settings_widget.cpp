@@ -9,12 +9,14 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <optional>
 
 #include "core/engine/gpu_specs.h"
 #include "core/engine/latency_model.h"
+#include "core/quant/output_kind.h"
 #include "ui/calibration/data_paths_editor.h"
 #include "ui/calibration/image_preprocess_editor.h"
 #include "ui/calibration/labels_path_edit.h"
@@ -73,12 +75,34 @@ TuneSettingsWidget::TuneSettingsWidget(const Graph& graph, QWidget* parent) : QW
     columns->addLayout(left, 3);
     columns->addWidget(mPreprocess, 2, Qt::AlignTop);
     restoreSettings();
+    offerTopClassTargets(QString::fromStdString(whyNoTopClass(graph)));
+}
+
+void TuneSettingsWidget::offerTopClassTargets(const QString& whyNot) {
+    if (whyNot.isEmpty()) return;
+    // A top-1 target on a detector's or a map's output is met by one element staying the largest: not offered.
+    auto* items = qobject_cast<QStandardItemModel*>(mTargetKind->model());
+    const QString tip = tr("Needs a class vector as the first output (one class score per sample): %1").arg(whyNot);
+    for (TuneTarget::Kind kind : {TuneTarget::Kind::Top1Agreement, TuneTarget::Kind::AccuracyDrop}) {
+        QStandardItem* item = items->item(mTargetKind->findData(static_cast<int>(kind)));
+        item->setEnabled(false);
+        item->setToolTip(tip);
+    }
+    mTargetKind->setToolTip(tip);
+    if (!items->item(mTargetKind->currentIndex())->isEnabled())  // its initial threshold comes with it
+        mTargetKind->setCurrentIndex(mTargetKind->findData(static_cast<int>(TuneTarget::Kind::OutputSqnr)));
+}
+
+bool TuneSettingsWidget::offersTarget(TuneTarget::Kind kind) const {
+    const int index = mTargetKind->findData(static_cast<int>(kind));
+    return index >= 0 && qobject_cast<QStandardItemModel*>(mTargetKind->model())->item(index)->isEnabled();
 }
 
 QWidget* TuneSettingsWidget::createTargetGroup() {
     auto* group = new QGroupBox(tr("Target and budget"), this);
     auto* form = new QFormLayout(group);
     mTargetKind = new QComboBox(group);
+    mTargetKind->setObjectName(QStringLiteral("tuneTarget"));
     for (const TargetKind& kind : kTargetKinds) mTargetKind->addItem(tr(kind.label), static_cast<int>(kind.kind));
     mTargetValue = new QDoubleSpinBox(group);
     mTargetValue->setDecimals(2);

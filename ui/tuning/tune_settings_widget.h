@@ -37,6 +37,8 @@ public:
     explicit TuneSettingsWidget(const Graph& graph, QWidget* parent = nullptr);
 
     void setTarget(TuneTarget::Kind kind, double threshold);
+    // Whether the target list offers `kind`: the top-1 targets need a class vector as the first output.
+    bool offersTarget(TuneTarget::Kind kind) const;
     void setBudget(int trials, double seconds);  // 0: no limit
     void setFallback(Precision precision);
     // Words the fallback choices for the target: weakly typed, the engine is built with --fp16; strongly typed,
@@ -73,6 +75,8 @@ public:
 
 private:
     QWidget* createTargetGroup();
+    // Disables the top-1 targets, saying why (`whyNot`, whyNoTopClass), and leaves none of them chosen.
+    void offerTopClassTargets(const QString& whyNot);
     QWidget* createPlanKeptOutRow(QWidget* parent);
     QWidget* createDataGroup(const Graph& graph);
     void objectiveChanged();

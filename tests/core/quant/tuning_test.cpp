@@ -17,8 +17,9 @@ using test::ModelBuilder;
 
 constexpr int64_t kSamples = 96;
 
-// x [N, 16] -> fc1 -> Relu -> fc2 -> Relu -> fc3 -> y [N, 4].
-std::unique_ptr<Model> model() {
+// x [N, 16] -> fc1 -> Relu -> fc2 -> Relu -> fc3 -> y [N, 4]; with `asBoxes`, y is reshaped to [N, 2, 2] (two
+// boxes of two values, as a detector writes them): no class vector.
+std::unique_ptr<Model> model(bool asBoxes = false) {
     ModelBuilder b;
     b.input("x", DataType::Float, {-1, 16});
     b.initializer("w1", {16, 32}, test::seededFloats(512, 3, -0.4f, 0.4f));
@@ -28,7 +29,11 @@ std::unique_ptr<Model> model() {
     b.node("Relu", {"h1"}, {"r1"}, "relu1");
     b.node("MatMul", {"r1", "w2"}, {"h2"}, "fc2");
     b.node("Relu", {"h2"}, {"r2"}, "relu2");
-    b.node("MatMul", {"r2", "w3"}, {"y"}, "fc3");
+    b.node("MatMul", {"r2", "w3"}, {asBoxes ? "y4" : "y"}, "fc3");
+    if (asBoxes) {
+        b.initializer("boxes_shape", DataType::Int64, {3}, std::vector<double>{-1, 2, 2});
+        b.node("Reshape", {"y4", "boxes_shape"}, {"y"}, "as_boxes");
+    }
     b.output("y");
     return b.load();
 }
@@ -195,6 +200,27 @@ TEST(Tune, AccuracyDropNeedsALabelPerSample) {
     auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
     ASSERT_FALSE(report.isOk());
     EXPECT_NE(report.status().message().find("label"), std::string::npos);
+}
+
+// Top-1 of a detector's output is the same element staying the largest: such a tune would be "met" at 100 %
+// while saying nothing. It is refused, naming the output and what to use instead; output-sqnr runs.
+TEST(Tune, ATop1TargetOnAnOutputThatIsNoClassVectorIsRefused) {
+    const auto m = model(true);
+    const Graph& graph = m->graph();
+    for (const char* target : {"top1-agreement>=99", "accuracy-drop<=0.5"}) {
+        auto data = samples(graph);
+        TuneOptions o = options(target);
+        o.labels.assign(kSamples, 0);
+        auto report = tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, o);
+        ASSERT_FALSE(report.isOk()) << target;
+        const std::string& message = report.status().message();
+        EXPECT_NE(message.find("the first output 'y' ["), std::string::npos) << message;
+        EXPECT_NE(message.find(",2,2] is values"), std::string::npos) << message;
+        EXPECT_NE(message.find("4 per sample"), std::string::npos) << message;
+        EXPECT_NE(message.find("output-sqnr>="), std::string::npos) << message;
+    }
+    auto data = samples(graph);
+    EXPECT_TRUE(tune(graph, defaultPrecisionPlan(graph), calibrated(graph), *data, options("output-sqnr>=20")).isOk());
 }
 
 // Times a plan by its MatMuls: 1 ms INT8, 2 ms otherwise, but `slow` 3 ms INT8 (its INT8 does not pay), plus

@@ -142,6 +142,8 @@ void DataPerModelTest::previewShowsTheFirstPreprocessedSample() {
     QCOMPARE(preview->image().size(), QSize(320, 240));
     QCOMPARE(preview->image().pixelColor(160, 120), QColor(200, 100, 50));
     QCOMPARE(preview->image().pixelColor(160, 10), QColor(0, 0, 0));
+    // On screen the picture has the sample's 4:3 shape: no band of the frame beside the letterbox's own.
+    QCOMPARE(preview->pictureSize(), QSize(160, 120));
 
     letterbox.mean = {0.5f};
     letterbox.order = ChannelOrder::Bgr;
@@ -170,6 +172,7 @@ void DataPerModelTest::aMeanOfTheWrongCountIsRefusedSayingWhy() {
     QVERIFY2(dialog->preview()->messageText().contains(QStringLiteral("the mean has 3 values")),
              qPrintable(dialog->preview()->messageText()));
     QVERIFY(dialog->preview()->shapeText().isEmpty());
+    QCOMPARE(dialog->preview()->pictureSize(), QSize(160, 160));  // no sample: the empty square frame
 
     settings["preprocess"]["mean"] = "0.5";  // one value: every channel
     dialog->applySettings(settings);

@@ -13,6 +13,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "tests/support/model_builder.h"
 #include "tests/ui/calibration/calibration_test_support.h"
 #include "ui/main_window.h"
 #include "ui/model_document.h"
@@ -40,6 +41,7 @@ private slots:
     void yourFp16LayersAreStatedCountedAndCanBeReleased();
     void fallbackWordsFollowTheTrtTyping();
     void anErrorLineLeavesEveryRowReadable();
+    void topClassTargetsAreOfferedForAClassVectorOnly();
 };
 
 namespace {
@@ -319,6 +321,34 @@ void TuneTest::fallbackWordsFollowTheTrtTyping() {
     document.setTrtTarget({TrtVersion::Trt10, TrtTyping::Weak});
     QCOMPARE(fallback->itemText(0), QStringLiteral("FP16 (the engine is built with --fp16)"));
     QCOMPARE(fallback->itemText(1), QStringLiteral("FP32 (pinned with --layerPrecisions)"));
+}
+
+// A top-1 target on a detector's output is met by one element staying the largest (UltraFace's scores [1,4420,2]
+// "tuned" to 100 % agreement): the window does not offer it there, says why, and starts from the output SQNR.
+void TuneTest::topClassTargetsAreOfferedForAClassVectorOnly() {
+    QSettings().remove(QStringLiteral("tune"));
+    ui::ModelDocument document;
+    test::loadSample(document);
+    ui::TuneSettingsWidget classifier(document.model()->graph());
+    QVERIFY(classifier.offersTarget(TuneTarget::Kind::Top1Agreement));
+    QCOMPARE(classifier.request().target.kind(), TuneTarget::Kind::Top1Agreement);
+
+    test::ModelBuilder b;
+    b.input("x", DataType::Float, {1, 4});
+    b.initializer("shape", DataType::Int64, {3}, std::vector<double>{1, 2, 2});
+    b.node("Reshape", {"x", "shape"}, {"boxes"}, "as_boxes");
+    b.output("boxes");
+    const auto boxes = b.load();
+    ui::TuneSettingsWidget detector(boxes->graph());
+    QVERIFY(!detector.offersTarget(TuneTarget::Kind::Top1Agreement));
+    QVERIFY(!detector.offersTarget(TuneTarget::Kind::AccuracyDrop));
+    QVERIFY(detector.offersTarget(TuneTarget::Kind::OutputSqnr));
+    QCOMPARE(detector.request().target.kind(), TuneTarget::Kind::OutputSqnr);
+    QCOMPARE(detector.request().target.threshold(), 30.0);
+    const auto* kind = detector.findChild<QComboBox*>(QStringLiteral("tuneTarget"));
+    QVERIFY(kind);
+    QVERIFY2(kind->toolTip().contains(QStringLiteral("the first output 'boxes' [1,2,2] is values, 4 per sample")),
+             qPrintable(kind->toolTip()));
 }
 
 // The error line under the settings takes room from them: no row may then overlap the next (the "Your plan" row's
