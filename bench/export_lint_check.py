@@ -3,7 +3,8 @@
 the trained ones of tests/data/tune): calibrate on seeded random inputs, export with `quantize` for TensorRT 8.6, 10
 and 11, and `lint` each export for the version it was written for. An error on an export is a build QuantLens
 predicts will fail on a file it wrote itself; the table counts errors and warnings by rule. One truth too: every
-layer's precision as `lint MODEL --calib` shows it (the window's and the summary's) against `lint` of the file written.
+layer's precision as `lint MODEL --calib` shows it (the window's and the summary's) against `lint` of the file written,
+and the rules the file's lint gives (errors, warnings) that the plan's does not: a trap the window would not show.
 A model with If/Loop/Scan bodies is checked a second time with its bodies planned too (each by the default
 placement), rows marked "+ bodies": their layers are listed under their path ("If_0/then_branch/...").
 --random-plans N adds N seeded random plans per model (each layer `lint` lists INT8, FP16 or FP32 at random), rows
@@ -139,22 +140,32 @@ def check_target(cli, model, folder, calib, trt, plan, label):
     for f in linted["findings"]:
         if f["severity"] in ("error", "warning"):
             counts[(f["severity"], f["rule"])] += 1
-    counts[("layers", "differ")] = differing_layers(cli, model, calib, trt, plan, linted["layers"])
+    differ, file_only = against_the_plan(cli, model, calib, trt, plan, linted)
+    counts[("layers", "differ")] = differ
+    counts[("findings", "file only")] = file_only
     return counts
 
 
-def differing_layers(cli, model, calib, trt, plan, written):
+def rules_of(linted):
+    """The rules that give an error or a warning, with their severity."""
+    return {(f["severity"], f["rule"]) for f in linted["findings"] if f["severity"] in ("error", "warning")}
+
+
+def against_the_plan(cli, model, calib, trt, plan, written):
     """One truth: the layers `lint MODEL --calib` says run in each precision, against `lint` of the file the export
     wrote (by layer name). A layer the file lacks was folded by the export (a BatchNormalization into its
     convolution, a node computed from constants into an initializer) and is not compared. Returns the differing
-    layers."""
+    layers, and the errors and warnings the file's lint gives that the plan's does not: a trap the window (which
+    lints the plan) would not show before the export. The plan may say more (its calibration's findings)."""
     code, out, err = run([cli, "lint", model, "--calib", calib, *plan, "--trt", trt, "--json"])
     if not out.strip():
-        return [f"lint of the model failed: {err.strip()}"]
-    in_file = {layer["layer"]: layer["precision"] for layer in written}
-    return [f"{layer['layer']} ({layer['precision']} planned, {in_file[layer['layer']]} in the file)"
-            for layer in json.loads(out)["layers"]
-            if layer["layer"] in in_file and in_file[layer["layer"]] != layer["precision"]]
+        return [f"lint of the model failed: {err.strip()}"], []
+    planned = json.loads(out)
+    in_file = {layer["layer"]: layer["precision"] for layer in written["layers"]}
+    differ = [f"{layer['layer']} ({layer['precision']} planned, {in_file[layer['layer']]} in the file)"
+              for layer in planned["layers"]
+              if layer["layer"] in in_file and in_file[layer["layer"]] != layer["precision"]]
+    return differ, sorted(rules_of(written) - rules_of(planned))
 
 
 def main():
@@ -164,7 +175,7 @@ def main():
     ap.add_argument("--only", nargs="*", default=[], help="models whose name contains one of these words")
     ap.add_argument("--random-plans", type=int, default=0, help="seeded random plans per model, besides the default")
     args = ap.parse_args()
-    errors = disagreements = 0
+    errors = disagreements = traps = 0
     print(f"{'model':34} {'TensorRT':16} errors and warnings on QuantLens's own export")
     for name, model in lint_findings.models().items():
         if args.only and not any(word.lower() in name.lower() for word in args.only):
@@ -179,18 +190,22 @@ def main():
                 errors += 1
                 continue
             differ = counts.pop(("layers", "differ"))
+            file_only = counts.pop(("findings", "file only"))
             # A random plan may ask for what TensorRT cannot build (an FP16 grouped convolution on 11): lint says so
             # on the plan too, so its errors are not the export's; its layers must still agree.
             if "random" not in trt:
                 errors += sum(n for (severity, _), n in counts.items() if severity == "error")
             disagreements += len(differ)
+            traps += len(file_only)
             text = ", ".join(f"{severity} {rule} x{n}" for (severity, rule), n in sorted(counts.items())) or "clean"
             if differ:
                 text += f"; {len(differ)} layers differ from the plan, first: {differ[0]}"
+            if file_only:
+                text += "; not in the plan's lint: " + ", ".join(f"{sev} {rule}" for sev, rule in file_only)
             print(f"{name:34} {trt:16} {text}", flush=True)
     print(f"errors on QuantLens's own exports: {errors}; layers whose precision in the file differs from the plan "
-          f"`lint` showed: {disagreements}")
-    return 1 if errors or disagreements else 0
+          f"`lint` showed: {disagreements}; rules the file's lint gives and the plan's does not: {traps}")
+    return 1 if errors or disagreements or traps else 0
 
 
 if __name__ == "__main__":
