@@ -132,11 +132,14 @@ std::string whyNoTopClass(const Graph& graph) {
     const OutputKindDecision decision = outputKind(graph, output, !detectDetectorOutputGroups(graph).empty());
     if (decision.kind == OutputKind::ClassVector) return {};
     const Value& value = graph.value(output);
-    std::string why = "the first output '" + value.name + "' " + value.type.shapeString() + " is " +
-                      (decision.why.empty() ? outputKindName(decision.kind) : decision.why);
+    std::string why = "the first output '" + value.name + "' " + value.type.shapeString();
+    if (!decision.why.empty())
+        why += " is " + decision.why;
+    else
+        why += decision.kind == OutputKind::Detection ? " holds a detector's boxes and scores" : " holds values";
     int64_t perSample = 1;
     for (size_t i = 1; i < dims.size() && perSample > 0; ++i) perSample = dims[i] < 0 ? -1 : perSample * dims[i];
-    if (perSample > 0) why += ", " + std::to_string(perSample) + " per sample";
+    if (perSample > 0) why += " (" + std::to_string(perSample) + " per sample)";
     return why;
 }
 

@@ -58,7 +58,7 @@ OutputKind firstOutputKind(const Graph& graph);
 // The shape rule alone: dims (-1 unknown) and whether channel groups were found.
 OutputKind outputKindOf(const std::vector<int64_t>& dims, bool hasChannelGroups);
 // Why a top-1 class means nothing for `graph`'s first output (it is not a class vector: a detector's boxes and
-// scores, a map, an embedding), e.g. "the first output 'scores' [1,4420,2] is values, 8840 per sample"; empty
+// scores, a map, an embedding), e.g. "the first output 'scores' [1,4420,2] holds values (8840 per sample)"; empty
 // when it is a class vector, or when its shape is not known (the data decide then).
 std::string whyNoTopClass(const Graph& graph);
 

@@ -80,11 +80,11 @@ double outputSqnrDb(const NamedTensors& reference, const NamedTensors& quantized
 // The share of `classes` equal to `labels` (index by index), in [0, 1]; 0 without classes.
 double top1Accuracy(const std::vector<int64_t>& classes, const std::vector<int64_t>& labels);
 
-// Higher is better: -drop for the *-drop kinds, the value itself otherwise.
 // Whether `target` means something for `graph`: a top-1 target needs a class vector first, or it would be met by
 // the same element of a detector's scores staying the largest (a tune "at 100 %" that says nothing).
 Status checkTargetApplies(const TuneTarget& target, const Graph& graph);
 
+// Higher is better: -drop for the *-drop kinds, the value itself otherwise.
 Result<double> scoreOutputs(const TuneTarget& target, const ReferenceOutputs& reference, const NamedTensors& quantized,
                             const OutputMetricFn& metric);
 

@@ -27,6 +27,28 @@ TEST(OutputKind, TheBundledDetectorIsADetection) {
     EXPECT_EQ(firstOutputKind((*model)->graph()), OutputKind::Detection);
 }
 
+// What tune says when refusing a top-1 target: the detector's output named with its shape and kind; nothing for a
+// class vector, nor for an output whose shape the file does not give (the data decide then).
+TEST(OutputKind, WhyNoTopClassNamesTheFirstOutputUnlessItIsAClassVectorOrUnknown) {
+    auto detector = Model::load(QL_TEST_DATA_DIR "/models/yolov8_tiny.onnx");
+    ASSERT_TRUE(detector.isOk()) << detector.status().message();
+    const std::string why = whyNoTopClass((*detector)->graph());
+    EXPECT_NE(why.find("the first output '"), std::string::npos) << why;
+    EXPECT_NE(why.find("holds a detector's boxes and scores"), std::string::npos) << why;
+    test::ModelBuilder classes;
+    classes.input("x", DataType::Float, {-1, 10});
+    classes.node("Relu", {"x"}, {"y"}, "relu");
+    classes.output("y");
+    EXPECT_EQ(whyNoTopClass(classes.load()->graph()), "");
+    // Reshaped to a shape given at run time: neither rank nor dims are known.
+    test::ModelBuilder unknown;
+    unknown.input("x", DataType::Float, {-1, 10});
+    unknown.input("shape", DataType::Int64, {-1});
+    unknown.node("Reshape", {"x", "shape"}, {"y"}, "reshape");
+    unknown.output("y");
+    EXPECT_EQ(whyNoTopClass(unknown.load()->graph()), "");
+}
+
 // x [N, 8] -> Gemm -> v [N, 16], then `tail` makes the output `out` from v.
 using Tail = void (*)(test::ModelBuilder&);
 

@@ -347,7 +347,7 @@ void TuneTest::topClassTargetsAreOfferedForAClassVectorOnly() {
     QCOMPARE(detector.request().target.threshold(), 30.0);
     const auto* kind = detector.findChild<QComboBox*>(QStringLiteral("tuneTarget"));
     QVERIFY(kind);
-    QVERIFY2(kind->toolTip().contains(QStringLiteral("the first output 'boxes' [1,2,2] is values, 4 per sample")),
+    QVERIFY2(kind->toolTip().contains(QStringLiteral("the first output 'boxes' [1,2,2] holds values (4 per sample)")),
              qPrintable(kind->toolTip()));
 }
 
