@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
+
+#include "core/common/disjoint_sets.h"
 
 namespace ql {
 
@@ -45,24 +46,19 @@ template <typename Joins>
 std::vector<std::vector<size_t>> connectedLayers(const Graph& graph, const EnginePrediction& prediction,
                                                  const std::vector<size_t>& layerOf, const std::vector<size_t>& layers,
                                                  const Joins& joins) {
-    std::vector<size_t> parent(prediction.layers.size());
-    std::iota(parent.begin(), parent.end(), size_t{0});
-    const auto find = [&](size_t x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
-        return x;
-    };
+    DisjointSets sets(prediction.layers.size());
     const auto member = [&](size_t l) { return std::find(layers.begin(), layers.end(), l) != layers.end(); };
     for (size_t i : layers)
         for (NodeId n : prediction.layers[i].nodes) {
             std::vector<size_t> producers;
             producerLayers(graph, layerOf, n, producers);
             for (size_t p : producers)
-                if (p != i && member(p) && joins(p, i)) parent[find(p)] = find(i);
+                if (p != i && member(p) && joins(p, i)) sets.attach(p, i);
         }
     std::vector<std::vector<size_t>> groups;
     std::vector<size_t> roots;
     for (size_t i : layers) {
-        const size_t root = find(i);
+        const size_t root = sets.root(i);
         const auto it = std::find(roots.begin(), roots.end(), root);
         if (it == roots.end()) {
             roots.push_back(root);

@@ -3,7 +3,6 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 #include <tuple>
 #include <unordered_map>

@@ -104,7 +104,6 @@ TEST(DeepGraphTest, AHundredThousandNodeChainLoadsLintsAndRuns) {
     EXPECT_EQ(run.exitCode, 0) << run.err;
 }
 
-// A file added to the corpus without a command that reads it would test nothing.
 // A body (If/Loop/Scan) whose Q/DQ cannot be read back: the error says where (the body's path and the node), exits
 // 2, and lint writes nothing. Before bodies were read back, lint ignored them and said nothing of it.
 TEST(BadInputTest, AnUnreadableQdqBodyIsNamedByItsPath) {
@@ -132,6 +131,7 @@ TEST(BadInputTest, AnUnreadableQdqBodyIsNamedByItsPath) {
     EXPECT_NE(r.err.find("the scale is not a constant"), std::string::npos) << r.err;
 }
 
+// A file added to the corpus without a command that reads it would test nothing.
 TEST(BadInputCorpusTest, EveryFileHasACase) {
     std::set<std::string> listed;
     for (const BadInput& input : cases()) listed.insert(input.file);
