@@ -23,7 +23,6 @@
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
-#include <set>
 
 #include "ui/calibration/calibration_controller.h"
 #include "ui/calibration/calibration_dialog.h"
@@ -498,13 +497,14 @@ void MainWindow::showLintFindings() {
     const Graph& graph = mDocument->model()->graph();
     // Findings come most severe first: a node's badge shows its first one. Those inside a subgraph body (named by
     // their path, "If_3/then_branch/Conv_1") are on its control-flow node, and on their own node when it is open.
-    std::set<NodeId> badged;
+    std::vector<GraphScene::NodeBadge> badges;
     for (const Finding& f : report.findings) {
         if (f.node == kNoId || silenced.contains(QString::fromStdString(f.ruleId))) continue;
         const QString message = QString::fromStdString(f.message);
-        if (badged.insert(f.node).second) mGraphView->setNodeBadge(f.node, f.severity, message);
+        badges.push_back({f.node, f.severity, message});
         if (f.nodeName != graph.node(f.node).name) mGraphView->setSubgraphBadge(f.nodeName, f.severity, message);
     }
+    mGraphView->setNodeBadges(badges);
     const LintCoverage& c = report.coverage;
     mCoverageText = tr("%1 of %2 weighted layers run INT8 on TensorRT %3, %4 fall back")
                         .arg(c.int8Layers)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unordered_map>
 
 #include "ui/engine/engine_run.h"
 #include "ui/engine/prediction_overlay.h"
@@ -163,8 +164,10 @@ void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColo
         return;
     }
     const HeatScale scale = heatScaleOf(*run);
-    for (const Node& node : model->graph().nodes())
-        view.setNodeEngineMark(node.id, markOf(*run, node.id, coloring, scale));
+    std::unordered_map<NodeId, GraphScene::EngineMark> marks;
+    marks.reserve(model->graph().nodes().size());
+    for (const Node& node : model->graph().nodes()) marks.emplace(node.id, markOf(*run, node.id, coloring, scale));
+    view.setNodeEngineMarks(std::move(marks));
     if (coloring == NodeColoring::EnginePrecision)
         view.setLegendFillKeys(QObject::tr("Fill: engine ran"), precisionKeys(*run));
     else if (!scale.isEmpty())

@@ -1,6 +1,7 @@
 #include "ui/engine/prediction_overlay.h"
 
 #include <QObject>
+#include <unordered_map>
 
 #include "ui/engine/engine_overlay.h"
 #include "ui/engine/prediction_text.h"
@@ -52,6 +53,8 @@ void paintPredictionOverlay(GraphView& view, const ModelDocument& document) {
     }
     const bool stale = document.isLatencyPredictionStale();
     const Graph& graph = model->graph();
+    std::unordered_map<NodeId, GraphScene::EngineMark> marks;
+    marks.reserve(graph.nodes().size());
     for (const Node& node : graph.nodes()) {
         GraphScene::EngineMark mark;
         const PredictedLayer* layer = prediction->layerOf(node.id);
@@ -67,8 +70,9 @@ void paintPredictionOverlay(GraphView& view, const ModelDocument& document) {
             mark.text = predictedNodeSummary(*prediction, graph, node.id);
             if (stale) mark.text += QObject::tr("\n(stale: a new prediction is under way)");
         }
-        view.setNodeEngineMark(node.id, mark);
+        marks.emplace(node.id, std::move(mark));
     }
+    view.setNodeEngineMarks(std::move(marks));
     view.setLegendFillKeys(QObject::tr("Fill: INT8 vs FP16 on %1 (estimate, %2)")
                                .arg(gpuLabel(prediction->profile.gpu), checkedErrorText(prediction->profile)),
                            {{int8PaysFill(), QObject::tr("INT8 pays")},

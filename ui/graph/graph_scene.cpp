@@ -327,7 +327,7 @@ void GraphScene::setNodePrecisions(const std::vector<Precision>& precisions) {
     mPrecisions.clear();
     mPrecisions.reserve(precisions.size());
     for (size_t node = 0; node < precisions.size(); ++node) mPrecisions[static_cast<NodeId>(node)] = precisions[node];
-    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    refreshAllDecorations();
     emit decorationsChanged();
 }
 
@@ -339,7 +339,7 @@ void GraphScene::clearNodePrecision(NodeId node) {
 
 void GraphScene::clearNodePrecisions() {
     mPrecisions.clear();
-    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    refreshAllDecorations();
     emit decorationsChanged();
 }
 
@@ -354,6 +354,13 @@ void GraphScene::setNodeBadge(NodeId node, Severity severity, const QString& tex
     refreshDecorationsOf(node);
 }
 
+void GraphScene::setNodeBadges(const std::vector<NodeBadge>& badges) {
+    mBadges.clear();
+    mBadges.reserve(badges.size());
+    for (const NodeBadge& badge : badges) mBadges.try_emplace(badge.node, Badge{badge.severity, badge.text});
+    refreshAllDecorations();
+}
+
 void GraphScene::clearNodeBadge(NodeId node) {
     mBadges.erase(node);
     refreshDecorationsOf(node);
@@ -361,7 +368,7 @@ void GraphScene::clearNodeBadge(NodeId node) {
 
 void GraphScene::clearNodeBadges() {
     mBadges.clear();
-    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    refreshAllDecorations();
 }
 
 void GraphScene::setNodeEngineMark(NodeId node, const EngineMark& mark) {
@@ -370,9 +377,15 @@ void GraphScene::setNodeEngineMark(NodeId node, const EngineMark& mark) {
     emit decorationsChanged();
 }
 
+void GraphScene::setNodeEngineMarks(std::unordered_map<NodeId, EngineMark> marks) {
+    mEngineMarks = std::move(marks);
+    refreshAllDecorations();
+    emit decorationsChanged();
+}
+
 void GraphScene::clearEngineMarks() {
     mEngineMarks.clear();
-    for (GraphNodeItem* item : mItems) refreshDecorations(item);
+    refreshAllDecorations();
     emit decorationsChanged();
 }
 
@@ -390,6 +403,10 @@ void GraphScene::refreshEngineMark(GraphNodeItem* item, const std::vector<NodeId
         return;
     }
     item->setEngineMark(shown->fill, shown->text, mismatch);
+}
+
+void GraphScene::refreshAllDecorations() const {
+    for (GraphNodeItem* item : mItems) refreshDecorations(item);
 }
 
 void GraphScene::refreshDecorationsOf(NodeId node) {

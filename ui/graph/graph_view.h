@@ -83,6 +83,8 @@ public:
     void setNodeBadge(NodeId node, Severity severity, const QString& text) {
         mScene->setNodeBadge(node, severity, text);
     }
+    // Replaces the main graph's badges, each box refreshed once (GraphScene::setNodeBadges).
+    void setNodeBadges(const std::vector<GraphScene::NodeBadge>& badges) { mScene->setNodeBadges(badges); }
     // The badge of a finding inside a body, by its path ("If_3/then_branch/Conv_1"), shown while that body is open.
     void setSubgraphBadge(const std::string& path, Severity severity, const QString& text) {
         mLevels.setBadge(path, severity, text);
@@ -97,6 +99,9 @@ public:
     void setLegendVisible(bool visible);
     GraphLegend* legend() const { return mLegend; }
     void setNodeEngineMark(NodeId node, const GraphScene::EngineMark& mark) { mScene->setNodeEngineMark(node, mark); }
+    void setNodeEngineMarks(std::unordered_map<NodeId, GraphScene::EngineMark> marks) {
+        mScene->setNodeEngineMarks(std::move(marks));
+    }
     void clearEngineMarks() { mScene->clearEngineMarks(); }
     // The legend's key of the fills (graph_legend.h), placed again for the view's width.
     void setLegendFillKeys(const QString& title, const QVector<GraphLegendFillKey>& keys);

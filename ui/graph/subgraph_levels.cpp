@@ -94,8 +94,10 @@ void SubgraphLevels::applyBadges(const Level& level) const {
         const Badge*& badge = shown[*node];
         if (!badge || it->second.severity < badge->severity) badge = &it->second;
     }
-    level.scene->clearNodeBadges();
-    for (const auto& [node, badge] : shown) level.scene->setNodeBadge(node, badge->severity, badge->text);
+    std::vector<GraphScene::NodeBadge> badges;
+    badges.reserve(shown.size());
+    for (const auto& [node, badge] : shown) badges.push_back({node, badge->severity, badge->text});
+    level.scene->setNodeBadges(badges);
 }
 
 }  // namespace ql::ui

@@ -5,11 +5,16 @@
 // greyed, and leave the graph's badges); over them, for a model TensorRT cannot parse (ONNX Runtime's operator
 // form), the offer of the float model it was made from.
 #include <QWidget>
+#include <vector>
 
 class QTreeWidget;
 class QTreeWidgetItem;
 class QTextBrowser;
 class QCheckBox;
+
+namespace ql {
+struct Finding;
+}
 
 namespace ql::ui {
 
@@ -29,6 +34,8 @@ public:
     QStringList ruleRows() const;
     // Selects the rule's row (or the finding's) and explains it, as a click would.
     void showRule(const QString& ruleId);
+    // A rule with more findings than this lists them when its row is opened.
+    static constexpr size_t kListedUnopened = 500;
 
 signals:
     void nodeSelected(int node);
@@ -36,6 +43,8 @@ signals:
 
 private:
     void rebuild();
+    void addFindingRows(QTreeWidgetItem* row, const std::vector<const Finding*>& findings) const;
+    void listUnopenedFindings(QTreeWidgetItem* row) const;
     void explain(QTreeWidgetItem* item);
     void activate(QTreeWidgetItem* item);
     void showContextMenu(const QPoint& pos);

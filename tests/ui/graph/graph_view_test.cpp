@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QWheelEvent>
 #include <QtTest>
+#include <unordered_map>
 
 #include "tests/support/model_builder.h"
 #include "tests/ui/graph/graph_test_models.h"
@@ -31,6 +32,7 @@ private slots:
     void arrowKeysWalkTheGraph();
     void precisionCycleRequestCarriesTheSelection();
     void bigScopedGraphCollapsesIntoBlocks();
+    void badgesAndMarksSetTogetherShowOnTheirBlocks();
     void searchExpandsTheBlockHidingTheNode();
     void bigGraphUsesTheLayeredLayout();
     void dotLayoutAttachesEdgesToBoxes();
@@ -334,6 +336,41 @@ void GraphViewTest::bigScopedGraphCollapsesIntoBlocks() {
     for (const VisibleNode& node : layout.graph.nodes) inBlocks += node.members.size();
     QVERIFY(inBlocks > 4000);
     verifyGeometry(layout);
+}
+
+// A lint of a big graph badges thousands of nodes and a prediction marks every node: set together, each block shows
+// its worst finding and its weightiest mark, as when set one by one.
+void GraphViewTest::badgesAndMarksSetTogetherShowOnTheirBlocks() {
+    auto model = test::scopedModel(5000);
+    QVERIFY(model);
+    GraphView view;
+    view.setGraph(model->graph());
+    QVERIFY(waitForLayout(view));
+    const GraphScene& scene = *view.graphScene();
+    const NodeId worst = 1234;
+    const GraphNodeItem* block = scene.itemForNode(worst);
+    QVERIFY(block && block->kind() == VisibleKind::Block);
+    std::vector<GraphScene::NodeBadge> badges;
+    std::unordered_map<NodeId, GraphScene::EngineMark> marks;
+    for (NodeId node : scene.nodesOf(block)) {
+        badges.push_back({node, node == worst ? Severity::Error : Severity::Warning, QStringLiteral("finding")});
+        marks[node] = {QColor(node == worst ? Qt::red : Qt::gray), node == worst ? 2.0 : 1.0, {}, false};
+    }
+    badges.push_back({worst, Severity::Info, QStringLiteral("a second finding: the first one is shown")});
+    view.setNodeBadges(badges);
+    view.setNodeEngineMarks(std::move(marks));
+    QCOMPARE(block->badge(), std::optional<Severity>(Severity::Error));
+    QVERIFY2(block->toolTip().contains(QStringLiteral("%1 findings inside").arg(scene.nodesOf(block).size())),
+             qPrintable(block->toolTip()));
+    QCOMPARE(scene.nodeBadgeText(worst), QStringLiteral("finding"));
+    QCOMPARE(block->fill(), QColor(Qt::red));
+    // Another block has neither.
+    const auto other = std::find_if(scene.nodeItems().begin(), scene.nodeItems().end(), [&](const GraphNodeItem* i) {
+        return i->kind() == VisibleKind::Block && i != block;
+    });
+    QVERIFY(other != scene.nodeItems().end());
+    QVERIFY(!(*other)->badge());
+    QVERIFY((*other)->fill() != QColor(Qt::red));
 }
 
 void GraphViewTest::searchExpandsTheBlockHidingTheNode() {

@@ -22,6 +22,7 @@ class FindingsPanelTest : public QObject {
 private slots:
     void initTestCase();
     void findingsAreGroupedByRuleWithCounts();
+    void aRuleWithThousandsOfFindingsListsThemWhenOpened();
     void theExplanationPaneExplainsTheRuleAndTheFix();
     void aSilencedRuleLeavesTheGraphAndIsSavedInTheProject();
 };
@@ -30,13 +31,13 @@ namespace {
 
 constexpr int kConvs = 5;
 
-// Five grouped Convs with 6 channels per group (not a multiple of 4): one rule, five findings, as PP-OCR's
+// `convs` grouped Convs with 6 channels per group (not a multiple of 4): one rule, a finding each, as PP-OCR's
 // 32 near-identical warnings.
-std::string writeGroupedConvs(const test::TempDir& dir) {
+std::string writeGroupedConvs(const test::TempDir& dir, int convs = kConvs) {
     test::ModelBuilder b;
     b.input("x", DataType::Float, {1, 12, 8, 8});
     std::string previous = "x";
-    for (int i = 0; i < kConvs; ++i) {
+    for (int i = 0; i < convs; ++i) {
         const std::string n = std::to_string(i);
         b.initializer("w" + n, {12, 6, 3, 3}, test::seededFloats(12 * 6 * 9, 3 + i, -0.1f, 0.1f));
         b.node("Conv", {previous, "w" + n}, {"c" + n}, "conv" + n).i("group", 2).ints("pads", {1, 1, 1, 1});
@@ -84,6 +85,31 @@ void FindingsPanelTest::findingsAreGroupedByRuleWithCounts() {
     QTreeWidgetItem* row = panel.tree()->topLevelItem(static_cast<int>(rows.indexOf(QString::fromStdString(rule))));
     QCOMPARE(row->childCount(), count);
     QVERIFY(row->text(0).contains(QStringLiteral("(%1)").arg(count)));
+}
+
+// Made up front, thousands of rows held the window up on every lint: they are made when the rule is opened.
+void FindingsPanelTest::aRuleWithThousandsOfFindingsListsThemWhenOpened() {
+    test::TempDir dir;
+    ui::ModelDocument document;
+    load(document, writeGroupedConvs(dir, static_cast<int>(ui::FindingsPanel::kListedUnopened) + 1));
+    const auto [rule, count] = busiestRule(document.lint());
+    QVERIFY2(count > static_cast<int>(ui::FindingsPanel::kListedUnopened), rule.c_str());
+    ui::FindingsPanel panel(&document);
+    QTreeWidgetItem* row =
+        panel.tree()->topLevelItem(static_cast<int>(panel.ruleRows().indexOf(QString::fromStdString(rule))));
+    QVERIFY(row->text(0).contains(QStringLiteral("(%1)").arg(count)));
+    QCOMPARE(row->childCount(), 0);
+    QCOMPARE(row->childIndicatorPolicy(), QTreeWidgetItem::ShowIndicator);  // it can be opened
+    row->setExpanded(true);
+    QCOMPARE(row->childCount(), count);
+    QStringList listed, expected;
+    for (int i = 0; i < count; ++i) listed << row->child(i)->text(1) + row->child(i)->text(0);
+    for (const Finding& f : document.lint().findings)
+        if (f.ruleId == rule) expected << QString::fromStdString(f.nodeName + f.message);
+    QCOMPARE(listed, expected);  // the rule's findings, in report order
+    row->setExpanded(false);
+    row->setExpanded(true);
+    QCOMPARE(row->childCount(), count);  // listed once
 }
 
 void FindingsPanelTest::theExplanationPaneExplainsTheRuleAndTheFix() {
