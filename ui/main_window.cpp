@@ -469,7 +469,7 @@ void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
         showMessage(this, QMessageBox::Warning, tr("Cannot open model"), outcome->error);
         return;
     }
-    mDocument->replaceModel(*outcome);
+    mDocument->replaceModel(std::move(*outcome));  // the paths and errors used below are not taken
     releaseFreedMemory();  // the previous model's memory
     fitNodeListColumns(mNodeTable);
     if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));

@@ -134,19 +134,24 @@ void ModelDocument::replaceModel(std::shared_ptr<Model> model) {
 }
 
 void ModelDocument::replaceModel(const LoadedModel& loaded) {
+    LoadedModel copy = loaded;
+    replaceModel(std::move(copy));
+}
+
+void ModelDocument::replaceModel(LoadedModel&& loaded) {
     emit modelAboutToBeReplaced();
     mModel = loaded.model;
-    mPlan = loaded.plan;
+    mAnalysisPlan = loaded.analysisPlan ? std::move(*loaded.analysisPlan) : loaded.plan;  // the project's analyses
+    mPlan = std::move(loaded.plan);
     // A model made elsewhere (replaceModel(model)) comes without its bodies: they are built here.
     mBodyGraphs = loaded.bodyGraphs || !mModel
                       ? loaded.bodyGraphs
                       : std::make_shared<const std::vector<BodyGraph>>(buildBodyGraphs(mModel->graph()));
-    mLint = loaded.lint;
+    mLint = std::move(loaded.lint);
     mTrtTarget = buildableTarget(loaded.trtTarget);
     mCalibration = loaded.calibration;
     mAccumulated = loaded.accumulated;
     mIsolated = loaded.isolated;
-    mAnalysisPlan = loaded.analysisPlan ? *loaded.analysisPlan : loaded.plan;  // a project's analyses say which
     mAnalysisCalibration = loaded.calibration;
     mSavedStaleReason = loaded.analysisStaleReason;
     mTuneReport.reset();

@@ -91,6 +91,9 @@ public:
     // Takes a model loaded elsewhere and announces it; plan and lint default to the default placement.
     void replaceModel(std::shared_ptr<Model> model);
     void replaceModel(const LoadedModel& loaded);
+    // The same, taking the plans and the lint over rather than copying them (a 100k-node graph's lint holds tens of
+    // thousands of findings); the rest of `loaded` is left as it was.
+    void replaceModel(LoadedModel&& loaded);
 
     // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
     const PrecisionPlan& plan() const { return mPlan; }

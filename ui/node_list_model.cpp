@@ -91,6 +91,7 @@ void setUpNodeListView(QTableView* view) {
     view->verticalHeader()->hide();
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
 }
 
 void fitNodeListColumns(QTableView* view) {

@@ -33,5 +33,8 @@ void setUpNodeListView(QTableView* view);
 // full), so every column and its header stay in reach.
 void fitNodeListColumns(QTableView* view);
 inline constexpr int kMaxValueListWidth = 280;
+// The rows a column fitted to its contents is measured on (Qt's default of 1,000 cost a big model's node tables
+// 50-75 ms each on every load); a longer text further down is elided, as one past the width caps is.
+inline constexpr int kColumnFitRows = 200;
 
 }  // namespace ql::ui

@@ -322,6 +322,10 @@ Result<Tensor> scalarTensor(const std::string& name, int32_t elemType, const std
 
 std::vector<std::string> inputsDecidingIfs(const Model& model) {
     const onnx::GraphProto& graph = model.proto().graph();
+    // Asked on every load: a graph without an If (most) costs no name sets.
+    if (std::none_of(graph.node().begin(), graph.node().end(),
+                     [](const onnx::NodeProto& node) { return node.op_type() == "If"; }))
+        return {};
     std::set<std::string> initializers, inputs, deciding;
     for (const auto& init : graph.initializer()) initializers.insert(init.name());
     for (const auto& input : graph.input())

@@ -141,7 +141,39 @@ GraphSnapshot GraphSnapshot::from(const Graph& graph) {
     snapshot.outputs = graph.outputs();
     markQdqLinks(graph, snapshot);
     addRangeScopes(snapshot);
+    snapshot.indexScopes();
     return snapshot;
+}
+
+std::vector<size_t> scopeEnds(std::string_view nodeName) {
+    std::vector<size_t> ends;
+    for (size_t i = 1; i < nodeName.size(); ++i)
+        if (nodeName[i] == '/' && nodeName[i - 1] != '/') ends.push_back(i);
+    return ends;
+}
+
+void GraphSnapshot::indexScopes() {
+    // Looked up by view, so that a scope seen before costs no string.
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
+    std::unordered_map<std::string, int, Hash, std::equal_to<>> ids;
+    mScopeIds.clear();
+    mScopeStart.assign(1, 0);
+    for (const SnapshotNode& node : nodes) {
+        const std::string_view name = scopeSource(node);
+        for (size_t end : scopeEnds(name)) {
+            const std::string_view scope = name.substr(0, end);
+            auto it = ids.find(scope);
+            if (it == ids.end()) {
+                it = ids.emplace(std::string(scope), static_cast<int>(scopeNames.size())).first;
+                scopeNames.emplace_back(scope);
+            }
+            mScopeIds.push_back(it->second);
+        }
+        mScopeStart.push_back(mScopeIds.size());
+    }
 }
 
 bool GraphSnapshot::takeTypes(const Graph& graph) {

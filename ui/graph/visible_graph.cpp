@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -13,55 +14,70 @@ bool isHidden(const SnapshotNode& node, const VisibilityOptions& options) {
     return (node.isQdq && !options.showQdq) || (node.isConstantOp && !options.showConstants);
 }
 
-// Which block each visible operator falls in ("" = shown itself), for automatic collapse at `depth` (0 = none)
-// plus the user's expanded/collapsed scopes. A block of one operator shows the operator itself.
+// The user's expanded and collapsed scopes, by scope index.
+struct UserScopes {
+    std::vector<char> expanded;
+    std::vector<char> collapsed;
+
+    UserScopes(const GraphSnapshot& graph, const VisibilityOptions& options)
+        : expanded(graph.scopeNames.size(), 0), collapsed(graph.scopeNames.size(), 0) {
+        for (size_t id = 0; id < graph.scopeNames.size(); ++id) {
+            expanded[id] = options.expandedScopes.contains(graph.scopeNames[id]);
+            collapsed[id] = options.collapsedScopes.contains(graph.scopeNames[id]);
+        }
+    }
+};
+
+// Which block (scope index) each visible operator falls in (-1 = shown itself), for automatic collapse at `depth`
+// (0 = none) plus the user's expanded/collapsed scopes. A block of one operator shows the operator itself.
 class ScopeAssignment {
 public:
-    ScopeAssignment(const std::vector<std::vector<std::string>>& prefixes, const std::vector<char>& visible, int depth,
-                    const VisibilityOptions* user) {
-        mBlock.resize(prefixes.size());
-        std::unordered_map<std::string, int> members;
-        for (size_t i = 0; i < prefixes.size(); ++i) {
+    ScopeAssignment(const GraphSnapshot& graph, const std::vector<char>& visible, int depth, const UserScopes* user) {
+        const size_t n = graph.nodes.size();
+        mBlock.assign(n, -1);
+        std::vector<int> members(graph.scopeNames.size(), 0);
+        for (size_t i = 0; i < n; ++i) {
             if (!visible[i]) continue;
-            mBlock[i] = blockOf(prefixes[i], depth, user);
-            if (!mBlock[i].empty()) ++members[mBlock[i]];
+            mBlock[i] = blockOf(graph.scopesOf(i), depth, user);
+            if (mBlock[i] >= 0) ++members[static_cast<size_t>(mBlock[i])];
         }
-        for (size_t i = 0; i < prefixes.size(); ++i) {
+        for (size_t i = 0; i < n; ++i) {
             if (!visible[i]) continue;
-            if (!mBlock[i].empty() && members[mBlock[i]] < 2) mBlock[i].clear();
-            if (mBlock[i].empty()) ++mBoxes;
+            if (mBlock[i] >= 0 && members[static_cast<size_t>(mBlock[i])] < 2) mBlock[i] = -1;
+            if (mBlock[i] < 0) ++mBoxes;
         }
-        for (const auto& entry : members) mBoxes += entry.second >= 2 ? 1 : 0;
+        for (int count : members) mBoxes += count >= 2 ? 1 : 0;
     }
-    const std::string& block(size_t node) const { return mBlock[node]; }
+    int block(size_t node) const { return mBlock[node]; }
     size_t boxes() const { return mBoxes; }
 
 private:
-    static std::string blockOf(const std::vector<std::string>& prefixes, int depth, const VisibilityOptions* user) {
-        for (size_t level = 0; level < prefixes.size(); ++level) {
-            const std::string& prefix = prefixes[level];
-            const bool expanded = user && user->expandedScopes.contains(prefix);
+    static int blockOf(std::span<const int> scopes, int depth, const UserScopes* user) {
+        for (size_t level = 0; level < scopes.size(); ++level) {
+            const auto id = static_cast<size_t>(scopes[level]);
+            const bool expanded = user && user->expanded[id];
             const bool autoCollapsed = depth > 0 && static_cast<int>(level) + 1 >= depth && !expanded;
-            if (autoCollapsed || (user && user->collapsedScopes.contains(prefix))) return prefix;
+            if (autoCollapsed || (user && user->collapsed[id])) return scopes[level];
         }
-        return {};
+        return -1;
     }
 
-    std::vector<std::string> mBlock;
+    std::vector<int> mBlock;
     size_t mBoxes = 0;
 };
 
 // The deepest scope level whose collapse fits the budget. It ignores the user's choices, so that expanding one
 // block never makes the rest of the graph jump to another level.
-int chooseCollapseDepth(const std::vector<std::vector<std::string>>& prefixes, const std::vector<char>& visible,
-                        size_t operatorCount, const VisibilityOptions& options) {
+int chooseCollapseDepth(const GraphSnapshot& graph, const std::vector<char>& visible, size_t operatorCount,
+                        const VisibilityOptions& options) {
     if (operatorCount <= options.collapseAbove) return 0;
     size_t maxDepth = 0;
-    for (const auto& p : prefixes) maxDepth = std::max(maxDepth, p.size());
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+        if (visible[i]) maxDepth = std::max(maxDepth, graph.scopesOf(i).size());
     if (maxDepth == 0) return 0;
     int best = 1;
     for (int depth = 2; depth <= static_cast<int>(maxDepth); ++depth) {
-        if (ScopeAssignment(prefixes, visible, depth, nullptr).boxes() > options.collapsedBudget) break;
+        if (ScopeAssignment(graph, visible, depth, nullptr).boxes() > options.collapsedBudget) break;
         best = depth;
     }
     return best;
@@ -75,14 +91,13 @@ public:
     VisibleGraph build() {
         const size_t n = mGraph.nodes.size();
         std::vector<char> visible(n);
-        std::vector<std::vector<std::string>> prefixes(n);
         for (size_t i = 0; i < n; ++i) {
             visible[i] = !isHidden(mGraph.nodes[i], mOptions);
-            if (visible[i]) prefixes[i] = scopePrefixes(scopeSource(mGraph.nodes[i]));
             mOut.operatorCount += visible[i] ? 1 : 0;
         }
-        mOut.collapseDepth = chooseCollapseDepth(prefixes, visible, mOut.operatorCount, mOptions);
-        const ScopeAssignment scopes(prefixes, visible, mOut.collapseDepth, &mOptions);
+        mOut.collapseDepth = chooseCollapseDepth(mGraph, visible, mOut.operatorCount, mOptions);
+        const UserScopes user(mGraph, mOptions);
+        const ScopeAssignment scopes(mGraph, visible, mOut.collapseDepth, &user);
         mOut.itemOfNode.assign(n, -1);
         for (ValueId input : mGraph.inputs) mInputItem[input] = addTensorBox(VisibleKind::GraphInput, input);
         for (size_t i = 0; i < n; ++i) {
@@ -111,17 +126,18 @@ private:
         return push(std::move(box));
     }
 
-    int addOperator(NodeId id, const std::string& block) {
+    int addOperator(NodeId id, int scope) {
         const SnapshotNode& node = mGraph.nodes[static_cast<size_t>(id)];
-        if (block.empty()) {
+        if (scope < 0) {
             VisibleNode box;
             box.node = id;
             box.title = node.opType;
             box.subtitle = node.name;
             return push(std::move(box));
         }
-        auto [it, inserted] = mBlockItem.try_emplace(block, -1);
+        auto [it, inserted] = mBlockItem.try_emplace(scope, -1);
         if (inserted) {
+            const std::string& block = mGraph.scopeNames[static_cast<size_t>(scope)];
             VisibleNode box;
             box.kind = VisibleKind::Block;
             box.scope = block;
@@ -194,7 +210,7 @@ private:
     const VisibilityOptions& mOptions;
     VisibleGraph mOut;
     std::unordered_map<ValueId, int> mInputItem;
-    std::unordered_map<std::string, int> mBlockItem;
+    std::unordered_map<int, int> mBlockItem;                        // scope index -> its block
     std::map<std::tuple<int, int, ValueId, bool>, int> mEdgeIndex;  // (from, to, value or kNoId merged, outer scope)
 };
 
@@ -224,9 +240,7 @@ std::string compactTypeText(const std::string& typeText) {
 
 std::vector<std::string> scopePrefixes(const std::string& nodeName) {
     std::vector<std::string> prefixes;
-    for (size_t i = 1; i < nodeName.size(); ++i) {
-        if (nodeName[i] == '/' && nodeName[i - 1] != '/') prefixes.push_back(nodeName.substr(0, i));
-    }
+    for (size_t end : scopeEnds(nodeName)) prefixes.push_back(nodeName.substr(0, end));
     return prefixes;
 }
 
@@ -243,11 +257,14 @@ size_t boxesCollapsedAt(const std::map<std::string, size_t>& scopeSizes, size_t 
 }
 
 std::map<std::string, size_t> scopeSizes(const GraphSnapshot& graph, const VisibilityOptions& options) {
-    std::map<std::string, size_t> sizes;
-    for (const SnapshotNode& node : graph.nodes) {
-        if (isHidden(node, options)) continue;
-        for (std::string& prefix : scopePrefixes(scopeSource(node))) ++sizes[std::move(prefix)];
+    std::vector<size_t> counts(graph.scopeNames.size(), 0);
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (isHidden(graph.nodes[i], options)) continue;
+        for (int scope : graph.scopesOf(i)) ++counts[static_cast<size_t>(scope)];
     }
+    std::map<std::string, size_t> sizes;
+    for (size_t id = 0; id < counts.size(); ++id)
+        if (counts[id] > 0) sizes.emplace(graph.scopeNames[id], counts[id]);
     return sizes;
 }
 

@@ -14,6 +14,7 @@
 #include "ui/engine/gpu_choice_box.h"
 #include "ui/graph/node_style.h"
 #include "ui/model_document.h"
+#include "ui/node_list_model.h"
 #include "ui/panels/column_chooser.h"
 #include "ui/panels/frozen_column_table.h"
 #include "ui/panels/precision_delegate.h"
@@ -68,6 +69,7 @@ PrecisionPanel::PrecisionPanel(ModelDocument* document, QWidget* parent)
     mTable->verticalHeader()->hide();
     mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 8);
     QHeaderView* header = mTable->horizontalHeader();
+    header->setResizeContentsPrecision(kColumnFitRows);
     // Graph order until the user sorts; a third click on a header returns to it.
     header->setSortIndicator(-1, Qt::AscendingOrder);
     header->setSortIndicatorClearable(true);

@@ -16,6 +16,7 @@ private slots:
     void rangesNestPastTenThousand();
     void aScopedOrSmallGraphKeepsItsNames();
     void aRangeBlockOpensToItsNodes();
+    void eachScopeIsNamedOnceAndListedOutermostFirst();
 };
 
 namespace {
@@ -65,6 +66,23 @@ void RangeScopesTest::aRangeBlockOpensToItsNodes() {
     size_t operators = 0;
     for (const VisibleNode& node : shown.nodes) operators += node.kind == VisibleKind::Operator ? 1 : 0;
     QCOMPARE(operators, size_t{1000});
+}
+
+// The view regroups from the snapshot's scope index (found once, not per expand): a node's scopes, outermost first,
+// the same index for the same scope in every node.
+void RangeScopesTest::eachScopeIsNamedOnceAndListedOutermostFirst() {
+    const GraphSnapshot snapshot = GraphSnapshot::from(test::chainModel(12000)->graph());
+    const auto names = [&](size_t node) {
+        std::vector<std::string> scopes;
+        for (int id : snapshot.scopesOf(node)) scopes.push_back(snapshot.scopeNames.at(static_cast<size_t>(id)));
+        return scopes;
+    };
+    QCOMPARE(names(10500), (std::vector<std::string>{"/nodes 10001-12000", "/nodes 10001-12000/nodes 10001-11000"}));
+    QCOMPARE(names(10500), scopePrefixes(scopeSource(snapshot.nodes[10500])));
+    QCOMPARE(snapshot.scopesOf(10000).front(), snapshot.scopesOf(11999).front());
+    QVERIFY(snapshot.scopesOf(10000).back() != snapshot.scopesOf(11999).back());
+    // 2 outer ranges and 12 inner ones.
+    QCOMPARE(snapshot.scopeNames.size(), size_t{14});
 }
 
 QTEST_MAIN(RangeScopesTest)
