@@ -490,6 +490,7 @@ void MainWindow::showDiagnostics() {
 
 // Badges on the graph (silenced rules left out) and the coverage line; the findings dock lists them.
 void MainWindow::showLintFindings() {
+    if (mDocument->isReplacingModel()) return;  // once, on the replacement's last signal
     mGraphView->clearNodeBadges();
     if (!mDocument->model()) return;
     const LintReport& report = mDocument->lint();

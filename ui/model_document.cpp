@@ -167,6 +167,8 @@ void ModelDocument::replaceModel(LoadedModel&& loaded) {
     mUndoStack->clear();
     markSaved();
     setResultsModified(loaded.modelRelocated, tr("the model's new place"));  // saved with the project
+    // What listens to several of these may act on the last only (isReplacingModel()).
+    mReplacing = true;
     emit modelReplaced();
     emit trtTargetChanged();
     emit planChanged();
@@ -177,6 +179,7 @@ void ModelDocument::replaceModel(LoadedModel&& loaded) {
     emit engineChanged();
     emit gpuProfileChanged();
     emit latencyPredictionChanged();
+    mReplacing = false;
     emit silencedRulesChanged();
 }
 

@@ -186,6 +186,10 @@ public:
 
     // Unsaved changes: an edit since the last markSaved() (undo back to it clears it), or new results.
     bool isModified() const;
+    // While replaceModel() announces the new model: from modelReplaced() up to, not including, the last of its
+    // signals, silencedRulesChanged(). A listener to several of them (a table re-filtering 100k rows, the lint's
+    // badges) may act once: on modelReplaced() or on that last one.
+    bool isReplacingModel() const { return mReplacing; }
     // What isModified() stands for, for the unsaved-changes prompt: "precisions" (edits on the undo stack), then
     // what else changed since the last save ("calibration", "TensorRT target", ...), each once.
     QStringList unsavedChanges() const;
@@ -247,6 +251,7 @@ private:
     QStringList mUnsavedChanges;    // what set mResultsModified, in order
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;
+    bool mReplacing = false;
 };
 
 }  // namespace ql::ui

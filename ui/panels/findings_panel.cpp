@@ -104,6 +104,7 @@ void FindingsPanel::showRule(const QString& ruleId) {
 }
 
 void FindingsPanel::rebuild() {
+    if (mDocument->isReplacingModel()) return;  // once, on the replacement's last signal
     const QString current = mTree->currentItem() ? mTree->currentItem()->data(0, RuleRole).toString() : QString();
     mTree->clear();
     mExplanation->clear();

@@ -68,11 +68,12 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
     : QAbstractTableModel(parent), mDocument(document) {
     connect(document, &ModelDocument::modelAboutToBeReplaced, this, &PrecisionTableModel::beginResetModel);
     connect(document, &ModelDocument::modelReplaced, this, [this] {
-        mSensitivity.clear();
-        mSqnr.clear();
-        mRemedies.clear();
-        mStale = false;
         rebuildRows();
+        // Everything the columns show is read here, so that the signals replaceModel() emits next (each would
+        // re-filter every row) have nothing left to announce.
+        updateAnalysisColumns();
+        updateRemedies();
+        mStale = mDocument->isAnalysisStale();
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
@@ -360,6 +361,7 @@ QVariant PrecisionTableModel::predictionHeader(int section, int role) const {
 }
 
 void PrecisionTableModel::latencyPredictionChanged() {
+    if (mDocument->isReplacingModel()) return;  // the reset showed it
     emit headerDataChanged(Qt::Horizontal, PredictedColumn, GainColumn);
     if (rowCount() > 0) emit dataChanged(index(0, PredictedColumn), index(rowCount() - 1, GainColumn));
 }
@@ -460,6 +462,7 @@ QString PrecisionTableModel::macsHeaderToolTip() const {
 }
 
 void PrecisionTableModel::planChanged() {
+    if (mDocument->isReplacingModel()) return;  // the reset showed it
     updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, RequestedColumn), index(rowCount() - 1, ReasonColumn));
@@ -473,14 +476,20 @@ void PrecisionTableModel::updateStale() {
     if (rowCount() > 0) emit dataChanged(index(0, SensitivityColumn), index(rowCount() - 1, SqnrColumn));
 }
 
-void PrecisionTableModel::tuneReportChanged() {
+void PrecisionTableModel::updateRemedies() {
     const Model* model = mDocument->model();
     const auto report = mDocument->tuneReport();
     mRemedies = model && report ? layerRemedies(model->graph(), *report) : std::map<NodeId, LayerRemedy>();
+}
+
+void PrecisionTableModel::tuneReportChanged() {
+    if (mDocument->isReplacingModel()) return;  // the reset showed it
+    updateRemedies();
     if (rowCount() > 0) emit dataChanged(index(0, TuneColumn), index(rowCount() - 1, TuneColumn));
 }
 
 void PrecisionTableModel::engineChanged() {
+    if (mDocument->isReplacingModel()) return;  // the reset showed it
     if (rowCount() > 0) emit dataChanged(index(0, EngineColumn), index(rowCount() - 1, TimeColumn));
 }
 
@@ -506,7 +515,7 @@ std::unordered_map<std::string, double> PrecisionTableModel::sqnrByBodyLayer(con
     return values;
 }
 
-void PrecisionTableModel::analysisChanged() {
+void PrecisionTableModel::updateAnalysisColumns() {
     const Model* model = mDocument->model();
     mBodySensitivity = sqnrByBodyLayer(mDocument->analysis(AnalysisMode::Isolated).get());
     mBodySqnr = sqnrByBodyLayer(mDocument->analysis(AnalysisMode::Accumulated).get());
@@ -514,6 +523,11 @@ void PrecisionTableModel::analysisChanged() {
         model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Isolated).get()) : std::vector<double>();
     mSqnr = model ? sqnrByNode(model->graph(), mDocument->analysis(AnalysisMode::Accumulated).get())
                   : std::vector<double>();
+}
+
+void PrecisionTableModel::analysisChanged() {
+    if (mDocument->isReplacingModel()) return;  // the reset showed it
+    updateAnalysisColumns();
     updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, SensitivityColumn), index(rowCount() - 1, SqnrColumn));

@@ -104,6 +104,8 @@ private:
     QVariant predictionHeader(int section, int role) const;
     void latencyPredictionChanged();
     void updateStale();
+    void updateAnalysisColumns();
+    void updateRemedies();
     QString macsHeaderToolTip() const;
     static std::vector<double> sqnrByNode(const Graph& graph, const AnalysisReport* report);
     // By body layer ("route/then_branch/t1"): the worst SQNR (dB) of its outputs.
