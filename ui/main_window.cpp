@@ -60,6 +60,15 @@
 
 namespace ql::ui {
 
+namespace {
+
+// Shown while a big graph's edit is checked against TensorRT's rules off the GUI thread.
+QString relintMessage() {
+    return QObject::tr("Applying TensorRT's rules and the lint to the edit...");
+}
+
+}  // namespace
+
 QString onnxPathFromMime(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) return {};
     for (const QUrl& url : mime->urls()) {
@@ -470,7 +479,7 @@ void MainWindow::loadFinished(const std::shared_ptr<LoadedModel>& outcome) {
         return;
     }
     mDocument->replaceModel(std::move(*outcome));  // the paths and errors used below are not taken
-    releaseFreedMemory();  // the previous model's memory
+    releaseFreedMemory();                          // the previous model's memory
     fitNodeListColumns(mNodeTable);
     if (!outcome->engineError.isEmpty()) log(tr("Engine report not restored: %1").arg(outcome->engineError));
     emit modelOpened(outcome->projectPath.isEmpty() ? outcome->path : outcome->projectPath);
@@ -524,8 +533,13 @@ void MainWindow::showPrecisions() {
     if (!model) return;
     std::vector<Precision> precisions;
     precisions.reserve(model->graph().nodes().size());
-    for (const Node& node : model->graph().nodes()) precisions.push_back(mDocument->plan().effective(node.id));
+    const PrecisionPlan& plan = mDocument->shownPlan();  // an edit's effective precisions come with the next call
+    for (const Node& node : model->graph().nodes()) precisions.push_back(plan.effective(node.id));
     mGraphView->setNodePrecisions(precisions);
+    if (mDocument->isRelintPending())
+        statusBar()->showMessage(relintMessage());
+    else if (statusBar()->currentMessage() == relintMessage())
+        statusBar()->clearMessage();
 }
 
 void MainWindow::showTensorHistogram(const QString& tensor) {

@@ -1,6 +1,7 @@
 #include "ui/model_document.h"
 
 #include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/engine/plan_prediction.h"
 #include "core/export/carried_model.h"
@@ -78,7 +79,9 @@ bool sameTarget(const TrtTarget& a, const TrtTarget& b) {
 
 }  // namespace
 
-ModelDocument::ModelDocument(QObject* parent) : QObject(parent), mUndoStack(new QUndoStack(this)) {
+ModelDocument::ModelDocument(QObject* parent)
+    : QObject(parent), mUndoStack(new QUndoStack(this)), mRelintWatcher(new QFutureWatcher<Relinted>(this)) {
+    connect(mRelintWatcher, &QFutureWatcher<Relinted>::finished, this, &ModelDocument::relintFinished);
     connect(this, &ModelDocument::lintChanged, this, &ModelDocument::replanEngine);  // after every plan change
     connect(mUndoStack, &QUndoStack::cleanChanged, this, [this] {
         const bool modified = isModified();
@@ -86,6 +89,7 @@ ModelDocument::ModelDocument(QObject* parent) : QObject(parent), mUndoStack(new 
     });
 }
 
+// A relint still running holds what it reads (the model, a copy of the plan), not the document.
 ModelDocument::~ModelDocument() = default;
 
 std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget target,
@@ -140,6 +144,8 @@ void ModelDocument::replaceModel(const LoadedModel& loaded) {
 
 void ModelDocument::replaceModel(LoadedModel&& loaded) {
     emit modelAboutToBeReplaced();
+    mRelintPending = false;  // a relint of the model going is never taken
+    mRelintUnannounced = false;
     mModel = loaded.model;
     mAnalysisPlan = loaded.analysisPlan ? std::move(*loaded.analysisPlan) : loaded.plan;  // the project's analyses
     mPlan = std::move(loaded.plan);
@@ -323,24 +329,66 @@ void ModelDocument::applyPlanEdit(const PlanEdit& edit) {
         mPlan.setRequested(edit.nodes[i], edit.precisions[i], i < edit.notes.size() ? edit.notes[i] : std::string());
     for (const auto& [tensor, method] : edit.tensorMethods) mPlan.setTensorMethod(tensor, method);
     if (edit.bodies) mPlan.bodies() = *edit.bodies;
-    relint();
+    relint(true);
+    announcePlanEdit();
+}
+
+ModelDocument::Relinted ModelDocument::relinted(const Model& model, PrecisionPlan plan, TrtTarget target,
+                                                const CalibrationResult* calibration) {
+    Relinted out;
+    applyTrtPolicies(model.graph(), plan, target, calibration);
+    if (calibration) {
+        // Fails only when a tensor method names a tensor this calibration has no per-method amax for: then
+        // there are no calib-* findings until the next calibration.
+        if (auto diagnosis = diagnoseCalibration(model.graph(), plan, *calibration))
+            out.diagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
+    }
+    out.lint = lintModel(model, plan,
+                         {.version = target.version, .calibration = out.diagnosis.get(), .typing = target.typing});
+    out.plan = std::move(plan);
+    return out;
+}
+
+void ModelDocument::relint(bool inBackground) {
+    // A newer relint supersedes a running one: its outcome is never taken.
+    mRelintPending = false;
+    mRelintUnannounced = false;
+    if (!mModel) return;
+    if (!inBackground || mModel->graph().nodes().size() <= kRelintInBackgroundAbove) {
+        Relinted out = relinted(*mModel, mPlan, mTrtTarget, mCalibration.get());
+        mPlan = std::move(out.plan);
+        mDiagnosis = std::move(out.diagnosis);
+        mLint = std::move(out.lint);
+        return;
+    }
+    mRelintPending = true;
+    mRelintWatcher->setFuture(
+        QtConcurrent::run([model = std::shared_ptr<const Model>(mModel), plan = mPlan, target = mTrtTarget,
+                           calibration = mCalibration] { return relinted(*model, plan, target, calibration.get()); }));
+}
+
+void ModelDocument::settleRelint() const {
+    if (!mRelintPending) return;
+    QFuture<Relinted> future = mRelintWatcher->future();
+    Relinted out = future.takeResult();
+    mPlan = std::move(out.plan);
+    mDiagnosis = std::move(out.diagnosis);
+    mLint = std::move(out.lint);
+    mRelintPending = false;
+    mRelintUnannounced = true;
+}
+
+void ModelDocument::relintFinished() {
+    if (mRelintPending) settleRelint();
+    if (!mRelintUnannounced) return;  // superseded, or announced already
+    mRelintUnannounced = false;
     emit planChanged();
     emit lintChanged();
 }
 
-void ModelDocument::relint() {
-    if (!mModel) return;
-    const Graph& graph = mModel->graph();
-    applyTrtPolicies(graph, mPlan, mTrtTarget, mCalibration.get());
-    mDiagnosis.reset();
-    if (mCalibration) {
-        // Fails only when a tensor method names a tensor this calibration has no per-method amax for: then
-        // there are no calib-* findings until the next calibration.
-        if (auto diagnosis = diagnoseCalibration(graph, mPlan, *mCalibration))
-            mDiagnosis = std::make_shared<const CalibrationDiagnosis>(std::move(diagnosis).value());
-    }
-    mLint = lintModel(*mModel, mPlan,
-                      {.version = mTrtTarget.version, .calibration = mDiagnosis.get(), .typing = mTrtTarget.typing});
+void ModelDocument::announcePlanEdit() {
+    emit planChanged();
+    if (!mRelintPending) emit lintChanged();
 }
 
 void ModelDocument::setLatencyFindings(std::vector<Finding> findings) {

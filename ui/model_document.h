@@ -13,6 +13,7 @@
 //
 // Threads: the document lives on the GUI thread. Workers receive shared_ptr copies (sharedModel(),
 // plan()) and hand their results back through setCalibration()/setAnalysis()/setTuneReport() on the GUI thread.
+#include <QFutureWatcher>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -95,9 +96,25 @@ public:
     // thousands of findings); the rest of `loaded` is left as it was.
     void replaceModel(LoadedModel&& loaded);
 
-    // The precision plan: requested precisions from the user, effective ones from the TensorRT rules.
-    const PrecisionPlan& plan() const { return mPlan; }
-    const LintReport& lint() const { return mLint; }
+    // The precision plan: requested precisions from the user, effective ones from the TensorRT rules. After an edit
+    // of a graph of more than kRelintInBackgroundAbove nodes, the rules and the lint run off the GUI thread
+    // (isRelintPending(): a second at 100k nodes); plan(), lint() and diagnosis() wait for them, so what is exported,
+    // calibrated, tuned or saved follows the rules. planChanged() and lintChanged() announce the outcome.
+    const PrecisionPlan& plan() const {
+        settleRelint();
+        return mPlan;
+    }
+    const LintReport& lint() const {
+        settleRelint();
+        return mLint;
+    }
+    // Without waiting, for views: the requested precisions as edited; while isRelintPending(), the effective ones
+    // from before the edit (planChanged() comes again with the new ones).
+    const PrecisionPlan& shownPlan() const { return mPlan; }
+    // Without waiting, for views: the lint of before the edit while isRelintPending().
+    const LintReport& shownLint() const { return mLint; }
+    bool isRelintPending() const { return mRelintPending; }
+    static constexpr size_t kRelintInBackgroundAbove = 5000;
     // The model's control-flow bodies, nested ones inside (built once per model): the graphs of plan().bodies().
     const std::vector<BodyGraph>& bodyGraphs() const;
     // The same, shared: holds them for whoever shows one after the document loads another model.
@@ -147,7 +164,10 @@ public:
     // The plan the analysis measured; null without an analysis.
     const PrecisionPlan* analysisPlan() const { return mAnalysisPlan ? &*mAnalysisPlan : nullptr; }
     // The calibration's diagnosis under the current plan; null without a calibration (or when it cannot be made).
-    std::shared_ptr<const CalibrationDiagnosis> diagnosis() const { return mDiagnosis; }
+    std::shared_ptr<const CalibrationDiagnosis> diagnosis() const {
+        settleRelint();
+        return mDiagnosis;
+    }
 
     // The last finished tune (Quantize > Tune...), applied or not; null when there is none.
     std::shared_ptr<const TuneReport> tuneReport() const { return mTuneReport; }
@@ -219,7 +239,21 @@ signals:
     void projectPathChanged();
 
 private:
-    void relint();
+    // What a relint decides: the effective precisions, the calibration's diagnosis and the lint.
+    struct Relinted {
+        PrecisionPlan plan;
+        std::shared_ptr<const CalibrationDiagnosis> diagnosis;
+        LintReport lint;
+    };
+    static Relinted relinted(const Model& model, PrecisionPlan plan, TrtTarget target,
+                             const CalibrationResult* calibration);
+    // Re-decides the effective precisions and the lint: at once, or off the GUI thread for a big graph when
+    // `inBackground` (then the caller announces planChanged() only; relintFinished() announces both).
+    void relint(bool inBackground = false);
+    void settleRelint() const;
+    void relintFinished();
+    // planChanged(), and lintChanged() unless the lint is still being made.
+    void announcePlanEdit();
     void replanEngine();
     void setResultsModified(bool modified, const QString& what = {});
     void pushPlanEdit(PlanEdit before, PlanEdit after, const QString& text);
@@ -229,9 +263,10 @@ private:
                                                       std::optional<Precision> precision) const;
 
     std::shared_ptr<Model> mModel;
-    PrecisionPlan mPlan;
+    // Mutable: settleRelint() completes them from const accessors (the outcome was decided by the last edit).
+    mutable PrecisionPlan mPlan;
     std::shared_ptr<const std::vector<BodyGraph>> mBodyGraphs;
-    LintReport mLint;
+    mutable LintReport mLint;
     TrtTarget mTrtTarget;
     QUndoStack* mUndoStack;
     std::shared_ptr<const CalibrationResult> mCalibration;
@@ -239,7 +274,7 @@ private:
     std::optional<PrecisionPlan> mAnalysisPlan;                     // the plan the analyses measured
     std::shared_ptr<const CalibrationResult> mAnalysisCalibration;  // the calibration they measured
     QString mSavedStaleReason;  // the project's word that its analyses were stale (until the next analysis)
-    std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
+    mutable std::shared_ptr<const CalibrationDiagnosis> mDiagnosis;
     std::shared_ptr<const TuneReport> mTuneReport;
     std::shared_ptr<const EngineRun> mEngine;
     std::shared_ptr<const GpuProfile> mGpuProfile;
@@ -252,6 +287,10 @@ private:
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;
     bool mReplacing = false;
+    // The relint running off the GUI thread; settleRelint() (from const accessors) takes its outcome early.
+    QFutureWatcher<Relinted>* mRelintWatcher;
+    mutable bool mRelintPending = false;
+    mutable bool mRelintUnannounced = false;  // taken early by settleRelint(), not yet announced
 };
 
 }  // namespace ql::ui

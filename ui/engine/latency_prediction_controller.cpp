@@ -87,7 +87,8 @@ void LatencyPredictionController::start() {
         showStatus();
         return;
     }
-    if (mWatcher.isRunning()) return;  // jobFinished() starts the newest request
+    if (mWatcher.isRunning()) return;          // jobFinished() starts the newest request
+    if (mDocument->isRelintPending()) return;  // its planChanged() schedules the prediction of the edit
     mStop = std::stop_source();
     mJobGeneration = mGeneration;
     PredictionJob job{mDocument->sharedModel(), mDocument->plan(), mDocument->trtTarget(), mDocument->gpuProfile(),

@@ -65,7 +65,7 @@ std::vector<TableRow> precisionTableRows(const Graph& graph, const std::vector<B
 QVariant bodyRowData(const ModelDocument& document, const TableRow& row, int column, int role,
                      const QIcon (&swatches)[3], const BodyRowAnalysis& analysis) {
     const Node& node = row.body->body.graph.node(row.bodyNode);
-    const PrecisionPlan* plan = bodyPlan(document.plan(), row.body->path);  // null: the body runs float
+    const PrecisionPlan* plan = bodyPlan(document.shownPlan(), row.body->path);  // null: the body runs float
     const Precision requested = plan ? plan->requested(node.id) : Precision::Fp32;
     const Precision effective = plan ? plan->effective(node.id) : Precision::Fp32;
     const QString explanation = plan ? QString::fromStdString(plan->explanation(node.id)) : QString();

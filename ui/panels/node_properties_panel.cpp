@@ -101,6 +101,10 @@ NodePropertiesPanel::NodePropertiesPanel(ModelDocument* document, QWidget* paren
             &NodePropertiesPanel::weightsFinished);
     connect(document, &ModelDocument::modelAboutToBeReplaced, this, &NodePropertiesPanel::clear);
     connect(document, &ModelDocument::lintChanged, this, &NodePropertiesPanel::rebuild);  // after every plan change too
+    // A big graph's edit shows at once, its effective precisions and findings marked as updating (shownPlan()).
+    connect(document, &ModelDocument::planChanged, this, [this] {
+        if (mDocument->isRelintPending()) rebuild();
+    });
     connect(document, &ModelDocument::engineChanged, this, &NodePropertiesPanel::rebuild);
     // The minimum with the weight histogram shown, whether it is or not: it shows for nodes with constant inputs
     // only, and the grown minimum made the window take the height from the docks below on a click (issue 29).
@@ -250,18 +254,23 @@ void NodePropertiesPanel::addNodeSection(const Graph& graph, const Node& node) {
         addRow(s, tr("MACs"), countText(node.cost.macs) + (node.cost.approximate ? tr(" (approximate)") : QString()));
 }
 
+// While a big graph's edit is checked against TensorRT's rules (ModelDocument::isRelintPending()).
+QString NodePropertiesPanel::updatingNote() const {
+    return mDocument->isRelintPending() ? tr(" (updating: TensorRT's rules are being applied)") : QString();
+}
+
 void NodePropertiesPanel::addPrecisionSection(const Node& node) {
-    const PrecisionPlan& plan = mDocument->plan();
+    const PrecisionPlan& plan = mDocument->shownPlan();
     QTreeWidgetItem* s = section(tr("Precision"));
     addRow(s, tr("Requested"), precisionLabel(plan.requested(node.id)));
-    addRow(s, tr("Effective"), precisionLabel(plan.effective(node.id)));
+    addRow(s, tr("Effective"), precisionLabel(plan.effective(node.id)) + updatingNote());
     if (!plan.explanation(node.id).empty()) addRow(s, tr("Reason"), QString::fromStdString(plan.explanation(node.id)));
 }
 
 // A body's layers follow the body's own plan (PrecisionPlan::bodies); a body without one runs float.
 void NodePropertiesPanel::addBodyPrecisionSection(const Node& node) {
     QTreeWidgetItem* s = section(tr("Precision"));
-    const PrecisionPlan* plan = bodyPlan(mDocument->plan(), mBodyPath);
+    const PrecisionPlan* plan = bodyPlan(mDocument->shownPlan(), mBodyPath);
     if (!plan || static_cast<size_t>(node.id) >= plan->size()) {
         addRow(s, tr("Requested"), precisionLabel(Precision::Fp32));
         addRow(s, tr("Effective"), precisionLabel(Precision::Fp32));
@@ -270,7 +279,7 @@ void NodePropertiesPanel::addBodyPrecisionSection(const Node& node) {
         return;
     }
     addRow(s, tr("Requested"), precisionLabel(plan->requested(node.id)));
-    addRow(s, tr("Effective"), precisionLabel(plan->effective(node.id)));
+    addRow(s, tr("Effective"), precisionLabel(plan->effective(node.id)) + updatingNote());
     if (!plan->explanation(node.id).empty())
         addRow(s, tr("Reason"), QString::fromStdString(plan->explanation(node.id)));
 }
@@ -335,9 +344,9 @@ void NodePropertiesPanel::addFindingSection(const Node& node) {
         if (!mBody) return f.node == node.id;
         return f.nodeName == path || (!node.subgraphs.empty() && f.nodeName.starts_with(path + "/"));
     };
-    for (const Finding& f : mDocument->lint().findings) {
+    for (const Finding& f : mDocument->shownLint().findings) {
         if (!concerns(f)) continue;
-        if (!s) s = section(tr("TensorRT findings"));
+        if (!s) s = section(tr("TensorRT findings") + updatingNote());
         const QString message = QString::fromStdString(f.message);
         QTreeWidgetItem* item = addRow(s, QString::fromUtf8(severityName(f.severity)), message,
                                        QString::fromStdString(f.ruleId) + QStringLiteral(": ") + message);

@@ -62,6 +62,7 @@ private:
     QTreeWidgetItem* section(const QString& title);
     void addNodeSection(const Graph& graph, const Node& node);
     void addPrecisionSection(const Node& node);
+    QString updatingNote() const;
     void addBodyPrecisionSection(const Node& node);
     void addAttributeSection(const Node& node);
     void addValueSection(const Graph& graph, const Node& node, bool inputs);

@@ -145,7 +145,7 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
         return bodyRowData(*mDocument, row, index.column(), role, mSwatches, analysis);
     }
     const Node& node = mDocument->model()->graph().node(row.node);
-    const PrecisionPlan& plan = mDocument->plan();
+    const PrecisionPlan& plan = mDocument->shownPlan();
     // A control-flow node computes nothing itself (kept FP32 with its bodies as written): its bodies' layers, on rows
     // of their own, are what runs in a precision or falls back.
     const bool folded = mFolded[static_cast<size_t>(node.id)];
@@ -201,7 +201,7 @@ QVariant PrecisionTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
-    const PrecisionPlan& plan = mDocument->plan();
+    const PrecisionPlan& plan = mDocument->shownPlan();
     switch (column) {
         case NodeColumn:
             return QString::fromStdString(node.name);
@@ -231,9 +231,9 @@ QVariant PrecisionTableModel::displayData(const Node& node, int column) const {
 QVariant PrecisionTableModel::sortData(const Node& node, int column) const {
     switch (column) {
         case RequestedColumn:
-            return static_cast<int>(mDocument->plan().requested(node.id));
+            return static_cast<int>(mDocument->shownPlan().requested(node.id));
         case EffectiveColumn:
-            return static_cast<int>(mDocument->plan().effective(node.id));
+            return static_cast<int>(mDocument->shownPlan().effective(node.id));
         case MacsColumn:
             return static_cast<double>(node.cost.macs);
         case SensitivityColumn:
@@ -253,9 +253,9 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
     if (column == TuneColumn) {
         const auto remedy = mRemedies.find(node.id);
         if (remedy == mRemedies.end())
-            return savedTuneNote(mDocument->plan(), node.id).isEmpty()
+            return savedTuneNote(mDocument->shownPlan(), node.id).isEmpty()
                        ? tr("The last tune did not rank this node (it was not INT8 in its plan).")
-                       : tr("Kept in the plan from a tune: %1").arg(savedTuneNote(mDocument->plan(), node.id));
+                       : tr("Kept in the plan from a tune: %1").arg(savedTuneNote(mDocument->shownPlan(), node.id));
         return tr("#%1 least robust of the tune's layers: %2\n%3")
             .arg(remedy->second.rank)
             .arg(remedy->second.text, remedy->second.why);
@@ -265,7 +265,7 @@ QString PrecisionTableModel::toolTip(const Node& node, int column) const {
         return tr(
             "Approximate: the model leaves some dimensions of this layer open (a symbolic batch or size), "
             "and each was counted as 1.");
-    const PrecisionPlan& plan = mDocument->plan();
+    const PrecisionPlan& plan = mDocument->shownPlan();
     QString tip = tr("%1 (%2)\nRequested %3, effective %4")
                       .arg(QString::fromStdString(node.name), QString::fromStdString(node.opType),
                            precisionLabel(plan.requested(node.id)), precisionLabel(plan.effective(node.id)));
