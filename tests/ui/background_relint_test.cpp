@@ -9,6 +9,7 @@
 #include "tests/ui/panels/panel_test_util.h"
 #include "ui/model_document.h"
 #include "ui/panels/node_properties_panel.h"
+#include "ui/panels/precision_table_model.h"
 
 using namespace ql;
 
@@ -56,6 +57,11 @@ void BackgroundRelintTest::anEditOfABigGraphIsRelintedOffTheGuiThread() {
     QCOMPARE(document.shownPlan().effective(first), Precision::Int8);
     ui::NodePropertiesPanel properties(&document);
     properties.showNode(first);
+    ui::PrecisionTableModel table(&document);
+    const auto effectiveTitle = [&] {
+        return table.headerData(ui::PrecisionTableModel::EffectiveColumn, Qt::Horizontal).toString();
+    };
+    QCOMPARE(effectiveTitle(), QStringLiteral("Effective"));
     const auto shown = [&](const char* name) {
         return test::rowValue(properties.tree(), QStringLiteral("Precision"), QString::fromLatin1(name));
     };
@@ -68,11 +74,13 @@ void BackgroundRelintTest::anEditOfABigGraphIsRelintedOffTheGuiThread() {
     QCOMPARE(lint.count(), 0);
     QCOMPARE(shown("Requested"), QStringLiteral("FP32"));
     QVERIFY2(shown("Effective").contains(QStringLiteral("updating")), qPrintable(shown("Effective")));
+    QCOMPARE(effectiveTitle(), QStringLiteral("Effective (updating)"));
     QTRY_COMPARE_WITH_TIMEOUT(lint.count(), 1, 30000);
     QVERIFY(!document.isRelintPending());
     QCOMPARE(plan.count(), 2);
     QCOMPARE(document.shownPlan().effective(first), Precision::Fp32);
     QCOMPARE(shown("Effective"), QStringLiteral("FP32"));
+    QCOMPARE(effectiveTitle(), QStringLiteral("Effective"));
     // Undo goes the same way back.
     document.undoStack()->undo();
     QTRY_COMPARE_WITH_TIMEOUT(lint.count(), 2, 30000);

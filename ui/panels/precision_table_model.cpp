@@ -432,6 +432,8 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
     // Stale analysis numbers must not look current.
     if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(columnTitle(section));
     if (section == MacsColumn && mOpenDims) return tr("MACs (open dims = 1)");
+    // A big graph's edit shows its request there until TensorRT's rules have been applied.
+    if (section == EffectiveColumn && mDocument->isRelintPending()) return tr("Effective (updating)");
     return columnTitle(section);
 }
 
@@ -462,7 +464,8 @@ QString PrecisionTableModel::macsHeaderToolTip() const {
 }
 
 void PrecisionTableModel::planChanged() {
-    if (mDocument->isReplacingModel()) return;  // the reset showed it
+    if (mDocument->isReplacingModel()) return;                                 // the reset showed it
+    emit headerDataChanged(Qt::Horizontal, EffectiveColumn, EffectiveColumn);  // "(updating)" or not
     updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, RequestedColumn), index(rowCount() - 1, ReasonColumn));
