@@ -74,6 +74,7 @@ PrecisionTableModel::PrecisionTableModel(ModelDocument* document, QObject* paren
         updateAnalysisColumns();
         updateRemedies();
         mStale = mDocument->isAnalysisStale();
+        mEffectiveUpdating = false;  // a new model's plan is decided as it loads
         endResetModel();
     });
     connect(document, &ModelDocument::planChanged, this, &PrecisionTableModel::planChanged);
@@ -433,7 +434,7 @@ QVariant PrecisionTableModel::headerData(int section, Qt::Orientation orientatio
     if (mStale && isAnalysisColumn(section)) return tr("%1 (stale)").arg(columnTitle(section));
     if (section == MacsColumn && mOpenDims) return tr("MACs (open dims = 1)");
     // A big graph's edit shows its request there until TensorRT's rules have been applied.
-    if (section == EffectiveColumn && mDocument->isRelintPending()) return tr("Effective (updating)");
+    if (section == EffectiveColumn && mEffectiveUpdating) return tr("Effective (updating)");
     return columnTitle(section);
 }
 
@@ -464,8 +465,11 @@ QString PrecisionTableModel::macsHeaderToolTip() const {
 }
 
 void PrecisionTableModel::planChanged() {
-    if (mDocument->isReplacingModel()) return;                                 // the reset showed it
-    emit headerDataChanged(Qt::Horizontal, EffectiveColumn, EffectiveColumn);  // "(updating)" or not
+    if (mDocument->isReplacingModel()) return;                 // the reset showed it
+    if (mDocument->isRelintPending() != mEffectiveUpdating) {  // "(updating)" comes or goes
+        mEffectiveUpdating = mDocument->isRelintPending();
+        emit headerDataChanged(Qt::Horizontal, EffectiveColumn, EffectiveColumn);
+    }
     updateStale();
     if (rowCount() == 0) return;
     emit dataChanged(index(0, RequestedColumn), index(rowCount() - 1, ReasonColumn));

@@ -122,9 +122,10 @@ private:
     std::vector<double> mSqnr;
     std::unordered_map<std::string, double> mBodySensitivity, mBodySqnr;  // the same for body layers
     bool mStale = false;                                                  // the analysis measured another plan
-    bool mOpenDims = false;                                               // some MAC count took an open dimension as 1
-    std::map<NodeId, LayerRemedy> mRemedies;                              // of the last tune
-    QIcon mSwatches[3];                                                   // per Precision
+    bool mEffectiveUpdating = false;          // the Effective column shows requests until a big edit's relint is in
+    bool mOpenDims = false;                   // some MAC count took an open dimension as 1
+    std::map<NodeId, LayerRemedy> mRemedies;  // of the last tune
+    QIcon mSwatches[3];                       // per Precision
 };
 
 }  // namespace ql::ui
