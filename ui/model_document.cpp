@@ -89,7 +89,7 @@ ModelDocument::ModelDocument(QObject* parent)
     });
 }
 
-// A relint still running holds what it reads (the model, a copy of the plan), not the document.
+// A relint still running holds what it reads (the model, a copy of the plan); the pool waits for it.
 ModelDocument::~ModelDocument() = default;
 
 std::shared_ptr<LoadedModel> ModelDocument::load(const QString& path, TrtTarget target,
@@ -362,9 +362,9 @@ void ModelDocument::relint(bool inBackground) {
         return;
     }
     mRelintPending = true;
-    mRelintWatcher->setFuture(
-        QtConcurrent::run([model = std::shared_ptr<const Model>(mModel), plan = mPlan, target = mTrtTarget,
-                           calibration = mCalibration] { return relinted(*model, plan, target, calibration.get()); }));
+    mRelintWatcher->setFuture(QtConcurrent::run(
+        &mRelintPool, [model = std::shared_ptr<const Model>(mModel), plan = mPlan, target = mTrtTarget,
+                       calibration = mCalibration] { return relinted(*model, plan, target, calibration.get()); }));
 }
 
 void ModelDocument::settleRelint() const {

@@ -18,6 +18,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QThreadPool>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -287,7 +288,9 @@ private:
     bool mResultsModified = false;  // new results or a new target since the last save (the undo stack has the edits)
     bool mLastModified = false;
     bool mReplacing = false;
-    // The relint running off the GUI thread; settleRelint() (from const accessors) takes its outcome early.
+    // The relint running off the GUI thread; settleRelint() (from const accessors) takes its outcome early. Its own
+    // pool: behind a tune or a prediction in the global one, a plan() that waits for it would wait for them too.
+    QThreadPool mRelintPool;
     QFutureWatcher<Relinted>* mRelintWatcher;
     mutable bool mRelintPending = false;
     mutable bool mRelintUnannounced = false;  // taken early by settleRelint(), not yet announced
