@@ -355,10 +355,7 @@ void ModelDocument::relint(bool inBackground) {
     mRelintUnannounced = false;
     if (!mModel) return;
     if (!inBackground || mModel->graph().nodes().size() <= kRelintInBackgroundAbove) {
-        Relinted out = relinted(*mModel, mPlan, mTrtTarget, mCalibration.get());
-        mPlan = std::move(out.plan);
-        mDiagnosis = std::move(out.diagnosis);
-        mLint = std::move(out.lint);
+        adopt(relinted(*mModel, mPlan, mTrtTarget, mCalibration.get()));
         return;
     }
     mRelintPending = true;
@@ -367,13 +364,15 @@ void ModelDocument::relint(bool inBackground) {
                        calibration = mCalibration] { return relinted(*model, plan, target, calibration.get()); }));
 }
 
-void ModelDocument::settleRelint() const {
-    if (!mRelintPending) return;
-    QFuture<Relinted> future = mRelintWatcher->future();
-    Relinted out = future.takeResult();
+void ModelDocument::adopt(Relinted&& out) const {
     mPlan = std::move(out.plan);
     mDiagnosis = std::move(out.diagnosis);
     mLint = std::move(out.lint);
+}
+
+void ModelDocument::settleRelint() const {
+    if (!mRelintPending) return;
+    adopt(mRelintWatcher->future().takeResult());
     mRelintPending = false;
     mRelintUnannounced = true;
 }

@@ -251,6 +251,7 @@ private:
     // Re-decides the effective precisions and the lint: at once, or off the GUI thread for a big graph when
     // `inBackground` (then the caller announces planChanged() only; relintFinished() announces both).
     void relint(bool inBackground = false);
+    void adopt(Relinted&& out) const;
     void settleRelint() const;
     void relintFinished();
     // planChanged(), and lintChanged() unless the lint is still being made.

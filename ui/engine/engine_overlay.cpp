@@ -151,8 +151,9 @@ QString engineNodeSummary(const EngineRun& run, NodeId node) {
     return text;
 }
 
+// Each path sets every mark or clears them (setting replaces them all: no clearing first, which refreshed every box
+// twice).
 void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColoring coloring) {
-    view.clearEngineMarks();
     if (coloring == NodeColoring::PredictedGain) {
         paintPredictionOverlay(view, document);
         return;
@@ -160,6 +161,7 @@ void paintEngineOverlay(GraphView& view, const ModelDocument& document, NodeColo
     const auto run = document.engineRun();
     const Model* model = document.model();
     if (!run || !model || coloring == NodeColoring::OpFamily) {
+        view.clearEngineMarks();
         view.setLegendFillKeys({}, {});
         return;
     }

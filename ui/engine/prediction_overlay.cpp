@@ -47,6 +47,7 @@ void paintPredictionOverlay(GraphView& view, const ModelDocument& document) {
     const auto prediction = document.latencyPrediction();
     const Model* model = document.model();
     if (!prediction || !model) {
+        view.clearEngineMarks();
         view.setLegendFillKeys(QObject::tr("Fill: choose a GPU to predict latency (Latency on, precision panel)"),
                                {{noLayerFill(), QObject::tr("no prediction")}});
         return;

@@ -16,7 +16,8 @@ QColor int8PaysFill();
 QColor int8CostsFill();
 QColor neutralGainFill();
 
-// Paints `document`'s latency prediction on `view`; without one, the legend says to choose a GPU.
+// Paints `document`'s latency prediction on `view` (replacing every engine mark); without one, it clears them and
+// the legend says to choose a GPU.
 void paintPredictionOverlay(GraphView& view, const ModelDocument& document);
 
 }  // namespace ql::ui
